@@ -1,0 +1,180 @@
+/*
+ * gc.h -- the one interface between the VM and every collector.
+ *
+ * The VM never names a collector.  It picks a GcOps by name from the registry
+ * (gc_ops_by_name), creates a heap, and from then on only:
+ *
+ *   allocates        gc_alloc()         inline bump fast path, else ops->alloc_slow
+ *   stores refs      gc_write_ref()     into heap objects; inline test, out-of-line barrier
+ *   collects         gc_collect()       on request (RunGC, tests)
+ *   walks the heap   ops->walk_heap     heap dumps, the verifier, tests
+ *   reads statistics ops->get_stats     GC_FINISH, --gc-log, benchmarks
+ *
+ * and reads the collector's constant GcConstraints (does it move objects,
+ * which barrier it needs, its arenas), never its name.
+ *
+ * Roots are precise.  The VM hands the collector one callback that visits
+ * every reference slot outside the heap -- thread reference stacks, reference
+ * statics, interned string constants, native handles -- and a moving
+ * collector updates those slots in place.  Between safepoints (allocations)
+ * the VM holds no object address anywhere else.
+ *
+ * Events.  Collectors post the five heap events and GC_START / GC_FINISH
+ * through vmpi/post.h, exactly as DESIGN.md's mapping table gives their row,
+ * and bracket every OBJECT_FREE, OBJECT_MOVE and ARENA_DELETE between
+ * GC_START and GC_FINISH.
+ *
+ * Out of memory.  alloc_slow returns NULL when the request cannot be met
+ * after a full collection; the VM then reports it (gc_describe_oom) and exits.
+ */
+#ifndef GCLAB_GC_H
+#define GCLAB_GC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../vm/object.h"
+#include "../vmpi/post.h"
+
+#define GC_LIKELY(x) __builtin_expect(!!(x), 1)
+#define GC_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+typedef struct Gc Gc;
+
+typedef enum GcBarrierKind {
+    GC_BARRIER_NONE,      /* plain store */
+    GC_BARRIER_GENERATIONAL, /* remember old-to-young references */
+    GC_BARRIER_REFCOUNT,  /* adjust counts of the old and new referent */
+} GcBarrierKind;
+
+typedef struct GcArenaInfo {
+    uint32_t arena_id;
+    const char *name;     /* "heap", "from-space", "nursery", ... */
+} GcArenaInfo;
+
+/* What a collector promises; the VM reads this instead of its name. */
+typedef struct GcConstraints {
+    const char *name;            /* as given to --gc */
+    const char *description;     /* one line for --help */
+    bool moves_objects;          /* object IDs change (OBJECT_MOVE) */
+    GcBarrierKind barrier;
+    uint32_t num_arenas;
+    const GcArenaInfo *arenas;   /* the arenas created at start-up */
+} GcConstraints;
+
+typedef void (*GcSlotVisitor)(Obj **slot, void *ctx);
+typedef void (*GcObjectVisitor)(Obj *obj, uint32_t arena_id, void *ctx);
+
+/* The VM's precise root set: calls visit(slot, ctx) for every root slot. */
+typedef struct GcRoots {
+    void (*enumerate)(void *vm, GcSlotVisitor visit, void *ctx);
+    void *vm;
+} GcRoots;
+
+typedef struct GcConfig {
+    size_t heap_bytes;        /* --heap: bytes available for objects */
+    size_t young_bytes;       /* --young (generational) */
+    uint32_t tenure_age;      /* --tenure (generational) */
+    bool rc_cycles;           /* --rc-cycles (refcount) */
+    bool stress;              /* --gc-stress: collect at every allocation */
+    bool verify;              /* --verify-heap: verify before and after each collection */
+    FILE *log;                /* --gc-log: one line per collection, or NULL */
+    GcRoots roots;
+    /* Optional: returns true if `cls` is a class the VM created.  The heap
+     * verifier uses it to catch headers that are not headers. */
+    bool (*is_known_class)(void *vm, const RtClass *cls);
+} GcConfig;
+
+typedef struct GcStats {
+    uint64_t collections;       /* all kinds */
+    uint64_t minor_collections; /* generational nursery collections */
+    uint64_t major_collections; /* full-heap collections */
+    uint64_t cycle_collections; /* refcount trial deletions */
+    uint64_t objects_allocated, bytes_allocated;
+    uint64_t objects_freed, bytes_freed;   /* explicit frees and arena deletes */
+    uint64_t objects_moved, bytes_moved;
+    uint64_t total_pause_ns, max_pause_ns;
+    /* The heap right now; GC_FINISH reports these (JVMPI gc_info). */
+    uint64_t used_objects, used_bytes, total_bytes;
+} GcStats;
+
+typedef enum GcReason {
+    GC_REASON_ALLOC,      /* allocation could not be met */
+    GC_REASON_STRESS,     /* --gc-stress */
+    GC_REASON_REQUESTED,  /* RunGC, a test, or the program */
+} GcReason;
+
+typedef struct GcOps {
+    const GcConstraints *constraints;
+    Gc *(*create)(const GcConfig *config);
+    void (*destroy)(Gc *gc);
+    /* Allocate `bytes` (== obj_size_for(cls, length)) zeroed, fill the header,
+     * post OBJECT_ALLOC; collect if needed; NULL if the heap is exhausted. */
+    Obj *(*alloc_slow)(Gc *gc, const RtClass *cls, uint32_t length, size_t bytes);
+    /* Store `value` into `*slot`, a reference slot inside `holder`. */
+    void (*write_barrier)(Gc *gc, Obj *holder, Obj **slot, Obj *value);
+    void (*collect)(Gc *gc, GcReason reason);
+    /* Visit every object that is allocated and not yet freed, with its arena. */
+    void (*walk_heap)(Gc *gc, GcObjectVisitor visit, void *ctx);
+} GcOps;
+
+/* Every collector's state begins with this record. */
+struct Gc {
+    const GcOps *ops;
+    /* Bump-pointer fast path: [bump_ptr, bump_limit) is free, zero-filled
+     * space in arena bump_arena_id.  Collectors without one (and every
+     * collector under --gc-stress) leave both NULL, so the test fails. */
+    uint8_t *bump_ptr;
+    uint8_t *bump_limit;
+    uint32_t bump_arena_id;
+    GcBarrierKind barrier;
+    uint32_t fresh_gc_word;   /* header gc_word of a new object */
+    int disabled_depth;       /* VMPI DisableGC nesting: no collection while > 0 */
+    GcConfig config;
+    GcStats stats;
+};
+
+/* ---- the fast paths ---------------------------------------------------- */
+
+static inline Obj *gc_alloc(Gc *gc, const RtClass *cls, uint32_t length) {
+    size_t bytes = obj_size_for(cls, length);
+    uint8_t *p = gc->bump_ptr;
+    if (GC_LIKELY((size_t)(gc->bump_limit - p) >= bytes)) {
+        gc->bump_ptr = p + bytes;
+        Obj *obj = (Obj *)p;
+        obj->cls = cls;
+        obj->gc_word = gc->fresh_gc_word;
+        obj->length = length;
+        gc->stats.objects_allocated++;
+        gc->stats.bytes_allocated += bytes;
+        vmpi_post_object_alloc((VMPI_ArenaID)gc->bump_arena_id, obj, bytes);
+        return obj;
+    }
+    return gc->ops->alloc_slow(gc, cls, length, bytes);
+}
+
+/* Every store of a reference into a heap object goes through here. */
+static inline void gc_write_ref(Gc *gc, Obj *holder, Obj **slot, Obj *value) {
+    if (GC_LIKELY(gc->barrier == GC_BARRIER_NONE)) {
+        *slot = value;
+        return;
+    }
+    gc->ops->write_barrier(gc, holder, slot, value);
+}
+
+static inline void gc_collect(Gc *gc, GcReason reason) { gc->ops->collect(gc, reason); }
+
+/* ---- shared machinery (gc/common/) -------------------------------------- */
+
+/* The registry: NULL-terminated list, and lookup by --gc name. */
+extern const GcOps *const gc_all_collectors[];
+const GcOps *gc_ops_by_name(const char *name);
+#define GC_DEFAULT_COLLECTOR "marksweep"
+
+/* Writes "out of memory: ..." for a failed request into buf. */
+void gc_describe_oom(const Gc *gc, size_t request, char *buf, size_t bufsize);
+
+#endif

@@ -1,0 +1,21 @@
+/*
+ * asm.h -- gclab assembly: the text form of a program.  vmdis prints a
+ * program in exactly the syntax vmas reads, so assembling the output of
+ * vmdis gives back the same .bc byte for byte.  The syntax is documented at
+ * the top of asm.c.
+ */
+#ifndef GCLAB_ASM_H
+#define GCLAB_ASM_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "../program.h"
+
+/* Assembles source text; on failure returns NULL with err = "NAME:LINE: reason". */
+Program *asm_parse(const char *name, const char *text, size_t len, char *err, size_t errsize);
+
+/* Prints p as assembly. */
+void asm_print(const Program *p, FILE *out);
+
+#endif

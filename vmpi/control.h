@@ -1,0 +1,44 @@
+/*
+ * control.h -- how vmrun and the VM drive VMPI: loading agents, telling VMPI
+ * which VM it serves, and the start-up and shut-down events.  Internal.
+ *
+ * Order of a run (JVMPI 1.2 section 1.1):
+ *   vmpi_load_agent() for each -agentlib / -agentpath, in command-line order
+ *   vm_create()  -> vmpi_attach_vm(vm); collector posts ARENA_NEW;
+ *                   THREAD_START for main; CLASS_LOAD for every class
+ *   vmpi_post_jvm_init_done()
+ *   ... the program runs ...
+ *   vmpi_shutdown()  -> JVM_SHUT_DOWN, once, then agents are unloaded
+ */
+#ifndef GCLAB_VMPI_CONTROL_H
+#define GCLAB_VMPI_CONTROL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct VM;
+
+/* Loads one agent.  `spec` is what followed "-agentlib:" or "-agentpath:":
+ * "NAME[=OPTIONS]" or "PATH[=OPTIONS]".  A NAME is looked up as libNAME.so in
+ * the agent directory beside vmrun (../lib/gclab relative to the executable),
+ * then through the dynamic loader's search path.  Calls VMPI_OnLoad.  On
+ * failure writes one message into err ("agent 'x': ...") and returns false. */
+bool vmpi_load_agent(const char *spec, bool is_path, char *err, size_t errsize);
+
+/* Gives VMPI the VM whose threads, classes and collector its interface
+ * functions act on.  Called by vm_create before any event is posted. */
+void vmpi_attach_vm(struct VM *vm);
+
+/* Posts JVM_SHUT_DOWN (once; later calls do nothing) and unloads agents.
+ * vm_exit calls this, so every way out of the VM runs it. */
+void vmpi_shutdown(void);
+
+/* Registers an in-process agent (tests, built-in tools): as if a library's
+ * VMPI_OnLoad had set NotifyEvent = notify.  Returns its interface, through
+ * which it enables events, or NULL. */
+struct VMPI_Interface *vmpi_register_listener(void (*notify)(struct VMPI_Event *event));
+
+/* True if any agent is loaded. */
+bool vmpi_any_agent(void);
+
+#endif

@@ -1,0 +1,94 @@
+/*
+ * post.h -- how the VM and the collectors post VMPI events.  Internal to
+ * gclab; agents see only vmpi.h.
+ *
+ * Each vmpi_post_X() is inline and costs one load and one predictable branch
+ * when no agent enabled X (the whippet listener pattern).  The out-of-line
+ * vmpi_send_X() builds the VMPI_Event and hands it to every agent that
+ * enabled X.  Collectors call these and nothing else: they never format
+ * output or know agents exist (DESIGN.md, "Seams").
+ */
+#ifndef GCLAB_VMPI_POST_H
+#define GCLAB_VMPI_POST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../vm/object.h"
+#include "vmpi.h"
+
+/* vmpi_enabled[code] is non-zero while at least one agent enabled the event. */
+extern uint8_t vmpi_enabled[VMPI_EVENT_CODE_LIMIT];
+
+#define VMPI_IS_ENABLED(name) __builtin_expect(vmpi_enabled[VMPI_EVENT_##name] != 0, 0)
+
+void vmpi_send_arena_new(VMPI_ArenaID arena_id, const char *arena_name);
+void vmpi_send_arena_delete(VMPI_ArenaID arena_id);
+void vmpi_send_object_alloc(VMPI_ArenaID arena_id, const Obj *obj, size_t size);
+void vmpi_send_object_free(const Obj *obj);
+void vmpi_send_object_move(VMPI_ArenaID arena_id, const Obj *obj, VMPI_ArenaID new_arena_id,
+                           const Obj *new_obj);
+void vmpi_send_gc_start(void);
+void vmpi_send_gc_finish(int64_t used_objects, int64_t used_object_space,
+                         int64_t total_object_space);
+
+/* VM events (not collector events).  Declared with incomplete types so that
+ * post.h does not pull vm.h into the collectors. */
+struct VM;
+struct VMThread;
+struct ProgMethod;
+void vmpi_send_class_load(const struct VM *vm, uint32_t class_index, int32_t requested);
+void vmpi_send_thread_start(const struct VMThread *thread, int32_t requested);
+void vmpi_send_thread_end(const struct VMThread *thread);
+void vmpi_send_method_entry(const struct VMThread *thread, const struct ProgMethod *method);
+void vmpi_send_method_exit(const struct VMThread *thread, const struct ProgMethod *method);
+void vmpi_send_simple(int32_t event_type); /* JVM_INIT_DONE, JVM_SHUT_DOWN, ... */
+
+static inline void vmpi_post_class_load(const struct VM *vm, uint32_t class_index) {
+    if (VMPI_IS_ENABLED(CLASS_LOAD)) vmpi_send_class_load(vm, class_index, 0);
+}
+static inline void vmpi_post_thread_start(const struct VMThread *thread) {
+    if (VMPI_IS_ENABLED(THREAD_START)) vmpi_send_thread_start(thread, 0);
+}
+static inline void vmpi_post_thread_end(const struct VMThread *thread) {
+    if (VMPI_IS_ENABLED(THREAD_END)) vmpi_send_thread_end(thread);
+}
+/* Method events: the interpreter tests vmpi_method_events once per call. */
+extern uint8_t vmpi_method_events;
+static inline void vmpi_post_method_entry(const struct VMThread *thread, const struct ProgMethod *m) {
+    if (VMPI_IS_ENABLED(METHOD_ENTRY)) vmpi_send_method_entry(thread, m);
+}
+static inline void vmpi_post_method_exit(const struct VMThread *thread, const struct ProgMethod *m) {
+    if (VMPI_IS_ENABLED(METHOD_EXIT)) vmpi_send_method_exit(thread, m);
+}
+static inline void vmpi_post_jvm_init_done(void) {
+    if (VMPI_IS_ENABLED(JVM_INIT_DONE)) vmpi_send_simple(VMPI_EVENT_JVM_INIT_DONE);
+}
+
+static inline void vmpi_post_arena_new(VMPI_ArenaID arena_id, const char *arena_name) {
+    if (VMPI_IS_ENABLED(ARENA_NEW)) vmpi_send_arena_new(arena_id, arena_name);
+}
+static inline void vmpi_post_arena_delete(VMPI_ArenaID arena_id) {
+    if (VMPI_IS_ENABLED(ARENA_DELETE)) vmpi_send_arena_delete(arena_id);
+}
+/* `obj` must have its header filled in: the event reads its class. */
+static inline void vmpi_post_object_alloc(VMPI_ArenaID arena_id, const Obj *obj, size_t size) {
+    if (VMPI_IS_ENABLED(OBJECT_ALLOC)) vmpi_send_object_alloc(arena_id, obj, size);
+}
+static inline void vmpi_post_object_free(const Obj *obj) {
+    if (VMPI_IS_ENABLED(OBJECT_FREE)) vmpi_send_object_free(obj);
+}
+static inline void vmpi_post_object_move(VMPI_ArenaID arena_id, const Obj *obj,
+                                         VMPI_ArenaID new_arena_id, const Obj *new_obj) {
+    if (VMPI_IS_ENABLED(OBJECT_MOVE)) vmpi_send_object_move(arena_id, obj, new_arena_id, new_obj);
+}
+static inline void vmpi_post_gc_start(void) {
+    if (VMPI_IS_ENABLED(GC_START)) vmpi_send_gc_start();
+}
+static inline void vmpi_post_gc_finish(int64_t used_objects, int64_t used_object_space,
+                                       int64_t total_object_space) {
+    if (VMPI_IS_ENABLED(GC_FINISH))
+        vmpi_send_gc_finish(used_objects, used_object_space, total_object_space);
+}
+
+#endif

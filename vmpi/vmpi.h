@@ -1,0 +1,306 @@
+/*
+ * vmpi.h -- the gclab Virtual Machine Profiler Interface.  This is the one
+ * public header an agent includes; it is installed with gclab.
+ *
+ * VMPI is JVMPI 1.2 (shared/spec/vmpi-patent-and-jvmpi-1.2.md, Appendix A)
+ * with the JVMPI 1.4.2 additions (SuspendThreadList, ResumeThreadList) and
+ * JVMTI 11 heap sampling (SetHeapSamplingInterval), with JNI types replaced
+ * by VMPI's own IDs.  The five heap events -- ARENA_NEW, ARENA_DELETE,
+ * OBJECT_ALLOC, OBJECT_MOVE, OBJECT_FREE -- are the patent's
+ * algorithm-independent events; every gclab collector reports through them.
+ *
+ * An agent is a shared library exporting
+ *
+ *     int VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved);
+ *
+ * It calls vm->GetEnv(vm, (void **)&iface, VMPI_VERSION_1), sets
+ * iface->NotifyEvent, enables the events it wants, and returns VMPI_OK
+ * (JVMPI 1.2 section 1.1-1.2).  Returning anything else makes vmrun stop with
+ * a message naming the agent.
+ *
+ * Event records and the strings they point to belong to the VM and are gone
+ * when NotifyEvent returns (DESIGN.md, "The agent contract").
+ */
+#ifndef GCLAB_VMPI_H
+#define GCLAB_VMPI_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define VMPI_VERSION_1 0x10000001
+
+#define VMPI_OK 0
+#define VMPI_ERR (-1)
+#define VMPI_NOT_AVAILABLE 1
+
+/* IDs (JVMPI 1.2 section 1.4).  An object ID is the object's address while
+ * it lives there; a class ID is the object ID of the class's object; a thread
+ * ID names the VM's thread record; a method ID names the method's record. */
+typedef struct VMPI_Object_ *VMPI_ObjectID;
+typedef struct VMPI_Method_ *VMPI_MethodID;
+typedef struct VMPI_Thread_ *VMPI_ThreadID;
+typedef struct VMPI_RawMonitor_ *VMPI_RawMonitor;
+typedef int32_t VMPI_ArenaID;
+
+/*
+ * The event table.  Codes are JVMPI's historic numeric values and are stable:
+ * a code is never reused or renumbered (the trace format and binary agents
+ * depend on them).  Columns: NAME, code, union member carrying its data.
+ */
+#define VMPI_EVENTS(X) \
+    X(METHOD_ENTRY,                  1, method)            \
+    X(METHOD_ENTRY2,                 2, method_entry2)     \
+    X(METHOD_EXIT,                   3, method)            \
+    X(OBJECT_ALLOC,                  4, obj_alloc)         \
+    X(OBJECT_FREE,                   5, obj_free)          \
+    X(OBJECT_MOVE,                   6, obj_move)          \
+    X(COMPILED_METHOD_LOAD,          7, none)              \
+    X(COMPILED_METHOD_UNLOAD,        8, none)              \
+    X(INSTRUCTION_START,             9, instruction)       \
+    X(THREAD_START,                 33, thread_start)      \
+    X(THREAD_END,                   34, none)              \
+    X(CLASS_LOAD_HOOK,              35, none)              \
+    X(HEAP_DUMP,                    37, heap_dump)         \
+    X(JNI_GLOBALREF_ALLOC,          38, none)              \
+    X(JNI_GLOBALREF_FREE,           39, none)              \
+    X(JNI_WEAK_GLOBALREF_ALLOC,     40, none)              \
+    X(JNI_WEAK_GLOBALREF_FREE,      41, none)              \
+    X(CLASS_LOAD,                   42, class_load)        \
+    X(CLASS_UNLOAD,                 43, class_unload)      \
+    X(DATA_DUMP_REQUEST,            44, none)              \
+    X(DATA_RESET_REQUEST,           45, none)              \
+    X(JVM_INIT_DONE,                46, none)              \
+    X(JVM_SHUT_DOWN,                47, none)              \
+    X(ARENA_NEW,                    48, new_arena)         \
+    X(ARENA_DELETE,                 49, delete_arena)      \
+    X(OBJECT_DUMP,                  50, object_dump)       \
+    X(MONITOR_CONTENDED_ENTER,      51, monitor)           \
+    X(MONITOR_CONTENDED_ENTERED,    52, monitor)           \
+    X(MONITOR_CONTENDED_EXIT,       53, monitor)           \
+    X(MONITOR_WAIT,                 54, monitor_wait)      \
+    X(MONITOR_WAITED,               55, monitor_wait)      \
+    X(MONITOR_DUMP,                 56, monitor_dump)      \
+    X(GC_START,                     57, none)              \
+    X(GC_FINISH,                    58, gc_info)           \
+    X(RAW_MONITOR_CONTENDED_ENTER,  59, raw_monitor)       \
+    X(RAW_MONITOR_CONTENDED_ENTERED, 60, raw_monitor)      \
+    X(RAW_MONITOR_CONTENDED_EXIT,   61, raw_monitor)       \
+    X(SAMPLED_OBJECT_ALLOC,         62, obj_alloc)
+
+enum {
+#define VMPI_EVENT_ENUM(name, code, member) VMPI_EVENT_##name = code,
+    VMPI_EVENTS(VMPI_EVENT_ENUM)
+#undef VMPI_EVENT_ENUM
+    VMPI_EVENT_CODE_LIMIT = 63 /* every code is below this */
+};
+
+/* Set in event_type when the agent asked for the event with RequestEvent
+ * (JVMPI 1.2, JVMPI_REQUESTED_EVENT). */
+#define VMPI_REQUESTED_EVENT 0x10000000
+
+/* is_array values of OBJECT_ALLOC (JVMPI 1.2). */
+enum {
+    VMPI_NORMAL_OBJECT = 0,
+    VMPI_CLASS = 2,
+    VMPI_BOOLEAN = 4,
+    VMPI_CHAR = 5,
+    VMPI_FLOAT = 6,
+    VMPI_DOUBLE = 7,
+    VMPI_BYTE = 8,
+    VMPI_SHORT = 9,
+    VMPI_INT = 10,
+    VMPI_LONG = 11,
+};
+
+/* Heap dump levels (JVMPI 1.2, section 4.2). */
+enum { VMPI_DUMP_LEVEL_0 = 0, VMPI_DUMP_LEVEL_1 = 1, VMPI_DUMP_LEVEL_2 = 2 };
+
+/* Thread status (JVMPI 1.2, GetThreadStatus). */
+enum {
+    VMPI_THREAD_RUNNABLE = 1,
+    VMPI_THREAD_MONITOR_WAIT = 2,
+    VMPI_THREAD_CONDVAR_WAIT = 3,
+    VMPI_THREAD_SUSPENDED = 0x8000,
+    VMPI_THREAD_INTERRUPTED = 0x4000,
+};
+
+typedef struct VMPI_Field {
+    char *field_name;
+    char *field_signature;
+} VMPI_Field;
+
+typedef struct VMPI_Lineno {
+    int32_t offset;
+    int32_t lineno;
+} VMPI_Lineno;
+
+typedef struct VMPI_Method {
+    char *method_name;
+    char *method_signature;
+    int32_t start_lineno;
+    int32_t end_lineno;
+    VMPI_MethodID method_id;
+} VMPI_Method;
+
+typedef struct VMPI_CallFrame {
+    int32_t lineno;
+    VMPI_MethodID method_id;
+} VMPI_CallFrame;
+
+typedef struct VMPI_CallTrace {
+    VMPI_ThreadID env_id;
+    int32_t num_frames;
+    VMPI_CallFrame *frames;
+} VMPI_CallTrace;
+
+typedef struct VMPI_HeapDumpArg {
+    int32_t heap_dump_level;
+} VMPI_HeapDumpArg;
+
+typedef struct VMPI_Event {
+    int32_t event_type;     /* code, possibly | VMPI_REQUESTED_EVENT */
+    VMPI_ThreadID env_id;   /* thread the event happened in */
+    union {
+        struct { VMPI_MethodID method_id; } method;
+        struct { VMPI_MethodID method_id; VMPI_ObjectID obj_id; } method_entry2;
+        struct { VMPI_MethodID method_id; int32_t offset; int32_t is_true; } instruction;
+        struct {
+            VMPI_ArenaID arena_id;
+            VMPI_ObjectID class_id;  /* element class when is_array == VMPI_CLASS */
+            int32_t is_array;
+            int32_t size;
+            VMPI_ObjectID obj_id;
+        } obj_alloc;
+        struct { VMPI_ObjectID obj_id; } obj_free;
+        struct {
+            VMPI_ArenaID arena_id;
+            VMPI_ObjectID obj_id;
+            VMPI_ArenaID new_arena_id;
+            VMPI_ObjectID new_obj_id;
+        } obj_move;
+        struct { VMPI_ArenaID arena_id; char *arena_name; } new_arena;
+        struct { VMPI_ArenaID arena_id; } delete_arena;
+        struct {
+            char *thread_name;
+            char *group_name;
+            char *parent_name;
+            VMPI_ObjectID thread_id;
+            VMPI_ThreadID thread_env_id;
+        } thread_start;
+        struct {
+            char *class_name;
+            char *source_name;
+            int32_t num_interfaces;
+            int32_t num_methods;
+            VMPI_Method *methods;
+            int32_t num_static_fields;
+            VMPI_Field *statics;
+            int32_t num_instance_fields;
+            VMPI_Field *instances;
+            VMPI_ObjectID class_id;
+        } class_load;
+        struct { VMPI_ObjectID class_id; } class_unload;
+        struct {
+            int32_t dump_level;
+            char *begin;
+            char *end;
+            int32_t num_traces;
+            VMPI_CallTrace *traces;
+        } heap_dump;
+        struct { int32_t data_len; char *data; } object_dump;
+        struct { VMPI_ObjectID object; } monitor;
+        struct { VMPI_ObjectID object; int64_t timeout; } monitor_wait;
+        struct {
+            char *begin;
+            char *end;
+            int32_t num_traces;
+            VMPI_CallTrace *traces;
+            int32_t *threads_status;
+        } monitor_dump;
+        struct { char *name; VMPI_RawMonitor id; } raw_monitor;
+        struct {
+            int64_t used_objects;
+            int64_t used_object_space;
+            int64_t total_object_space;
+        } gc_info;
+    } u;
+} VMPI_Event;
+
+/* The function table (JVMPI 1.2 section 1.2; 1.4.2 additions at the end). */
+typedef struct VMPI_Interface {
+    int32_t version;
+
+    /* implemented by the agent */
+    void (*NotifyEvent)(VMPI_Event *event);
+
+    /* implemented by the VM */
+    int32_t (*EnableEvent)(int32_t event_type, void *arg);
+    int32_t (*DisableEvent)(int32_t event_type, void *arg);
+    int32_t (*RequestEvent)(int32_t event_type, void *arg);
+
+    void (*GetCallTrace)(VMPI_CallTrace *trace, int32_t depth);
+    void (*ProfilerExit)(int32_t exit_code);
+
+    VMPI_RawMonitor (*RawMonitorCreate)(char *lock_name);
+    void (*RawMonitorEnter)(VMPI_RawMonitor lock_id);
+    void (*RawMonitorExit)(VMPI_RawMonitor lock_id);
+    void (*RawMonitorWait)(VMPI_RawMonitor lock_id, int64_t ms);
+    void (*RawMonitorNotifyAll)(VMPI_RawMonitor lock_id);
+    void (*RawMonitorDestroy)(VMPI_RawMonitor lock_id);
+
+    int64_t (*GetCurrentThreadCpuTime)(void);
+    void (*SuspendThread)(VMPI_ThreadID env);
+    void (*ResumeThread)(VMPI_ThreadID env);
+    int32_t (*GetThreadStatus)(VMPI_ThreadID env);
+    int32_t (*ThreadHasRun)(VMPI_ThreadID env);
+    int32_t (*CreateSystemThread)(char *name, int32_t priority, void (*f)(void *));
+    void (*SetThreadLocalStorage)(VMPI_ThreadID env, void *ptr);
+    void *(*GetThreadLocalStorage)(VMPI_ThreadID env);
+
+    void (*DisableGC)(void);
+    void (*EnableGC)(void);
+    void (*RunGC)(void);
+
+    VMPI_ObjectID (*GetThreadObject)(VMPI_ThreadID env);
+    VMPI_ObjectID (*GetMethodClass)(VMPI_MethodID method);
+
+    /* JVMPI 1.4.2 */
+    int32_t (*SuspendThreadList)(int32_t count, VMPI_ThreadID *threads, int32_t *results);
+    int32_t (*ResumeThreadList)(int32_t count, VMPI_ThreadID *threads, int32_t *results);
+
+    /* JVMTI 11 heap sampling: 0 samples every allocation; sampling posts
+     * SAMPLED_OBJECT_ALLOC (shared/spec/jvmti-heap-sampling.txt). */
+    int32_t (*SetHeapSamplingInterval)(int32_t sampling_interval);
+
+    /* gclab extension: the running collector's --gc name ("semispace"), so an
+     * agent can tell which row of the arena/object mapping to expect. */
+    const char *(*GetCollectorName)(void);
+} VMPI_Interface;
+
+typedef struct VMPI_VM VMPI_VM;
+struct VMPI_VM {
+    /* JNI's JavaVM->GetEnv: *penv receives the VMPI_Interface. */
+    int32_t (*GetEnv)(VMPI_VM *vm, void **penv, int32_t version);
+    void *reserved;
+};
+
+typedef int32_t (*VMPI_OnLoad_t)(VMPI_VM *vm, char *options, void *reserved);
+
+/* The event's name without the prefix ("OBJECT_ALLOC"), or NULL. */
+static inline const char *vmpi_event_name(int32_t event_type) {
+    switch (event_type & ~VMPI_REQUESTED_EVENT) {
+#define VMPI_EVENT_NAME_CASE(name, code, member) case code: return #name;
+        VMPI_EVENTS(VMPI_EVENT_NAME_CASE)
+#undef VMPI_EVENT_NAME_CASE
+    }
+    return 0;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
