@@ -17,6 +17,8 @@
 #include <stddef.h>
 
 struct VM;
+struct VMPI_Event;
+struct VMPI_Interface;
 
 /* Loads one agent.  `spec` is what followed "-agentlib:" or "-agentpath:":
  * "NAME[=OPTIONS]" or "PATH[=OPTIONS]".  A NAME is looked up as libNAME.so in

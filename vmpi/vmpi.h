@@ -15,8 +15,9 @@
  *
  * It calls vm->GetEnv(vm, (void **)&iface, VMPI_VERSION_1), sets
  * iface->NotifyEvent, enables the events it wants, and returns VMPI_OK
- * (JVMPI 1.2 section 1.1-1.2).  Returning anything else makes vmrun stop with
- * a message naming the agent.
+ * (JVMPI 1.2 section 1.1-1.2).  `options` is what followed '=' in
+ * -agentlib:NAME=OPTIONS, and "" (never NULL) when there was none.
+ * Returning anything else makes vmrun stop with a message naming the agent.
  *
  * Event records and the strings they point to belong to the VM and are gone
  * when NotifyEvent returns (DESIGN.md, "The agent contract").
@@ -35,6 +36,7 @@ extern "C" {
 #define VMPI_OK 0
 #define VMPI_ERR (-1)
 #define VMPI_NOT_AVAILABLE 1
+#define VMPI_EVERSION (-3) /* GetEnv: version not supported (JNI_EVERSION) */
 
 /* IDs (JVMPI 1.2 section 1.4).  An object ID is the object's address while
  * it lives there; a class ID is the object ID of the class's object; a thread
@@ -117,6 +119,25 @@ enum {
 
 /* Heap dump levels (JVMPI 1.2, section 4.2). */
 enum { VMPI_DUMP_LEVEL_0 = 0, VMPI_DUMP_LEVEL_1 = 1, VMPI_DUMP_LEVEL_2 = 2 };
+
+/* Record types of level 1/2 heap dumps and of object dumps (JVMPI 1.2
+ * sections 4.2-4.3; values as in JDK's jvmpi.h).  In gclab's dumps an ID
+ * (jobjectID, thread env) takes sizeof(void *) bytes and every multi-byte
+ * value is in the VM's native byte order: the dump is read in-process. */
+enum {
+    VMPI_GC_ROOT_UNKNOWN = 0xff,
+    VMPI_GC_ROOT_JNI_GLOBAL = 0x01,
+    VMPI_GC_ROOT_JNI_LOCAL = 0x02,
+    VMPI_GC_ROOT_JAVA_FRAME = 0x03,
+    VMPI_GC_ROOT_NATIVE_STACK = 0x04,
+    VMPI_GC_ROOT_STICKY_CLASS = 0x05,
+    VMPI_GC_ROOT_THREAD_BLOCK = 0x06,
+    VMPI_GC_ROOT_MONITOR_USED = 0x07,
+    VMPI_GC_CLASS_DUMP = 0x20,
+    VMPI_GC_INSTANCE_DUMP = 0x21,
+    VMPI_GC_OBJ_ARRAY_DUMP = 0x22,
+    VMPI_GC_PRIM_ARRAY_DUMP = 0x23,
+};
 
 /* Thread status (JVMPI 1.2, GetThreadStatus). */
 enum {
@@ -241,6 +262,7 @@ typedef struct VMPI_Interface {
     int32_t (*DisableEvent)(int32_t event_type, void *arg);
     int32_t (*RequestEvent)(int32_t event_type, void *arg);
 
+    /* trace->env_id names the thread; gclab takes NULL as the calling thread. */
     void (*GetCallTrace)(VMPI_CallTrace *trace, int32_t depth);
     void (*ProfilerExit)(int32_t exit_code);
 

@@ -1,0 +1,560 @@
+/*
+ * vmpi.c -- VMPI dispatch and interface functions against a small fake VM:
+ * enabling and disabling events, several agents in load order, requested
+ * events, heap sampling, GC control, threads, raw monitors, heap dumps,
+ * shutdown, and the agent loader's messages.
+ *
+ * The fake VM has one class (Node: a reference field `next`, a static
+ * `count`, a method `walk`), a heap of two Nodes in arena 1 that the fake
+ * collector's walk_heap visits, and one thread with two frames.
+ */
+#define _GNU_SOURCE /* dladdr */
+#include <criterion/criterion.h>
+#include <dlfcn.h>
+#include <limits.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "vm/vm.h"
+#include "vmpi/control.h"
+#include "vmpi/post.h"
+
+/* ---- the fake VM ---------------------------------------------------------------- */
+
+static int collections;
+static void fake_collect(Gc *gc, GcReason reason) {
+    (void)gc;
+    cr_assert_eq(reason, GC_REASON_REQUESTED);
+    collections++;
+}
+
+static _Alignas(8) uint64_t heap_words[16];
+#define NODE_A ((Obj *)(void *)&heap_words[0])
+#define NODE_B ((Obj *)(void *)&heap_words[4])
+
+static void fake_walk(Gc *gc, GcObjectVisitor visit, void *ctx) {
+    (void)gc;
+    visit(NODE_A, 1, ctx);
+    visit(NODE_B, 1, ctx);
+}
+
+static const GcConstraints fake_constraints = {.name = "fake", .description = "a test double"};
+static const GcOps fake_ops = {.constraints = &fake_constraints, .collect = fake_collect, .walk_heap = fake_walk};
+static Gc fake_gc = {.ops = &fake_ops};
+
+static char *types[] = {"V", "J", "LNode;"};
+static uint8_t walk_code[12];
+static LineEntry walk_lines[] = {{0, 10}, {4, 12}, {8, 11}};
+static ProgMethod methods[] = {{.name = "walk", .owner_class = 0, .is_static = true, .return_type = 0,
+                                .code = walk_code, .code_len = sizeof walk_code, .lines = walk_lines,
+                                .num_lines = 3, .signature = "()V"}};
+static ProgField fields[] = {{.name = "next", .type = 2, .owner_class = 0, .is_ref = true, .slot = 0}};
+static ProgField statics[] = {{.name = "count", .type = 1, .owner_class = 0, .is_ref = false, .slot = 0}};
+static uint32_t class_fields[] = {0}, class_statics[] = {0}, class_methods[] = {0};
+static ProgClass classes[] = {{.name = "Node", .source_file = "node.gcl", .num_fields = 1, .fields = class_fields,
+                               .num_statics = 1, .statics = class_statics, .num_methods = 1,
+                               .methods = class_methods, .num_ref_fields = 1}};
+static Program program = {.types = types, .num_types = 3, .classes = classes, .num_classes = 1,
+                          .fields = fields, .num_fields = 1, .statics = statics, .num_statics = 1,
+                          .methods = methods, .num_methods = 1, .num_prim_statics = 1};
+
+static RtClass node_class = {.name = "Node", .kind = CLASS_INSTANCE, .num_ref_fields = 1, .program_index = 0};
+static uint64_t prim_statics[1] = {42};
+static Frame frames[2];
+static VMThread main_thread = {.id = 1, .name = "main", .frames = frames, .depth = 2, .max_depth = 2};
+static VMThread *threads[] = {&main_thread};
+static VM vm = {.program = &program, .gc = &fake_gc, .gc_ops = &fake_ops, .classes = &node_class,
+                .prim_statics = prim_statics, .threads = threads, .num_threads = 1};
+
+static void attach_fake_vm(void) {
+    node_class.class_id = (uint64_t)(uintptr_t)&node_class;
+    vm.string_class = (RtClass){.name = "String", .kind = CLASS_STRING, .program_index = UINT32_MAX};
+    vm.string_class.class_id = (uint64_t)(uintptr_t)&vm.string_class;
+    NODE_A->cls = &node_class;
+    NODE_B->cls = &node_class;
+    *obj_ref_field(NODE_A, 0) = NODE_B; /* A.next = B */
+    frames[0] = (Frame){.method = &methods[0], .pc = walk_code + 4}; /* line 12 */
+    frames[1] = (Frame){.method = &methods[0], .pc = walk_code + 8}; /* line 11 */
+    main_thread.vm = &vm;
+    vmpi_attach_vm(&vm);
+}
+
+TestSuite(vmpi, .init = attach_fake_vm);
+
+/* ---- listeners that record what they get -------------------------------------------------- */
+
+#define LOG_MAX 64
+typedef struct Received {
+    char who;
+    VMPI_Event event;
+    int gc_disabled_depth;
+} Received;
+static Received log_[LOG_MAX];
+static int logged;
+
+static void record(char who, const VMPI_Event *e) {
+    cr_assert_lt(logged, LOG_MAX);
+    log_[logged++] = (Received){.who = who, .event = *e, .gc_disabled_depth = fake_gc.disabled_depth};
+}
+static void notify_a(VMPI_Event *e) { record('a', e); }
+static void notify_b(VMPI_Event *e) { record('b', e); }
+
+static int count_of(char who, int32_t type) {
+    int n = 0;
+    for (int i = 0; i < logged; i++)
+        if (log_[i].who == who && log_[i].event.event_type == type) n++;
+    return n;
+}
+
+/* ---- enabling and dispatch -------------------------------------------------------------------- */
+
+Test(vmpi, enabled_event_arrives_and_disabled_never_does) {
+    VMPI_Interface *a = vmpi_register_listener(notify_a);
+    cr_assert_not_null(a);
+    cr_assert_eq(vmpi_enabled[VMPI_EVENT_GC_START], 0);
+    vmpi_post_gc_start();
+    cr_assert_eq(logged, 0, "a disabled event never arrives");
+
+    cr_assert_eq(a->EnableEvent(VMPI_EVENT_GC_START, NULL), VMPI_OK);
+    cr_assert_neq(vmpi_enabled[VMPI_EVENT_GC_START], 0);
+    vmpi_post_gc_start();
+    cr_assert_eq(count_of('a', VMPI_EVENT_GC_START), 1);
+
+    cr_assert_eq(a->DisableEvent(VMPI_EVENT_GC_START, NULL), VMPI_OK);
+    cr_assert_eq(vmpi_enabled[VMPI_EVENT_GC_START], 0);
+    vmpi_post_gc_start();
+    vmpi_send_gc_start(); /* even sent directly, it goes only to agents that enabled it */
+    cr_assert_eq(count_of('a', VMPI_EVENT_GC_START), 1);
+}
+
+Test(vmpi, unknown_and_request_only_events_are_not_available) {
+    VMPI_Interface *a = vmpi_register_listener(notify_a);
+    cr_assert_eq(a->EnableEvent(99, NULL), VMPI_NOT_AVAILABLE);
+    cr_assert_eq(a->EnableEvent(-1, NULL), VMPI_NOT_AVAILABLE);
+    cr_assert_eq(a->EnableEvent(VMPI_EVENT_HEAP_DUMP, NULL), VMPI_NOT_AVAILABLE);
+    cr_assert_eq(a->DisableEvent(VMPI_EVENT_OBJECT_DUMP, NULL), VMPI_NOT_AVAILABLE);
+    cr_assert_eq(a->EnableEvent(VMPI_EVENT_METHOD_ENTRY2, NULL), VMPI_NOT_AVAILABLE);
+}
+
+Test(vmpi, several_agents_in_load_order) {
+    VMPI_Interface *a = vmpi_register_listener(notify_a);
+    VMPI_Interface *b = vmpi_register_listener(notify_b);
+    cr_assert_neq(a, b, "each agent has its own interface");
+    a->EnableEvent(VMPI_EVENT_OBJECT_FREE, NULL);
+    b->EnableEvent(VMPI_EVENT_OBJECT_FREE, NULL);
+    b->EnableEvent(VMPI_EVENT_OBJECT_MOVE, NULL);
+    vmpi_post_object_free(NODE_A);
+    vmpi_post_object_move(1, NODE_A, 2, NODE_B);
+    cr_assert_eq(logged, 3);
+    cr_assert_eq(log_[0].who, 'a');
+    cr_assert_eq(log_[1].who, 'b');
+    cr_assert_eq(log_[0].event.u.obj_free.obj_id, (VMPI_ObjectID)NODE_A);
+    cr_assert_eq(log_[2].who, 'b');
+    cr_assert_eq(log_[2].event.event_type, VMPI_EVENT_OBJECT_MOVE);
+    cr_assert_eq(log_[2].event.u.obj_move.new_arena_id, 2);
+    cr_assert_eq(log_[2].event.u.obj_move.new_obj_id, (VMPI_ObjectID)NODE_B);
+
+    a->DisableEvent(VMPI_EVENT_OBJECT_FREE, NULL);
+    cr_assert_neq(vmpi_enabled[VMPI_EVENT_OBJECT_FREE], 0, "b still wants it");
+    vmpi_post_object_free(NODE_B);
+    cr_assert_eq(count_of('a', VMPI_EVENT_OBJECT_FREE), 1);
+    cr_assert_eq(count_of('b', VMPI_EVENT_OBJECT_FREE), 2);
+}
+
+Test(vmpi, object_alloc_fields_and_gc_disabled) {
+    VMPI_Interface *a = vmpi_register_listener(notify_a);
+    a->EnableEvent(VMPI_EVENT_OBJECT_ALLOC, NULL);
+    a->EnableEvent(VMPI_EVENT_GC_FINISH, NULL);
+    RtClass array_of_nodes = {.name = "Node[]", .kind = CLASS_ARRAY, .elem_kind = ELEM_REF, .elem_size = 8,
+                              .elem_class = &node_class, .class_id = 0xabc0};
+    uint64_t words[4] = {0};
+    Obj *array = (Obj *)(void *)words;
+    array->cls = &array_of_nodes;
+    array->length = 2;
+    vmpi_post_object_alloc(3, array, 32);
+    vmpi_post_gc_finish(5, 160, 4096);
+    cr_assert_eq(logged, 2);
+    const VMPI_Event *e = &log_[0].event;
+    cr_assert_eq(e->event_type, VMPI_EVENT_OBJECT_ALLOC);
+    cr_assert_eq(e->u.obj_alloc.arena_id, 3);
+    cr_assert_eq(e->u.obj_alloc.is_array, VMPI_CLASS);
+    cr_assert_eq(e->u.obj_alloc.class_id, (VMPI_ObjectID)&node_class, "element class of a reference array");
+    cr_assert_eq(e->u.obj_alloc.size, 32);
+    cr_assert_eq(e->u.obj_alloc.obj_id, (VMPI_ObjectID)array);
+    cr_assert_eq(e->env_id, NULL, "no VM thread runs in the test");
+    cr_assert_gt(log_[0].gc_disabled_depth, 0, "events with object IDs are sent with GC disabled");
+    cr_assert_eq(log_[1].event.u.gc_info.used_objects, 5);
+    cr_assert_eq(log_[1].event.u.gc_info.used_object_space, 160);
+    cr_assert_eq(log_[1].event.u.gc_info.total_object_space, 4096);
+    cr_assert_eq(fake_gc.disabled_depth, 0, "and enabled again afterwards");
+}
+
+/* The method and field tables live only during NotifyEvent: look at them there. */
+static void check_class_load(VMPI_Event *e) {
+    record('a', e);
+    if (strcmp(e->u.class_load.class_name, "Node") != 0) return;
+    cr_assert_str_eq(e->u.class_load.source_name, "node.gcl");
+    cr_assert_eq(e->u.class_load.num_methods, 1);
+    cr_assert_str_eq(e->u.class_load.methods[0].method_name, "walk");
+    cr_assert_str_eq(e->u.class_load.methods[0].method_signature, "()V");
+    cr_assert_eq(e->u.class_load.methods[0].start_lineno, 10);
+    cr_assert_eq(e->u.class_load.methods[0].end_lineno, 12);
+    cr_assert_eq(e->u.class_load.methods[0].method_id, (VMPI_MethodID)&methods[0]);
+    cr_assert_eq(e->u.class_load.num_static_fields, 1);
+    cr_assert_str_eq(e->u.class_load.statics[0].field_name, "count");
+    cr_assert_str_eq(e->u.class_load.statics[0].field_signature, "J");
+    cr_assert_eq(e->u.class_load.num_instance_fields, 1);
+    cr_assert_str_eq(e->u.class_load.instances[0].field_name, "next");
+    cr_assert_str_eq(e->u.class_load.instances[0].field_signature, "LNode;");
+    cr_assert_gt(fake_gc.disabled_depth, 0, "CLASS_LOAD carries a class ID: GC is disabled");
+}
+
+Test(vmpi, class_load_describes_the_class) {
+    VMPI_Interface *a = vmpi_register_listener(check_class_load);
+    a->EnableEvent(VMPI_EVENT_CLASS_LOAD, NULL);
+    vmpi_post_class_load(&vm, 0);
+    vmpi_post_class_load(&vm, 1); /* String: made by the VM, no members */
+    cr_assert_eq(count_of('a', VMPI_EVENT_CLASS_LOAD), 2);
+    cr_assert_eq(log_[0].event.u.class_load.class_id, (VMPI_ObjectID)&node_class);
+    cr_assert_eq(log_[1].event.u.class_load.class_id, (VMPI_ObjectID)&vm.string_class);
+    cr_assert_eq(log_[1].event.u.class_load.num_methods, 0);
+}
+
+/* ---- requested events ------------------------------------------------------------------------- */
+
+Test(vmpi, requested_events_carry_the_bit_and_go_to_the_requester_only) {
+    VMPI_Interface *a = vmpi_register_listener(notify_a);
+    VMPI_Interface *b = vmpi_register_listener(notify_b);
+    b->EnableEvent(VMPI_EVENT_OBJECT_ALLOC, NULL);
+    b->EnableEvent(VMPI_EVENT_CLASS_LOAD, NULL);
+
+    cr_assert_eq(a->RequestEvent(VMPI_EVENT_OBJECT_ALLOC, NODE_B), VMPI_OK);
+    cr_assert_eq(a->RequestEvent(VMPI_EVENT_CLASS_LOAD, &node_class), VMPI_OK);
+    cr_assert_eq(a->RequestEvent(VMPI_EVENT_THREAD_START, &main_thread), VMPI_OK);
+    cr_assert_eq(logged, 3);
+    for (int i = 0; i < 3; i++) {
+        cr_assert_eq(log_[i].who, 'a', "b enabled the events but did not ask");
+        cr_assert(log_[i].event.event_type & VMPI_REQUESTED_EVENT);
+    }
+    cr_assert_eq(log_[0].event.u.obj_alloc.obj_id, (VMPI_ObjectID)NODE_B);
+    cr_assert_eq(log_[0].event.u.obj_alloc.arena_id, 1);
+    cr_assert_eq(log_[0].event.u.obj_alloc.size, (int32_t)obj_size(NODE_B));
+    cr_assert_eq(log_[1].event.event_type, VMPI_EVENT_CLASS_LOAD | VMPI_REQUESTED_EVENT);
+    cr_assert_eq(log_[2].event.u.thread_start.thread_env_id, (VMPI_ThreadID)&main_thread);
+    cr_assert_str_eq(log_[2].event.u.thread_start.thread_name, "main");
+
+    cr_assert_eq(a->RequestEvent(VMPI_EVENT_OBJECT_ALLOC, &heap_words[12]), VMPI_ERR, "not a live object");
+    cr_assert_eq(a->RequestEvent(VMPI_EVENT_CLASS_LOAD, (void *)0x1234), VMPI_ERR);
+    cr_assert_eq(a->RequestEvent(VMPI_EVENT_THREAD_START, NULL), VMPI_ERR);
+    cr_assert_eq(a->RequestEvent(VMPI_EVENT_GC_START, NULL), VMPI_NOT_AVAILABLE);
+    cr_assert_eq(logged, 3);
+}
+
+static size_t record_bytes = 1 + sizeof(void *);
+
+static void expect_heap_dump(VMPI_Event *e) {
+    cr_assert_eq(e->event_type, VMPI_EVENT_HEAP_DUMP | VMPI_REQUESTED_EVENT);
+    cr_assert_eq(e->u.heap_dump.dump_level, 0);
+    cr_assert_eq(e->u.heap_dump.num_traces, 0);
+    cr_assert_eq((size_t)(e->u.heap_dump.end - e->u.heap_dump.begin), 2 * record_bytes);
+    const char *p = e->u.heap_dump.begin;
+    void *id;
+    cr_assert_eq(p[0], VMPI_NORMAL_OBJECT);
+    memcpy(&id, p + 1, sizeof id);
+    cr_assert_eq(id, NODE_A);
+    memcpy(&id, p + record_bytes + 1, sizeof id);
+    cr_assert_eq(id, NODE_B);
+    cr_assert_gt(fake_gc.disabled_depth, 0);
+    record('a', e);
+}
+
+Test(vmpi, level0_heap_dump_lists_every_object) {
+    VMPI_Interface *a = vmpi_register_listener(expect_heap_dump);
+    VMPI_HeapDumpArg level0 = {.heap_dump_level = VMPI_DUMP_LEVEL_0};
+    cr_assert_eq(a->RequestEvent(VMPI_EVENT_HEAP_DUMP, &level0), VMPI_OK);
+    cr_assert_eq(logged, 1);
+    VMPI_HeapDumpArg level9 = {.heap_dump_level = 9};
+    cr_assert_eq(a->RequestEvent(VMPI_EVENT_HEAP_DUMP, &level9), VMPI_ERR);
+}
+
+static void expect_object_dump(VMPI_Event *e) {
+    cr_assert_eq(e->event_type, VMPI_EVENT_OBJECT_DUMP | VMPI_REQUESTED_EVENT);
+    const uint8_t *p = (const uint8_t *)e->u.object_dump.data;
+    size_t id = sizeof(void *);
+    cr_assert_eq((size_t)e->u.object_dump.data_len, 1 + id + id + 4 + id);
+    cr_assert_eq(p[0], VMPI_GC_INSTANCE_DUMP);
+    void *v;
+    memcpy(&v, p + 1, id);
+    cr_assert_eq(v, NODE_A);
+    memcpy(&v, p + 1 + id, id);
+    cr_assert_eq(v, &node_class);
+    uint32_t following;
+    memcpy(&following, p + 1 + 2 * id, 4);
+    cr_assert_eq(following, id, "one reference field");
+    memcpy(&v, p + 1 + 2 * id + 4, id);
+    cr_assert_eq(v, NODE_B, "A.next");
+    record('a', e);
+}
+
+Test(vmpi, object_dump_of_an_instance) {
+    VMPI_Interface *a = vmpi_register_listener(expect_object_dump);
+    cr_assert_eq(a->RequestEvent(VMPI_EVENT_OBJECT_DUMP, NODE_A), VMPI_OK);
+    cr_assert_eq(logged, 1);
+}
+
+/* ---- heap sampling ------------------------------------------------------------------------------ */
+
+Test(vmpi, heap_sampling_counts_bytes_down) {
+    VMPI_Interface *a = vmpi_register_listener(notify_a);
+    cr_assert_eq(a->EnableEvent(VMPI_EVENT_SAMPLED_OBJECT_ALLOC, NULL), VMPI_OK);
+    cr_assert_eq(vmpi_enabled[VMPI_EVENT_OBJECT_ALLOC], 0, "sampling is off until an interval is set");
+    cr_assert_eq(a->SetHeapSamplingInterval(-1), VMPI_ERR);
+    cr_assert_eq(a->SetHeapSamplingInterval(64), VMPI_OK);
+    cr_assert_neq(vmpi_enabled[VMPI_EVENT_OBJECT_ALLOC], 0, "the allocation fast path must call out");
+    for (int i = 0; i < 8; i++) vmpi_post_object_alloc(1, NODE_A, 32);
+    cr_assert_eq(count_of('a', VMPI_EVENT_SAMPLED_OBJECT_ALLOC), 4, "one sample per 64 bytes");
+    cr_assert_eq(count_of('a', VMPI_EVENT_OBJECT_ALLOC), 0, "OBJECT_ALLOC itself was not enabled");
+
+    cr_assert_eq(a->SetHeapSamplingInterval(0), VMPI_OK);
+    for (int i = 0; i < 3; i++) vmpi_post_object_alloc(1, NODE_A, 32);
+    cr_assert_eq(count_of('a', VMPI_EVENT_SAMPLED_OBJECT_ALLOC), 7, "0 samples every allocation");
+
+    a->DisableEvent(VMPI_EVENT_SAMPLED_OBJECT_ALLOC, NULL);
+    cr_assert_eq(vmpi_enabled[VMPI_EVENT_OBJECT_ALLOC], 0);
+}
+
+/* ---- GC control -------------------------------------------------------------------------------------- */
+
+Test(vmpi, disable_gc_nests_and_run_gc_is_refused_while_disabled) {
+    VMPI_Interface *a = vmpi_register_listener(notify_a);
+    a->RunGC();
+    cr_assert_eq(collections, 1);
+    a->DisableGC();
+    a->DisableGC();
+    a->RunGC();
+    cr_assert_eq(collections, 1, "refused while disabled");
+    a->EnableGC();
+    a->RunGC();
+    cr_assert_eq(collections, 1, "still disabled: the calls nest");
+    a->EnableGC();
+    a->RunGC();
+    cr_assert_eq(collections, 2);
+    a->EnableGC(); /* unmatched: ignored, never negative */
+    cr_assert_eq(fake_gc.disabled_depth, 0);
+}
+
+static VMPI_Interface *handler_iface; /* the interface a handler calls back through */
+
+static void run_gc_in_handler(VMPI_Event *e) {
+    handler_iface->RunGC();
+    record('a', e);
+}
+
+Test(vmpi, run_gc_inside_an_object_event_is_refused) {
+    VMPI_Interface *a = handler_iface = vmpi_register_listener(run_gc_in_handler);
+    a->EnableEvent(VMPI_EVENT_OBJECT_FREE, NULL);
+    vmpi_post_object_free(NODE_A);
+    cr_assert_eq(logged, 1);
+    cr_assert_eq(collections, 0);
+}
+
+/* ---- threads, call traces, storage, monitors ---------------------------------------------------------- */
+
+Test(vmpi, call_trace_is_callee_first_with_lines) {
+    VMPI_Interface *a = vmpi_register_listener(notify_a);
+    VMPI_CallFrame out[4];
+    VMPI_CallTrace trace = {.env_id = (VMPI_ThreadID)&main_thread, .frames = out};
+    a->GetCallTrace(&trace, 4);
+    cr_assert_eq(trace.num_frames, 2);
+    cr_assert_eq(out[0].lineno, 11, "the running frame first");
+    cr_assert_eq(out[1].lineno, 12);
+    cr_assert_eq(out[0].method_id, (VMPI_MethodID)&methods[0]);
+    a->GetCallTrace(&trace, 1);
+    cr_assert_eq(trace.num_frames, 1);
+    trace.env_id = (VMPI_ThreadID)0x1234;
+    a->GetCallTrace(&trace, 4);
+    cr_assert_eq(trace.num_frames, 0, "not a thread");
+    cr_assert_eq(a->GetMethodClass((VMPI_MethodID)&methods[0]), (VMPI_ObjectID)&node_class);
+}
+
+Test(vmpi, suspend_resume_and_status) {
+    VMPI_Interface *a = vmpi_register_listener(notify_a);
+    VMPI_ThreadID main_env = (VMPI_ThreadID)&main_thread;
+    cr_assert_eq(a->GetThreadStatus(main_env), VMPI_THREAD_RUNNABLE);
+    a->SuspendThread(main_env);
+    cr_assert_eq(a->GetThreadStatus(main_env), VMPI_THREAD_RUNNABLE | VMPI_THREAD_SUSPENDED);
+    cr_assert_not(a->ThreadHasRun(main_env), "its stack has not changed");
+    VMPI_ThreadID list[] = {main_env, (VMPI_ThreadID)0x1234};
+    int32_t results[2] = {-1, -1};
+    cr_assert_eq(a->ResumeThreadList(2, list, results), VMPI_ERR);
+    cr_assert_eq(results[0], 0);
+    cr_assert_neq(results[1], 0, "not a thread");
+    cr_assert_eq(a->GetThreadStatus(main_env), VMPI_THREAD_RUNNABLE);
+    cr_assert_eq(a->SuspendThreadList(1, list, results), VMPI_OK);
+    cr_assert_eq(results[0], 0);
+    cr_assert_neq(a->GetThreadStatus(main_env) & VMPI_THREAD_SUSPENDED, 0);
+}
+
+Test(vmpi, thread_local_storage_and_objects) {
+    VMPI_Interface *a = vmpi_register_listener(notify_a);
+    int cell;
+    a->SetThreadLocalStorage((VMPI_ThreadID)&main_thread, &cell);
+    cr_assert_eq(a->GetThreadLocalStorage((VMPI_ThreadID)&main_thread), &cell);
+    cr_assert_eq(main_thread.vmpi_local_storage, &cell);
+    cr_assert_null(a->GetThreadLocalStorage((VMPI_ThreadID)0x1234));
+    cr_assert_null(a->GetThreadObject((VMPI_ThreadID)&main_thread));
+    cr_assert_str_eq(a->GetCollectorName(), "fake");
+    cr_assert_geq(a->GetCurrentThreadCpuTime(), 0);
+}
+
+Test(vmpi, raw_monitors_are_recursive) {
+    VMPI_Interface *a = vmpi_register_listener(notify_a);
+    VMPI_RawMonitor m = a->RawMonitorCreate("_test");
+    cr_assert_not_null(m);
+    a->RawMonitorEnter(m);
+    a->RawMonitorEnter(m);
+    a->RawMonitorWait(m, 1); /* times out, and comes back holding both entries */
+    a->RawMonitorExit(m);
+    a->RawMonitorExit(m);
+    a->RawMonitorExit(m); /* not held: ignored */
+    a->RawMonitorNotifyAll(m);
+    a->RawMonitorDestroy(m);
+}
+
+/* ---- GetEnv, shutdown, ProfilerExit -------------------------------------------------------------------- */
+
+static void shut_down_from_handler(VMPI_Event *e) {
+    record('a', e);
+    vmpi_shutdown(); /* as ProfilerExit would, from inside NotifyEvent */
+}
+
+Test(vmpi, shutdown_reaches_every_agent_once_even_when_nested) {
+    VMPI_Interface *a = vmpi_register_listener(shut_down_from_handler);
+    VMPI_Interface *b = vmpi_register_listener(notify_b);
+    a->EnableEvent(VMPI_EVENT_JVM_SHUT_DOWN, NULL);
+    b->EnableEvent(VMPI_EVENT_JVM_SHUT_DOWN, NULL);
+    b->EnableEvent(VMPI_EVENT_GC_START, NULL);
+    vmpi_shutdown();
+    vmpi_shutdown();
+    cr_assert_eq(count_of('a', VMPI_EVENT_JVM_SHUT_DOWN), 1);
+    cr_assert_eq(count_of('b', VMPI_EVENT_JVM_SHUT_DOWN), 1);
+    cr_assert_eq(vmpi_enabled[VMPI_EVENT_GC_START], 0, "nothing is delivered after shutdown");
+    cr_assert_not(vmpi_any_agent());
+}
+
+static void exit_from_handler(VMPI_Event *e) {
+    (void)e;
+    handler_iface->ProfilerExit(3);
+}
+
+Test(vmpi, profiler_exit_exits_with_the_code, .exit_code = 3) {
+    vmpi_attach_vm(NULL); /* the fake VM cannot vm_exit; VMPI then exits itself */
+    VMPI_Interface *a = handler_iface = vmpi_register_listener(exit_from_handler);
+    a->EnableEvent(VMPI_EVENT_GC_START, NULL);
+    vmpi_post_gc_start();
+    cr_assert_fail("ProfilerExit returned");
+}
+
+/* ---- agent loading ---------------------------------------------------------------------------------------- */
+
+Test(vmpi, missing_agent_message) {
+    char err[1024];
+    cr_assert_not(vmpi_load_agent("nosuchagent=a,b", false, err, sizeof err));
+    cr_assert_str_eq(err, "agent 'nosuchagent': not found (looked for " GCLAB_AGENT_DIR
+                          "/libnosuchagent.so and libnosuchagent.so on the library path)");
+    cr_assert_not(vmpi_any_agent());
+}
+
+Test(vmpi, agentpath_errors) {
+    char err[1024];
+    cr_assert_not(vmpi_load_agent("/nonexistent/libx.so", true, err, sizeof err));
+    cr_assert(strncmp(err, "agent '/nonexistent/libx.so': dlopen: ", 38) == 0, "%s", err);
+    Dl_info libc;
+    cr_assert(dladdr((void *)printf, &libc) && libc.dli_fname);
+    char expected[PATH_MAX + 128];
+    snprintf(expected, sizeof expected, "agent '%s': no VMPI_OnLoad in %s", libc.dli_fname, libc.dli_fname);
+    cr_assert_not(vmpi_load_agent(libc.dli_fname, true, err, sizeof err));
+    cr_assert_str_eq(err, expected);
+    cr_assert_not(vmpi_load_agent("", false, err, sizeof err));
+    cr_assert_str_eq(err, "agent '': no agent name given");
+}
+
+Test(vmpi, bundled_agent_loads_and_a_failing_onload_is_reported) {
+    char err[1024];
+    cr_assert(vmpi_load_agent("trace=file=/dev/null", false, err, sizeof err), "%s", err);
+    cr_assert(vmpi_any_agent());
+    cr_assert_neq(vmpi_enabled[VMPI_EVENT_OBJECT_ALLOC], 0, "trace enables OBJECT_ALLOC");
+    cr_assert_not(vmpi_load_agent("check=bogus", false, err, sizeof err));
+    cr_assert_str_eq(err, "agent 'check': VMPI_OnLoad failed (returned -1)");
+    vmpi_shutdown();
+    cr_assert_not(vmpi_any_agent());
+}
+
+Test(vmpi, every_interface_function_is_set) {
+    VMPI_Interface *a = vmpi_register_listener(notify_a);
+    cr_assert_eq(a->version, VMPI_VERSION_1);
+    cr_assert_eq(a->NotifyEvent, notify_a);
+#define EXPECT_SET(member) cr_assert_not_null(a->member, #member " is NULL");
+    EXPECT_SET(EnableEvent) EXPECT_SET(DisableEvent) EXPECT_SET(RequestEvent) EXPECT_SET(GetCallTrace)
+    EXPECT_SET(ProfilerExit) EXPECT_SET(RawMonitorCreate) EXPECT_SET(RawMonitorEnter) EXPECT_SET(RawMonitorExit)
+    EXPECT_SET(RawMonitorWait) EXPECT_SET(RawMonitorNotifyAll) EXPECT_SET(RawMonitorDestroy)
+    EXPECT_SET(GetCurrentThreadCpuTime) EXPECT_SET(SuspendThread) EXPECT_SET(ResumeThread)
+    EXPECT_SET(GetThreadStatus) EXPECT_SET(ThreadHasRun) EXPECT_SET(CreateSystemThread)
+    EXPECT_SET(SetThreadLocalStorage) EXPECT_SET(GetThreadLocalStorage) EXPECT_SET(DisableGC) EXPECT_SET(EnableGC)
+    EXPECT_SET(RunGC) EXPECT_SET(GetThreadObject) EXPECT_SET(GetMethodClass) EXPECT_SET(SuspendThreadList)
+    EXPECT_SET(ResumeThreadList) EXPECT_SET(SetHeapSamplingInterval) EXPECT_SET(GetCollectorName)
+#undef EXPECT_SET
+}
+
+/* ---- the trace agent's format (DESIGN.md, "The trace agent's format") ------------------------------------ */
+
+Test(vmpi, trace_agent_writes_the_documented_format) {
+    char path[] = "/tmp/gclab_trace_XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    close(fd);
+    char spec[64], err[1024];
+    snprintf(spec, sizeof spec, "trace=file=%s,methods=y", path);
+    cr_assert(vmpi_load_agent(spec, false, err, sizeof err), "%s", err);
+
+    vmpi_post_arena_new(1, "heap \"one\"\n");
+    vmpi_post_thread_start(&main_thread);
+    vmpi_post_method_entry(&main_thread, &methods[0]);
+    vmpi_post_object_alloc(1, NODE_A, 24);
+    vmpi_post_gc_start();
+    vmpi_post_object_move(1, NODE_A, 2, NODE_B);
+    vmpi_post_object_free(NODE_B);
+    vmpi_post_arena_delete(2);
+    vmpi_post_gc_finish(1, 24, 4096);
+    vmpi_shutdown();
+
+    char expected[2048];
+    unsigned long a = (unsigned long)(uintptr_t)NODE_A, b = (unsigned long)(uintptr_t)NODE_B;
+    snprintf(expected, sizeof expected,
+             "{\"seq\":1,\"event\":\"ARENA_NEW\",\"thread\":0,\"arena_id\":1,\"arena_name\":\"heap \\\"one\\\"\\n\"}\n"
+             "{\"seq\":2,\"event\":\"THREAD_START\",\"thread\":0,\"thread_name\":\"main\",\"group_name\":\"main\","
+             "\"parent_name\":null,\"thread_id\":null,\"thread_env_id\":%lu}\n"
+             "{\"seq\":3,\"event\":\"METHOD_ENTRY\",\"thread\":1,\"method_id\":%lu}\n"
+             "{\"seq\":4,\"event\":\"OBJECT_ALLOC\",\"thread\":0,\"arena_id\":1,\"class_id\":%lu,\"is_array\":0,"
+             "\"size\":24,\"obj_id\":%lu}\n"
+             "{\"seq\":5,\"event\":\"GC_START\",\"thread\":0}\n"
+             "{\"seq\":6,\"event\":\"OBJECT_MOVE\",\"thread\":0,\"arena_id\":1,\"obj_id\":%lu,\"new_arena_id\":2,"
+             "\"new_obj_id\":%lu}\n"
+             "{\"seq\":7,\"event\":\"OBJECT_FREE\",\"thread\":0,\"obj_id\":%lu}\n"
+             "{\"seq\":8,\"event\":\"ARENA_DELETE\",\"thread\":0,\"arena_id\":2}\n"
+             "{\"seq\":9,\"event\":\"GC_FINISH\",\"thread\":0,\"used_objects\":1,\"used_object_space\":24,"
+             "\"total_object_space\":4096}\n"
+             "{\"seq\":10,\"event\":\"JVM_SHUT_DOWN\",\"thread\":0}\n",
+             (unsigned long)(uintptr_t)&main_thread, (unsigned long)(uintptr_t)&methods[0],
+             (unsigned long)(uintptr_t)&node_class, a, a, b, b);
+    char written[2048] = {0};
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f);
+    size_t n = fread(written, 1, sizeof written - 1, f);
+    fclose(f);
+    unlink(path);
+    written[n] = '\0';
+    cr_assert_str_eq(written, expected);
+}

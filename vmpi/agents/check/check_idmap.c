@@ -1,0 +1,105 @@
+/*
+ * check_idmap.c -- the check agent's ID hash map (see check_idmap.h).
+ */
+#include "check_idmap.h"
+
+#include <stdlib.h>
+
+/* Fibonacci hashing: IDs are 8-byte-aligned addresses, so the low bits say
+ * little; the multiply spreads every bit into the top ones. */
+static size_t home_slot(const IdMap *map, uint64_t id) {
+    return (size_t)((id * UINT64_C(0x9E3779B97F4A7C15)) >> map->shift);
+}
+
+static bool alloc_slots(IdMap *map, size_t capacity) {
+    IdEntry *slots = calloc(capacity, sizeof *slots);
+    if (!slots) return false;
+    unsigned log2 = 0;
+    while (((size_t)1 << log2) < capacity) log2++;
+    map->slots = slots;
+    map->capacity = capacity;
+    map->shift = 64 - log2;
+    map->count = 0;
+    return true;
+}
+
+bool idmap_init(IdMap *map, size_t capacity) {
+    size_t power = 16;
+    while (power < capacity) power *= 2;
+    return alloc_slots(map, power);
+}
+
+void idmap_free(IdMap *map) {
+    free(map->slots);
+    map->slots = NULL;
+    map->capacity = map->count = 0;
+}
+
+bool idmap_reserve(IdMap *map, size_t count) {
+    if (count <= map->capacity / 2) return true;
+    size_t capacity = map->capacity;
+    while (count > capacity / 2) capacity *= 2;
+    IdMap grown;
+    if (!alloc_slots(&grown, capacity)) return false;
+    for (size_t i = 0; i < map->capacity; i++) {
+        const IdEntry *e = &map->slots[i];
+        if (e->id) idmap_insert(&grown, e->id, e->arena_id, e->size);
+    }
+    free(map->slots);
+    *map = grown;
+    return true;
+}
+
+IdEntry *idmap_find(const IdMap *map, uint64_t id) {
+    if (id == 0) return NULL; /* the empty marker names nothing */
+    size_t mask = map->capacity - 1;
+    for (size_t i = home_slot(map, id);; i = (i + 1) & mask) {
+        IdEntry *e = &map->slots[i];
+        if (e->id == id) return e;
+        if (e->id == 0) return NULL;
+    }
+}
+
+void idmap_insert(IdMap *map, uint64_t id, int32_t arena_id, uint32_t size) {
+    size_t mask = map->capacity - 1;
+    size_t i = home_slot(map, id);
+    while (map->slots[i].id) i = (i + 1) & mask;
+    map->slots[i] = (IdEntry){.id = id, .arena_id = arena_id, .size = size};
+    map->count++;
+}
+
+/* Backward-shift deletion: walk the cluster after the hole and move back
+ * every entry whose home slot does not lie (cyclically) in (hole, j]. */
+void idmap_remove(IdMap *map, IdEntry *entry) {
+    size_t mask = map->capacity - 1;
+    size_t hole = (size_t)(entry - map->slots);
+    for (size_t j = (hole + 1) & mask; map->slots[j].id; j = (j + 1) & mask) {
+        size_t home = home_slot(map, map->slots[j].id);
+        bool stays = hole <= j ? (hole < home && home <= j) : (hole < home || home <= j);
+        if (!stays) {
+            map->slots[hole] = map->slots[j];
+            hole = j;
+        }
+    }
+    map->slots[hole] = (IdEntry){0};
+    map->count--;
+}
+
+size_t idmap_remove_arena(IdMap *map, int32_t arena_id, uint64_t *bytes) {
+    size_t removed = 0;
+    *bytes = 0;
+    /* A removal may shift a later entry back into slot i, so slot i is
+     * looked at again; entries shifted across the end of the table land in
+     * slots not yet visited, and those that wrap the other way were kept. */
+    for (size_t i = 0; i < map->capacity;) {
+        IdEntry *e = &map->slots[i];
+        if (e->id && e->arena_id == arena_id) {
+            *bytes += e->size;
+            removed++;
+            idmap_remove(map, e);
+        } else {
+            i++;
+        }
+    }
+    return removed;
+}

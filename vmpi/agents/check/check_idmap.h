@@ -1,0 +1,58 @@
+/*
+ * check_idmap.h -- a hash map from VMPI IDs to what the event stream said
+ * about them: for objects their arena and size; for classes, methods and
+ * threads nothing but presence.
+ *
+ * Open addressing with linear probing, and deletion by shifting the rest of
+ * the cluster back (no tombstones), so a map that is only inserted into and
+ * removed from never needs rebuilding.  Invariant: at least one slot is
+ * empty, and every entry sits between its home slot and the first empty
+ * slot after it.  ID 0 (NULL) is the empty marker and is never stored.
+ *
+ * Only idmap_init and idmap_reserve allocate.  The check agent reserves room
+ * before a collection, so that inserts during it (thread-suspended mode, no
+ * malloc allowed) never need to grow the map.
+ */
+#ifndef GCLAB_CHECK_IDMAP_H
+#define GCLAB_CHECK_IDMAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct IdEntry {
+    uint64_t id;        /* 0: empty slot */
+    int32_t arena_id;   /* objects: the arena the ID lives in */
+    uint32_t size;      /* objects: bytes */
+} IdEntry;
+
+typedef struct IdMap {
+    IdEntry *slots;
+    size_t capacity;    /* a power of two */
+    unsigned shift;     /* 64 - log2(capacity): hash to slot */
+    size_t count;
+} IdMap;
+
+bool idmap_init(IdMap *map, size_t capacity);
+void idmap_free(IdMap *map);
+
+/* Grows the map, if needed, so that `count` entries fit while it stays at
+ * most half full.  False if memory ran out (the map is unchanged). */
+bool idmap_reserve(IdMap *map, size_t count);
+
+/* True if one more entry fits without growing. */
+static inline bool idmap_has_room(const IdMap *map) { return map->count + 1 < map->capacity; }
+
+/* The entry for `id`, or NULL (always NULL for 0). */
+IdEntry *idmap_find(const IdMap *map, uint64_t id);
+
+/* Adds `id`, which must not be present; the caller made room. */
+void idmap_insert(IdMap *map, uint64_t id, int32_t arena_id, uint32_t size);
+
+/* Removes an entry idmap_find returned. */
+void idmap_remove(IdMap *map, IdEntry *entry);
+
+/* Removes every entry in `arena_id`; returns how many, and their bytes. */
+size_t idmap_remove_arena(IdMap *map, int32_t arena_id, uint64_t *bytes);
+
+#endif

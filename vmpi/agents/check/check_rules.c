@@ -1,0 +1,444 @@
+/*
+ * check_rules.c -- the event-stream contract as a state machine (see
+ * check_rules.h).  Each event kind has one function that checks the rules
+ * about it, in rule order, and then applies the event to the state.
+ *
+ * The collector rows (rule 9) are DESIGN.md's table, which is the patent's
+ * mapping (vmpi-patent-and-jvmpi-1.2.md, "MARK-AND-SWEEP" .. "REFERENCE-
+ * COUNTING GARBAGE COLLECTOR"):
+ *
+ *   marksweep     one arena; frees, never moves, never deletes an arena
+ *   markcompact   one arena; frees, and moves only within that arena
+ *   semispace     two arenas, made at start-up; allocates in one semispace
+ *                 between collections; a collection moves every survivor
+ *                 from that semispace to the other, deletes it and creates
+ *                 it again with the same ID; never frees single objects
+ *   generational  its arenas made at start-up; allocates only in the
+ *                 youngest; never moves into the youngest nor frees objects
+ *                 in it (it is emptied by ARENA_DELETE); a deleted arena is
+ *                 created again with the same ID in the same collection
+ *   refcount      one arena; frees, never moves, never deletes an arena
+ */
+#include "check_rules.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_idmap.h"
+
+#define MAX_ARENAS 256
+/* Room kept free in the live-object map at GC_START (check_rules.h). */
+#define GC_HEADROOM 1024
+
+typedef struct Arena {
+    int32_t id;
+    bool live;               /* between its ARENA_NEW and its ARENA_DELETE */
+    bool awaiting_renewal;   /* deleted in this collection, not created again yet */
+} Arena;
+
+struct CheckRules {
+    CheckRow row;
+    IdMap objects;           /* live object IDs: arena and size */
+    IdMap classes, methods, threads;
+    uint64_t live_bytes;
+    Arena arenas[MAX_ARENAS]; /* every arena ID ever created */
+    uint32_t num_arenas;
+    bool in_gc;
+    bool collected;          /* a collection has started */
+    uint64_t events, collections;
+    /* The arena allocations go to: semispace's current semispace (forgotten
+     * at each GC_FINISH), generational's youngest (for good). */
+    bool have_alloc_arena;
+    int32_t alloc_arena;
+    /* semispace: the direction of this collection's moves. */
+    bool moved;
+    int32_t moved_from, moved_to;
+    int violation;
+    char message[320];
+};
+
+static const char *const row_names[] = {
+    [CHECK_ROW_MARKSWEEP] = "marksweep",       [CHECK_ROW_MARKCOMPACT] = "markcompact",
+    [CHECK_ROW_SEMISPACE] = "semispace",       [CHECK_ROW_GENERATIONAL] = "generational",
+    [CHECK_ROW_REFCOUNT] = "refcount",
+};
+
+bool check_row_by_name(const char *collector, CheckRow *row) {
+    for (size_t i = 0; i < sizeof row_names / sizeof row_names[0]; i++) {
+        if (collector && strcmp(collector, row_names[i]) == 0) {
+            *row = (CheckRow)i;
+            return true;
+        }
+    }
+    return false;
+}
+
+CheckRules *check_rules_create(CheckRow row) {
+    CheckRules *r = calloc(1, sizeof *r);
+    if (!r) return NULL;
+    r->row = row;
+    if (!idmap_init(&r->objects, 1024) || !idmap_init(&r->classes, 64) ||
+        !idmap_init(&r->methods, 256) || !idmap_init(&r->threads, 16)) {
+        check_rules_destroy(r);
+        return NULL;
+    }
+    return r;
+}
+
+void check_rules_destroy(CheckRules *r) {
+    if (!r) return;
+    idmap_free(&r->objects);
+    idmap_free(&r->classes);
+    idmap_free(&r->methods);
+    idmap_free(&r->threads);
+    free(r);
+}
+
+const char *check_rules_message(const CheckRules *r) { return r->message; }
+uint64_t check_rules_events(const CheckRules *r) { return r->events; }
+uint64_t check_rules_collections(const CheckRules *r) { return r->collections; }
+uint64_t check_rules_live_objects(const CheckRules *r) { return r->objects.count; }
+bool check_rules_in_collection(const CheckRules *r) { return r->in_gc; }
+
+/* ---- helpers ---------------------------------------------------------------------- */
+
+__attribute__((format(printf, 3, 4))) static int violate(CheckRules *r, int rule, const char *format, ...) {
+    va_list args;
+    va_start(args, format);
+    vsnprintf(r->message, sizeof r->message, format, args);
+    va_end(args);
+    r->violation = rule;
+    return rule;
+}
+
+static uint64_t id_of(const void *id) { return (uint64_t)(uintptr_t)id; }
+
+static const char *row_name(const CheckRules *r) { return row_names[r->row]; }
+
+static bool one_arena_row(const CheckRules *r) {
+    return r->row == CHECK_ROW_MARKSWEEP || r->row == CHECK_ROW_MARKCOMPACT || r->row == CHECK_ROW_REFCOUNT;
+}
+
+static bool renewing_row(const CheckRules *r) {
+    return r->row == CHECK_ROW_SEMISPACE || r->row == CHECK_ROW_GENERATIONAL;
+}
+
+static Arena *find_arena(CheckRules *r, int32_t id) {
+    for (uint32_t i = 0; i < r->num_arenas; i++)
+        if (r->arenas[i].id == id) return &r->arenas[i];
+    return NULL;
+}
+
+static bool arena_exists(CheckRules *r, int32_t id) {
+    const Arena *a = find_arena(r, id);
+    return a && a->live;
+}
+
+/* Adds an ID to a map, growing it only outside collections. */
+static bool add_id(CheckRules *r, IdMap *map, uint64_t id, int32_t arena_id, uint32_t size) {
+    bool room = r->in_gc ? idmap_has_room(map) : idmap_reserve(map, map->count + 1);
+    if (!room) return false;
+    idmap_insert(map, id, arena_id, size);
+    return true;
+}
+
+static int out_of_memory(CheckRules *r) {
+    return violate(r, CHECK_INTERNAL_ERROR, "out of memory (or out of reserved room during a collection)");
+}
+
+/* ---- arenas ------------------------------------------------------------------------ */
+
+static int arena_new(CheckRules *r, int32_t id) {
+    Arena *a = find_arena(r, id);
+    if (a && a->live)
+        return violate(r, 4, "arena %" PRId32 " is created again while it exists (an arena ID is "
+                             "reused only after its ARENA_DELETE)", id);
+    if (one_arena_row(r) && r->num_arenas >= 1)
+        return violate(r, 9, "%s uses one arena, but ARENA_NEW creates another (arena %" PRId32 ")",
+                       row_name(r), id);
+    if (!a) {
+        if (r->row == CHECK_ROW_SEMISPACE && r->num_arenas == 2)
+            return violate(r, 9, "semispace has two arenas, one per semispace, but ARENA_NEW "
+                                 "creates a third (arena %" PRId32 ")", id);
+        if (renewing_row(r) && r->collected)
+            return violate(r, 9, "%s creates its arenas at start-up, but arena %" PRId32
+                                 " is new after collections began", row_name(r), id);
+        if (r->num_arenas == MAX_ARENAS)
+            return violate(r, CHECK_INTERNAL_ERROR, "more than %d arena IDs", MAX_ARENAS);
+        a = &r->arenas[r->num_arenas++];
+        a->id = id;
+    }
+    a->live = true;
+    a->awaiting_renewal = false;
+    return 0;
+}
+
+/* semispace: the semispace this collection evacuates, if known yet. */
+static bool semispace_from(const CheckRules *r, int32_t *from) {
+    if (r->moved) *from = r->moved_from;
+    else if (r->have_alloc_arena) *from = r->alloc_arena;
+    else return false;
+    return true;
+}
+
+static int arena_delete(CheckRules *r, int32_t id) {
+    if (!r->in_gc) return violate(r, 5, "ARENA_DELETE outside a collection (allowed only between GC_START and GC_FINISH)");
+    Arena *a = find_arena(r, id);
+    if (!a || !a->live) return violate(r, 4, "arena %" PRId32 " is deleted but does not exist", id);
+    if (one_arena_row(r)) return violate(r, 9, "%s never deletes its arena", row_name(r));
+    int32_t from;
+    if (r->row == CHECK_ROW_SEMISPACE && semispace_from(r, &from) && from != id)
+        return violate(r, 9, "semispace deletes arena %" PRId32 ", but this collection evacuates arena %" PRId32,
+                       id, from);
+    uint64_t bytes;
+    idmap_remove_arena(&r->objects, id, &bytes); /* rule 4: every ID in it is undefined */
+    r->live_bytes -= bytes;
+    a->live = false;
+    a->awaiting_renewal = true;
+    return 0;
+}
+
+/* ---- objects ------------------------------------------------------------------------- */
+
+static int object_alloc(CheckRules *r, const VMPI_Event *e, bool requested) {
+    uint64_t obj = id_of(e->u.obj_alloc.obj_id);
+    int32_t arena = e->u.obj_alloc.arena_id;
+    IdEntry *known = obj ? idmap_find(&r->objects, obj) : NULL;
+    if (requested) { /* a second description of a live object, not a definition */
+        if (!known) return violate(r, 1, "a requested OBJECT_ALLOC names object %" PRIu64 ", which is not defined", obj);
+        if (known->arena_id != arena)
+            return violate(r, 1, "a requested OBJECT_ALLOC puts object %" PRIu64 " in arena %" PRId32
+                                 ", but the stream has it in arena %" PRId32, obj, arena, known->arena_id);
+        return 0;
+    }
+    if (!obj) return violate(r, 1, "OBJECT_ALLOC has a NULL obj_id");
+    if (known)
+        return violate(r, 1, "object %" PRIu64 " is allocated while still defined in arena %" PRId32
+                             " (no free, move or arena delete undefined it)", obj, known->arena_id);
+    if (!arena_exists(r, arena)) return violate(r, 2, "OBJECT_ALLOC names arena %" PRId32 ", which does not exist", arena);
+    uint64_t class_id = id_of(e->u.obj_alloc.class_id);
+    if (!class_id || !idmap_find(&r->classes, class_id))
+        return violate(r, 8, "OBJECT_ALLOC names class %" PRIu64 " before its CLASS_LOAD", class_id);
+    if (renewing_row(r) && r->have_alloc_arena && arena != r->alloc_arena) {
+        if (r->row == CHECK_ROW_SEMISPACE)
+            return violate(r, 9, "semispace allocates in one semispace between collections (arena %" PRId32
+                                 "), but this allocation is in arena %" PRId32, r->alloc_arena, arena);
+        return violate(r, 9, "generational allocates only in its youngest arena (arena %" PRId32
+                             "), but this allocation is in arena %" PRId32, r->alloc_arena, arena);
+    }
+    if (!r->have_alloc_arena) {
+        r->have_alloc_arena = true;
+        r->alloc_arena = arena;
+    }
+    uint32_t size = e->u.obj_alloc.size > 0 ? (uint32_t)e->u.obj_alloc.size : 0;
+    if (!add_id(r, &r->objects, obj, arena, size)) return out_of_memory(r);
+    r->live_bytes += size;
+    return 0;
+}
+
+static int object_free(CheckRules *r, const VMPI_Event *e) {
+    uint64_t obj = id_of(e->u.obj_free.obj_id);
+    if (!r->in_gc) return violate(r, 5, "OBJECT_FREE outside a collection (allowed only between GC_START and GC_FINISH)");
+    IdEntry *known = obj ? idmap_find(&r->objects, obj) : NULL;
+    if (!known) return violate(r, 1, "object %" PRIu64 " is freed but not defined", obj);
+    if (r->row == CHECK_ROW_SEMISPACE)
+        return violate(r, 9, "semispace never frees single objects: garbage goes with its semispace's ARENA_DELETE");
+    if (r->row == CHECK_ROW_GENERATIONAL && r->have_alloc_arena && known->arena_id == r->alloc_arena)
+        return violate(r, 9, "generational empties its youngest arena (arena %" PRId32 ") with ARENA_DELETE, "
+                             "but frees object %" PRIu64 " in it", known->arena_id, obj);
+    r->live_bytes -= known->size;
+    idmap_remove(&r->objects, known);
+    return 0;
+}
+
+static int move_pattern(CheckRules *r, int32_t from, int32_t to) {
+    switch (r->row) {
+    case CHECK_ROW_MARKSWEEP:
+    case CHECK_ROW_REFCOUNT:
+        return violate(r, 9, "%s never moves objects", row_name(r));
+    case CHECK_ROW_MARKCOMPACT:
+        if (from != to)
+            return violate(r, 9, "markcompact slides objects within its one arena, but this move goes from arena %" PRId32
+                                 " to arena %" PRId32, from, to);
+        return 0;
+    case CHECK_ROW_SEMISPACE: {
+        if (from == to)
+            return violate(r, 9, "semispace moves objects to the other semispace, but this move stays in arena %" PRId32, from);
+        int32_t expected;
+        if (semispace_from(r, &expected) && from != expected)
+            return violate(r, 9, "semispace evacuates arena %" PRId32 " in this collection, but this move is out of arena %" PRId32,
+                           expected, from);
+        if (r->moved && to != r->moved_to)
+            return violate(r, 9, "semispace moves every survivor to arena %" PRId32 " in one collection, but this move goes to arena %" PRId32,
+                           r->moved_to, to);
+        r->moved = true;
+        r->moved_from = from;
+        r->moved_to = to;
+        return 0;
+    }
+    case CHECK_ROW_GENERATIONAL:
+        if (r->have_alloc_arena && to == r->alloc_arena)
+            return violate(r, 9, "generational never moves objects into its youngest arena (arena %" PRId32 ")", to);
+        return 0;
+    }
+    return 0;
+}
+
+static int object_move(CheckRules *r, const VMPI_Event *e) {
+    uint64_t obj = id_of(e->u.obj_move.obj_id), new_obj = id_of(e->u.obj_move.new_obj_id);
+    int32_t from = e->u.obj_move.arena_id, to = e->u.obj_move.new_arena_id;
+    if (!r->in_gc) return violate(r, 5, "OBJECT_MOVE outside a collection (allowed only between GC_START and GC_FINISH)");
+    IdEntry *known = obj ? idmap_find(&r->objects, obj) : NULL;
+    if (!known) return violate(r, 3, "object %" PRIu64 " is moved but not defined", obj);
+    if (known->arena_id != from)
+        return violate(r, 3, "object %" PRIu64 " is moved out of arena %" PRId32 ", but it is in arena %" PRId32,
+                       obj, from, known->arena_id);
+    if (!arena_exists(r, to))
+        return violate(r, 3, "object %" PRIu64 " is moved to arena %" PRId32 ", which does not exist", obj, to);
+    if (!new_obj) return violate(r, 3, "object %" PRIu64 " is moved to a NULL new_obj_id", obj);
+    int broken = move_pattern(r, from, to);
+    if (broken) return broken;
+    uint32_t size = known->size;
+    idmap_remove(&r->objects, known); /* first: a move may keep its address */
+    IdEntry *clash = idmap_find(&r->objects, new_obj);
+    if (clash)
+        return violate(r, 3, "object %" PRIu64 " is moved to ID %" PRIu64 ", which is already defined (in arena %" PRId32 ")",
+                       obj, new_obj, clash->arena_id);
+    idmap_insert(&r->objects, new_obj, to, size); /* room: one was just removed */
+    return 0;
+}
+
+/* ---- collections -------------------------------------------------------------------- */
+
+static int gc_start(CheckRules *r) {
+    if (r->in_gc) return violate(r, 5, "GC_START while a collection is running (starts and finishes must alternate)");
+    if (!idmap_reserve(&r->objects, r->objects.count + GC_HEADROOM)) return out_of_memory(r);
+    r->in_gc = true;
+    r->collected = true;
+    r->collections++;
+    r->moved = false;
+    return 0;
+}
+
+static int gc_finish(CheckRules *r, const VMPI_Event *e) {
+    if (!r->in_gc) return violate(r, 5, "GC_FINISH without a GC_START (starts and finishes must alternate)");
+    for (uint32_t i = 0; i < r->num_arenas; i++)
+        if (r->arenas[i].awaiting_renewal)
+            return violate(r, 9, "%s deleted arena %" PRId32 " but did not create it again (ARENA_NEW with the same ID) before GC_FINISH",
+                           row_name(r), r->arenas[i].id);
+    int64_t used = e->u.gc_info.used_objects, space = e->u.gc_info.used_object_space;
+    int64_t total = e->u.gc_info.total_object_space;
+    if (used < 0 || (uint64_t)used != r->objects.count)
+        return violate(r, 6, "GC_FINISH says used_objects %" PRId64 ", but the stream has %zu live objects", used,
+                       r->objects.count);
+    if (space < 0 || (uint64_t)space != r->live_bytes)
+        return violate(r, 6, "GC_FINISH says used_object_space %" PRId64 ", but the live objects take %" PRIu64 " bytes",
+                       space, r->live_bytes);
+    if (total < space)
+        return violate(r, 6, "GC_FINISH says total_object_space %" PRId64 ", less than used_object_space %" PRId64,
+                       total, space);
+    r->in_gc = false;
+    if (r->row == CHECK_ROW_SEMISPACE) r->have_alloc_arena = false; /* the semispaces swap roles */
+    return 0;
+}
+
+/* ---- classes, methods, threads, dumps -------------------------------------------------- */
+
+static int class_load(CheckRules *r, const VMPI_Event *e) {
+    uint64_t class_id = id_of(e->u.class_load.class_id);
+    if (!class_id) return violate(r, 8, "CLASS_LOAD has a NULL class_id");
+    if (!idmap_find(&r->classes, class_id) && !add_id(r, &r->classes, class_id, 0, 0)) return out_of_memory(r);
+    for (int32_t i = 0; i < e->u.class_load.num_methods; i++) {
+        uint64_t method = id_of(e->u.class_load.methods[i].method_id);
+        if (!method) return violate(r, 8, "CLASS_LOAD of %s has a NULL method_id", e->u.class_load.class_name);
+        if (!idmap_find(&r->methods, method) && !add_id(r, &r->methods, method, 0, 0)) return out_of_memory(r);
+    }
+    return 0;
+}
+
+static int class_unload(CheckRules *r, const VMPI_Event *e) {
+    IdEntry *known = idmap_find(&r->classes, id_of(e->u.class_unload.class_id));
+    if (!known)
+        return violate(r, 8, "CLASS_UNLOAD of class %" PRIu64 ", which was never loaded", id_of(e->u.class_unload.class_id));
+    idmap_remove(&r->classes, known);
+    return 0;
+}
+
+static int method_event(CheckRules *r, const VMPI_Event *e, const char *name) {
+    uint64_t method = id_of(e->u.method.method_id);
+    if (!method || !idmap_find(&r->methods, method))
+        return violate(r, 8, "%s names method %" PRIu64 " before the CLASS_LOAD that defines it", name, method);
+    return 0;
+}
+
+/* Rule 7: a level-0 dump lists exactly the live IDs (JVMPI 1.2 section 4.2:
+ * records of a type byte and an ID). */
+static int heap_dump(CheckRules *r, const VMPI_Event *e) {
+    if (e->u.heap_dump.dump_level != 0) return 0;
+    const size_t record = 1 + sizeof(void *);
+    const char *p = e->u.heap_dump.begin, *end = e->u.heap_dump.end;
+    if ((size_t)(end - p) % record != 0)
+        return violate(r, 7, "the level-0 heap dump is %zu bytes, not a whole number of records", (size_t)(end - p));
+    IdMap listed;
+    if (!idmap_init(&listed, (size_t)(end - p) / record * 2)) return out_of_memory(r);
+    int broken = 0;
+    for (; p < end && !broken; p += record) {
+        void *id;
+        memcpy(&id, p + 1, sizeof id);
+        if (!idmap_find(&r->objects, id_of(id)))
+            broken = violate(r, 7, "the level-0 heap dump lists object %" PRIu64 ", which the stream says is not live", id_of(id));
+        else if (idmap_find(&listed, id_of(id)))
+            broken = violate(r, 7, "the level-0 heap dump lists object %" PRIu64 " twice", id_of(id));
+        else
+            idmap_insert(&listed, id_of(id), 0, 0);
+    }
+    if (!broken && listed.count != r->objects.count)
+        broken = violate(r, 7, "the level-0 heap dump lists %zu objects, but the stream has %zu live", listed.count,
+                         r->objects.count);
+    idmap_free(&listed);
+    return broken;
+}
+
+static int thread_start(CheckRules *r, const VMPI_Event *e) {
+    uint64_t thread = id_of(e->u.thread_start.thread_env_id);
+    if (!thread) return violate(r, 8, "THREAD_START has a NULL thread_env_id");
+    if (!idmap_find(&r->threads, thread) && !add_id(r, &r->threads, thread, 0, 0)) return out_of_memory(r);
+    return 0;
+}
+
+static int thread_end(CheckRules *r, const VMPI_Event *e) {
+    IdEntry *known = idmap_find(&r->threads, id_of(e->env_id));
+    if (!known) return violate(r, 8, "THREAD_END names no started thread");
+    idmap_remove(&r->threads, known);
+    return 0;
+}
+
+int check_rules_feed(CheckRules *r, const VMPI_Event *e) {
+    if (r->violation) return r->violation;
+    r->events++;
+    int32_t code = e->event_type & ~VMPI_REQUESTED_EVENT;
+    bool requested = (e->event_type & VMPI_REQUESTED_EVENT) != 0;
+    /* A thread is defined by its THREAD_START, which may be its own first event. */
+    if (code == VMPI_EVENT_THREAD_START && thread_start(r, e)) return r->violation;
+    if (e->env_id && !idmap_find(&r->threads, id_of(e->env_id)))
+        return violate(r, 8, "thread %" PRIu64 " appears before its THREAD_START", id_of(e->env_id));
+    switch (code) {
+    case VMPI_EVENT_ARENA_NEW: return arena_new(r, e->u.new_arena.arena_id);
+    case VMPI_EVENT_ARENA_DELETE: return arena_delete(r, e->u.delete_arena.arena_id);
+    case VMPI_EVENT_OBJECT_ALLOC: return object_alloc(r, e, requested);
+    case VMPI_EVENT_OBJECT_FREE: return object_free(r, e);
+    case VMPI_EVENT_OBJECT_MOVE: return object_move(r, e);
+    case VMPI_EVENT_GC_START: return gc_start(r);
+    case VMPI_EVENT_GC_FINISH: return gc_finish(r, e);
+    case VMPI_EVENT_CLASS_LOAD: return class_load(r, e);
+    case VMPI_EVENT_CLASS_UNLOAD: return class_unload(r, e);
+    case VMPI_EVENT_THREAD_END: return thread_end(r, e);
+    case VMPI_EVENT_METHOD_ENTRY: return method_event(r, e, "METHOD_ENTRY");
+    case VMPI_EVENT_METHOD_EXIT: return method_event(r, e, "METHOD_EXIT");
+    case VMPI_EVENT_HEAP_DUMP: return heap_dump(r, e);
+    default: return 0;
+    }
+}

@@ -1,0 +1,288 @@
+/*
+ * trace_agent.c -- the trace agent: every heap, GC, class and thread event
+ * as one line of JSON, in order (DESIGN.md, "The trace agent's format").
+ *
+ *     -agentlib:trace[=file=F][,methods=y]
+ *
+ *   file=F     where to write (default trace.jsonl; "-" is standard output)
+ *   methods=y  also METHOD_ENTRY and METHOD_EXIT (off by default: costly)
+ *
+ * A line is {"seq":N,"event":NAME,"thread":T, ...fields}: seq counts from 1,
+ * NAME is the JVMPI event name without its prefix, T is the VM thread's
+ * number (1 for main, in THREAD_START order; 0 for an event with no thread),
+ * "requested":true marks a RequestEvent answer, and the fields are the JVMPI
+ * struct's, by the struct's names, IDs as JSON integers (null for a NULL ID).
+ * This format is a public surface: change it only with a version bump.
+ *
+ * Locking follows JVMPI 1.2 section 1.5: one raw monitor guards the output;
+ * GC_START takes it and GC_FINISH gives it back, so the events between them
+ * (thread-suspended mode) neither block nor allocate -- formatting goes into
+ * a fixed buffer written with write(2) (trace_output.h).  The trace of a run
+ * that fails is the one a user most wants, so the file is written in place
+ * and completed at JVM_SHUT_DOWN, which the VM sends on every way out.
+ */
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "trace_output.h"
+#include "vmpi.h"
+
+#define MAX_THREADS 1024
+
+static VMPI_Interface *vmpi;
+static VMPI_RawMonitor lock;
+static atomic_bool in_gc;   /* between GC_START and GC_FINISH: `lock` is held */
+static bool closed;         /* after JVM_SHUT_DOWN */
+static char path[4096];
+static TraceOutput out;
+static uint64_t seq;
+static VMPI_ThreadID thread_envs[MAX_THREADS]; /* thread number i + 1 */
+static uint32_t num_threads;
+
+static uint32_t thread_number(VMPI_ThreadID env) {
+    if (!env) return 0;
+    for (uint32_t i = 0; i < num_threads; i++)
+        if (thread_envs[i] == env) return i + 1;
+    return 0;
+}
+
+/* ---- the pieces of a line -------------------------------------------------------- */
+
+static void key(const char *name) {
+    trace_output_text(&out, ",\"");
+    trace_output_text(&out, name);
+    trace_output_text(&out, "\":");
+}
+
+static void int_field(const char *name, int64_t value) {
+    key(name);
+    trace_output_int(&out, value);
+}
+
+static void id_value(const void *id) {
+    if (id)
+        trace_output_uint(&out, (uint64_t)(uintptr_t)id);
+    else
+        trace_output_text(&out, "null");
+}
+
+static void id_field(const char *name, const void *id) {
+    key(name);
+    id_value(id);
+}
+
+static void string_field(const char *name, const char *text) {
+    key(name);
+    trace_output_string(&out, text);
+}
+
+static void begin_line(const VMPI_Event *event) {
+    const char *name = vmpi_event_name(event->event_type);
+    trace_output_text(&out, "{\"seq\":");
+    trace_output_uint(&out, ++seq);
+    trace_output_text(&out, ",\"event\":");
+    trace_output_string(&out, name ? name : "UNKNOWN");
+    int_field("thread", thread_number(event->env_id));
+    if (event->event_type & VMPI_REQUESTED_EVENT) trace_output_text(&out, ",\"requested\":true");
+}
+
+static void end_line(void) {
+    trace_output_text(&out, "}\n");
+    trace_output_flush_if_fuller(&out, TRACE_BUFFER_BYTES / 4);
+}
+
+static void field_list(const char *name, int32_t count, const VMPI_Field *fields) {
+    key(name);
+    trace_output_text(&out, "[");
+    for (int32_t i = 0; i < count; i++) {
+        trace_output_text(&out, i ? ",{\"field_name\":" : "{\"field_name\":");
+        trace_output_string(&out, fields[i].field_name);
+        string_field("field_signature", fields[i].field_signature);
+        trace_output_text(&out, "}");
+    }
+    trace_output_text(&out, "]");
+}
+
+static void class_load_fields(const VMPI_Event *event) {
+    string_field("class_name", event->u.class_load.class_name);
+    string_field("source_name", event->u.class_load.source_name);
+    int_field("num_interfaces", event->u.class_load.num_interfaces);
+    int_field("num_methods", event->u.class_load.num_methods);
+    key("methods");
+    trace_output_text(&out, "[");
+    for (int32_t i = 0; i < event->u.class_load.num_methods; i++) {
+        const VMPI_Method *m = &event->u.class_load.methods[i];
+        trace_output_text(&out, i ? ",{\"method_name\":" : "{\"method_name\":");
+        trace_output_string(&out, m->method_name);
+        string_field("method_signature", m->method_signature);
+        int_field("start_lineno", m->start_lineno);
+        int_field("end_lineno", m->end_lineno);
+        id_field("method_id", m->method_id);
+        trace_output_text(&out, "}");
+    }
+    trace_output_text(&out, "]");
+    int_field("num_static_fields", event->u.class_load.num_static_fields);
+    field_list("statics", event->u.class_load.num_static_fields, event->u.class_load.statics);
+    int_field("num_instance_fields", event->u.class_load.num_instance_fields);
+    field_list("instances", event->u.class_load.num_instance_fields, event->u.class_load.instances);
+    id_field("class_id", event->u.class_load.class_id);
+}
+
+/* The event's own fields, by their JVMPI names, in the struct's order. */
+static void event_fields(const VMPI_Event *event) {
+    switch (event->event_type & ~VMPI_REQUESTED_EVENT) {
+    case VMPI_EVENT_ARENA_NEW:
+        int_field("arena_id", event->u.new_arena.arena_id);
+        string_field("arena_name", event->u.new_arena.arena_name);
+        break;
+    case VMPI_EVENT_ARENA_DELETE:
+        int_field("arena_id", event->u.delete_arena.arena_id);
+        break;
+    case VMPI_EVENT_OBJECT_ALLOC:
+        int_field("arena_id", event->u.obj_alloc.arena_id);
+        id_field("class_id", event->u.obj_alloc.class_id);
+        int_field("is_array", event->u.obj_alloc.is_array);
+        int_field("size", event->u.obj_alloc.size);
+        id_field("obj_id", event->u.obj_alloc.obj_id);
+        break;
+    case VMPI_EVENT_OBJECT_FREE:
+        id_field("obj_id", event->u.obj_free.obj_id);
+        break;
+    case VMPI_EVENT_OBJECT_MOVE:
+        int_field("arena_id", event->u.obj_move.arena_id);
+        id_field("obj_id", event->u.obj_move.obj_id);
+        int_field("new_arena_id", event->u.obj_move.new_arena_id);
+        id_field("new_obj_id", event->u.obj_move.new_obj_id);
+        break;
+    case VMPI_EVENT_GC_FINISH:
+        int_field("used_objects", event->u.gc_info.used_objects);
+        int_field("used_object_space", event->u.gc_info.used_object_space);
+        int_field("total_object_space", event->u.gc_info.total_object_space);
+        break;
+    case VMPI_EVENT_CLASS_LOAD:
+        class_load_fields(event);
+        break;
+    case VMPI_EVENT_THREAD_START:
+        string_field("thread_name", event->u.thread_start.thread_name);
+        string_field("group_name", event->u.thread_start.group_name);
+        string_field("parent_name", event->u.thread_start.parent_name);
+        id_field("thread_id", event->u.thread_start.thread_id);
+        id_field("thread_env_id", event->u.thread_start.thread_env_id);
+        break;
+    case VMPI_EVENT_METHOD_ENTRY:
+    case VMPI_EVENT_METHOD_EXIT:
+        id_field("method_id", event->u.method.method_id);
+        break;
+    default: /* GC_START, THREAD_END, JVM_INIT_DONE, JVM_SHUT_DOWN: no fields */
+        break;
+    }
+}
+
+/* ---- events -------------------------------------------------------------------------- */
+
+static void report_write_error(int error) {
+    /* Possibly still in thread-suspended mode: write(2), not stdio. */
+    const char *parts[] = {"trace: cannot write ", path, ": ", strerror(error), "\n"};
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
+        if (write(STDERR_FILENO, parts[i], strlen(parts[i])) < 0) return;
+}
+
+static void write_event(const VMPI_Event *event) {
+    int32_t code = event->event_type & ~VMPI_REQUESTED_EVENT;
+    if (code == VMPI_EVENT_THREAD_START && num_threads < MAX_THREADS &&
+        !thread_number(event->u.thread_start.thread_env_id))
+        thread_envs[num_threads++] = event->u.thread_start.thread_env_id;
+    begin_line(event);
+    event_fields(event);
+    end_line();
+    if (code == VMPI_EVENT_JVM_SHUT_DOWN) {
+        closed = true;
+        int error = trace_output_close(&out);
+        if (error) report_write_error(error);
+    }
+}
+
+static void notify_event(VMPI_Event *event) {
+    int32_t code = event->event_type & ~VMPI_REQUESTED_EVENT;
+    if (code == VMPI_EVENT_GC_START) {
+        vmpi->RawMonitorEnter(lock); /* held until GC_FINISH */
+        atomic_store(&in_gc, true);
+    }
+    bool take_lock = !atomic_load(&in_gc);
+    if (take_lock) vmpi->RawMonitorEnter(lock);
+    if (!closed) write_event(event);
+    if (take_lock) vmpi->RawMonitorExit(lock);
+    if (code == VMPI_EVENT_GC_FINISH) {
+        atomic_store(&in_gc, false);
+        vmpi->RawMonitorExit(lock);
+    }
+    /* The last event: give back the monitor, unless a collection is running
+     * (the VM is exiting from inside it, and free is not allowed there). */
+    if (code == VMPI_EVENT_JVM_SHUT_DOWN && take_lock) {
+        vmpi->RawMonitorDestroy(lock);
+        lock = NULL;
+    }
+}
+
+/* ---- start-up -------------------------------------------------------------------------- */
+
+/* Parses "file=F,methods=y"; on error prints one line and returns false. */
+static bool parse_options(char *options, bool *methods) {
+    snprintf(path, sizeof path, "trace.jsonl");
+    *methods = false;
+    for (char *item = strtok(options, ","); item; item = strtok(NULL, ",")) {
+        char *value = strchr(item, '=');
+        if (value) *value++ = '\0';
+        if (strcmp(item, "file") == 0 && value && *value) {
+            if ((size_t)snprintf(path, sizeof path, "%s", value) >= sizeof path) {
+                fprintf(stderr, "trace: file name too long\n");
+                return false;
+            }
+        } else if (strcmp(item, "methods") == 0 && value &&
+                   (strcmp(value, "y") == 0 || strcmp(value, "n") == 0)) {
+            *methods = value[0] == 'y';
+        } else {
+            fprintf(stderr, "trace: bad option '%s%s%s' (options: file=F, methods=y|n)\n", item,
+                    value ? "=" : "", value ? value : "");
+            return false;
+        }
+    }
+    return true;
+}
+
+int32_t VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved) {
+    (void)reserved;
+    if (vm->GetEnv(vm, (void **)&vmpi, VMPI_VERSION_1) != VMPI_OK) {
+        fprintf(stderr, "trace: this VM does not offer VMPI version 1\n");
+        return VMPI_ERR;
+    }
+    bool methods;
+    if (!parse_options(options, &methods)) return VMPI_ERR;
+    if (!trace_output_open(&out, path)) {
+        fprintf(stderr, "trace: cannot open %s: %s\n", path, strerror(errno));
+        return VMPI_ERR;
+    }
+    lock = vmpi->RawMonitorCreate("_trace"); /* '_': no contention events for it */
+    if (!lock) {
+        fprintf(stderr, "trace: out of memory\n");
+        trace_output_close(&out);
+        return VMPI_ERR;
+    }
+    vmpi->NotifyEvent = notify_event;
+    static const int32_t traced[] = {
+        VMPI_EVENT_ARENA_NEW,   VMPI_EVENT_ARENA_DELETE, VMPI_EVENT_OBJECT_ALLOC,
+        VMPI_EVENT_OBJECT_FREE, VMPI_EVENT_OBJECT_MOVE,  VMPI_EVENT_GC_START,
+        VMPI_EVENT_GC_FINISH,   VMPI_EVENT_CLASS_LOAD,   VMPI_EVENT_THREAD_START,
+        VMPI_EVENT_THREAD_END,  VMPI_EVENT_JVM_INIT_DONE, VMPI_EVENT_JVM_SHUT_DOWN,
+    };
+    for (size_t i = 0; i < sizeof traced / sizeof traced[0]; i++) vmpi->EnableEvent(traced[i], NULL);
+    if (methods) {
+        vmpi->EnableEvent(VMPI_EVENT_METHOD_ENTRY, NULL);
+        vmpi->EnableEvent(VMPI_EVENT_METHOD_EXIT, NULL);
+    }
+    return VMPI_OK;
+}

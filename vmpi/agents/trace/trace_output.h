@@ -1,0 +1,46 @@
+/*
+ * trace_output.h -- the trace agent's output: a fixed buffer in front of a
+ * file descriptor, and the JSON pieces a trace line is made of.
+ *
+ * Invariant: nothing here calls malloc or stdio, so every function may run
+ * in thread-suspended mode (JVMPI 1.2 section 1.5: between GC_START and
+ * GC_FINISH an agent must not call malloc or fprintf).  Text is copied into
+ * the buffer and written with write(2) when the buffer fills; the first
+ * write error is remembered and reported at close.
+ */
+#ifndef GCLAB_TRACE_OUTPUT_H
+#define GCLAB_TRACE_OUTPUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define TRACE_BUFFER_BYTES (64 * 1024)
+
+typedef struct TraceOutput {
+    int fd;
+    bool owns_fd;        /* false for standard output ("-") */
+    int write_errno;     /* first failure of write(2), 0 if none */
+    size_t used;
+    char buffer[TRACE_BUFFER_BYTES];
+} TraceOutput;
+
+/* Opens `path` for writing ("-" is standard output).  On failure returns
+ * false with errno set. */
+bool trace_output_open(TraceOutput *out, const char *path);
+
+void trace_output_bytes(TraceOutput *out, const char *bytes, size_t n);
+void trace_output_text(TraceOutput *out, const char *text);
+void trace_output_int(TraceOutput *out, int64_t value);
+void trace_output_uint(TraceOutput *out, uint64_t value);
+/* A JSON string with its quotes, or null for NULL. */
+void trace_output_string(TraceOutput *out, const char *text);
+
+/* Writes what is buffered if less than `room` bytes are free. */
+void trace_output_flush_if_fuller(TraceOutput *out, size_t room);
+void trace_output_flush(TraceOutput *out);
+
+/* Flushes and closes; returns 0 or the errno of the first failed write. */
+int trace_output_close(TraceOutput *out);
+
+#endif

@@ -1,0 +1,131 @@
+/*
+ * dispatch.c -- the table of loaded agents and how an event reaches them:
+ * which events are enabled, delivery in load order, requested events, and
+ * the agents' lifecycle (attach, register, shut down, unload).
+ *
+ * Invariant: vmpi_enabled[] always equals what the agents' own enabled sets
+ * say (see dispatch.h for the one OBJECT_ALLOC exception); every change to a
+ * set goes through vmpi_refresh_enabled.
+ *
+ * Shutting down may start inside an agent's NotifyEvent: the check agent
+ * calls ProfilerExit when it sees a violation, possibly in the middle of a
+ * collection, and ProfilerExit ends in vm_exit -> vmpi_shutdown.  So
+ * JVM_SHUT_DOWN is offered to each agent at most once, marking the agent
+ * before calling it (a nested shutdown continues with the agents after it,
+ * never recurses into the same one), and libraries are not unloaded while an
+ * agent's code is still on this thread's stack (the process is exiting).
+ */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "control.h"
+#include "dispatch.h"
+
+uint8_t vmpi_enabled[VMPI_EVENT_CODE_LIMIT];
+uint8_t vmpi_method_events;
+
+VmpiAgent vmpi_agents[VMPI_MAX_AGENTS];
+uint32_t vmpi_num_agents;
+VM *vmpi_vm;
+_Thread_local VmpiAgent *vmpi_requester;
+
+/* How many NotifyEvent calls are running on this thread. */
+static _Thread_local int notify_depth;
+
+void vmpi_attach_vm(VM *vm) { vmpi_vm = vm; }
+
+bool vmpi_any_agent(void) { return vmpi_num_agents > 0; }
+
+VmpiAgent *vmpi_agent_claim(const char *name) {
+    if (vmpi_num_agents == VMPI_MAX_AGENTS) return NULL;
+    uint32_t slot = vmpi_num_agents++;
+    VmpiAgent *agent = &vmpi_agents[slot];
+    memset(agent, 0, sizeof *agent);
+    snprintf(agent->name, sizeof agent->name, "%s", name);
+    agent->sampling_interval = -1;
+    vmpi_interface_init(agent, slot);
+    return agent;
+}
+
+void vmpi_agent_release_last(void) {
+    VmpiAgent *agent = &vmpi_agents[--vmpi_num_agents];
+    free(agent->options);
+    memset(agent, 0, sizeof *agent);
+    for (int32_t code = 0; code < VMPI_EVENT_CODE_LIMIT; code++) vmpi_refresh_enabled(code);
+}
+
+static bool wants_samples(const VmpiAgent *agent) {
+    return agent->enabled[VMPI_EVENT_SAMPLED_OBJECT_ALLOC] && agent->sampling_interval >= 0;
+}
+
+void vmpi_refresh_enabled(int32_t code) {
+    uint8_t any = 0;
+    for (uint32_t i = 0; i < vmpi_num_agents; i++) {
+        const VmpiAgent *agent = &vmpi_agents[i];
+        if (agent->enabled[code]) any = 1;
+        if (code == VMPI_EVENT_OBJECT_ALLOC && wants_samples(agent)) any = 1;
+    }
+    vmpi_enabled[code] = any;
+    if (code == VMPI_EVENT_SAMPLED_OBJECT_ALLOC) vmpi_refresh_enabled(VMPI_EVENT_OBJECT_ALLOC);
+    vmpi_method_events = vmpi_enabled[VMPI_EVENT_METHOD_ENTRY] | vmpi_enabled[VMPI_EVENT_METHOD_EXIT];
+}
+
+void vmpi_deliver(VmpiAgent *agent, const VMPI_Event *event) {
+    if (!agent->iface.NotifyEvent) return;
+    /* A private copy: an agent that scribbles on its record cannot change
+     * what the next agent sees. */
+    VMPI_Event copy = *event;
+    notify_depth++;
+    agent->iface.NotifyEvent(&copy);
+    notify_depth--;
+}
+
+void vmpi_dispatch(const VMPI_Event *event, bool with_gc_disabled) {
+    int32_t code = event->event_type & ~VMPI_REQUESTED_EVENT;
+    Gc *gc = with_gc_disabled ? vmpi_gc() : NULL;
+    if (gc) gc->disabled_depth++;
+    if ((event->event_type & VMPI_REQUESTED_EVENT) && vmpi_requester) {
+        vmpi_deliver(vmpi_requester, event);
+    } else {
+        /* vmpi_num_agents is re-read each time: a NotifyEvent may shut down. */
+        for (uint32_t i = 0; i < vmpi_num_agents; i++)
+            if (vmpi_agents[i].enabled[code]) vmpi_deliver(&vmpi_agents[i], event);
+    }
+    if (gc) gc->disabled_depth--;
+}
+
+struct VMPI_Interface *vmpi_register_listener(void (*notify)(struct VMPI_Event *event)) {
+    VmpiAgent *agent = vmpi_agent_claim("listener");
+    if (!agent) return NULL;
+    agent->iface.NotifyEvent = notify;
+    return &agent->iface;
+}
+
+void vmpi_post_shutdown(void) {
+    VMPI_Event event = {.event_type = VMPI_EVENT_JVM_SHUT_DOWN,
+                        .env_id = (VMPI_ThreadID)vm_current_thread()};
+    for (uint32_t i = 0; i < vmpi_num_agents; i++) {
+        VmpiAgent *agent = &vmpi_agents[i];
+        if (agent->shut_down) continue;
+        agent->shut_down = true; /* before the call: it may exit and shut down again */
+        if (agent->enabled[VMPI_EVENT_JVM_SHUT_DOWN]) vmpi_deliver(agent, &event);
+    }
+}
+
+void vmpi_shutdown(void) {
+    vmpi_post_shutdown();
+    /* Nothing more reaches an agent after its JVM_SHUT_DOWN: its files are
+     * closed.  The collector may still post while the VM is torn down. */
+    for (uint32_t i = 0; i < vmpi_num_agents; i++)
+        memset(vmpi_agents[i].enabled, 0, sizeof vmpi_agents[i].enabled);
+    memset(vmpi_enabled, 0, sizeof vmpi_enabled);
+    vmpi_method_events = 0;
+    if (notify_depth > 0) return; /* an agent's code is on the stack: no dlclose */
+    for (uint32_t i = 0; i < vmpi_num_agents; i++) {
+        if (vmpi_agents[i].library) dlclose(vmpi_agents[i].library);
+        free(vmpi_agents[i].options);
+    }
+    vmpi_num_agents = 0;
+}

@@ -1,0 +1,144 @@
+/*
+ * dispatch.h -- what the files of vmpi/ share with each other and with
+ * nobody else: the table of loaded agents, event delivery, and the entry
+ * points of the interface functions each file implements.
+ *
+ * Invariants.
+ *
+ *   vmpi_enabled[code] is non-zero exactly when some loaded agent has `code`
+ *   in its own enabled set, with one exception kept for the allocation fast
+ *   path: vmpi_enabled[OBJECT_ALLOC] is also non-zero while some agent wants
+ *   SAMPLED_OBJECT_ALLOC and has set a sampling interval, so that a
+ *   collector's vmpi_post_object_alloc stays one branch and
+ *   vmpi_send_object_alloc sorts the two events out.  vmpi_refresh_enabled
+ *   re-establishes this after every change to an agent's set.
+ *
+ *   Agents are kept in load order in vmpi_agents[0 .. vmpi_num_agents), and
+ *   an event goes to each agent that enabled it in that order.  Each agent
+ *   has its own copy of the VMPI_Interface: JVMPI's EnableEvent and friends
+ *   take no "which agent" argument, so every slot has its own entry points
+ *   (interface.c) that know their slot.
+ *
+ *   Several agents may be loaded at once (JVMPI 1.2 section 1 allows one;
+ *   gclab allows VMPI_MAX_AGENTS, e.g. -agentlib:check -agentlib:trace).
+ *
+ * Event records are built on the C stack: OBJECT_FREE, OBJECT_MOVE and
+ * ARENA_DELETE are sent in thread-suspended mode (JVMPI 1.2 section 1.5),
+ * where nothing may call malloc.
+ */
+#ifndef GCLAB_VMPI_DISPATCH_H
+#define GCLAB_VMPI_DISPATCH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../vm/vm.h"
+#include "post.h"
+#include "vmpi.h"
+
+#define VMPI_MAX_AGENTS 8
+
+typedef struct VmpiAgent {
+    VMPI_VM vm;                 /* handed to VMPI_OnLoad; its GetEnv finds this record */
+    VMPI_Interface iface;       /* what GetEnv returns; NotifyEvent is the agent's */
+    uint8_t enabled[VMPI_EVENT_CODE_LIMIT];
+    int32_t sampling_interval;  /* SetHeapSamplingInterval bytes; -1 until set */
+    int64_t bytes_until_sample; /* countdown to the next SAMPLED_OBJECT_ALLOC */
+    bool shut_down;             /* JVM_SHUT_DOWN has been offered to it */
+    void *library;              /* dlopen handle; NULL for in-process listeners */
+    char *options;              /* malloc'd copy given to VMPI_OnLoad, or NULL */
+    char name[64];              /* for messages: "trace", "/path/libx.so" */
+} VmpiAgent;
+
+extern VmpiAgent vmpi_agents[VMPI_MAX_AGENTS];
+extern uint32_t vmpi_num_agents;
+
+/* The VM whose threads, classes and collector the interface acts on (NULL
+ * before vmpi_attach_vm, and in unit tests that attach none). */
+extern VM *vmpi_vm;
+
+/* The attached VM's collector, or NULL. */
+static inline Gc *vmpi_gc(void) { return vmpi_vm ? vmpi_vm->gc : NULL; }
+
+/* ---- agents and delivery (dispatch.c) ------------------------------------ */
+
+/* Claims the next slot for an agent called `name`, with an interface whose
+ * VM functions are all set and NotifyEvent NULL.  NULL if all are taken. */
+VmpiAgent *vmpi_agent_claim(const char *name);
+
+/* Gives back the most recently claimed slot (its VMPI_OnLoad failed). */
+void vmpi_agent_release_last(void);
+
+/* Recomputes vmpi_enabled[code] (and what depends on it) from the agents. */
+void vmpi_refresh_enabled(int32_t code);
+
+/* The agent whose RequestEvent is running on this thread, if any: requested
+ * events (VMPI_REQUESTED_EVENT set) go to it alone (JVMPI 1.2, RequestEvent:
+ * "the requested event is sent in the same thread that issued the call"). */
+extern _Thread_local VmpiAgent *vmpi_requester;
+
+/* Calls one agent's NotifyEvent with a private copy of `event`. */
+void vmpi_deliver(VmpiAgent *agent, const VMPI_Event *event);
+
+/* Sends `event` to every agent that enabled its type, in load order, or to
+ * the requester alone if it is a requested event.  With `with_gc_disabled`
+ * the collector is disabled around the calls: JVMPI 1.2 section 1.4 sends
+ * every event carrying an object ID with GC disabled, and gclab does the
+ * same for the events of a collection, so that RunGC is refused there. */
+void vmpi_dispatch(const VMPI_Event *event, bool with_gc_disabled);
+
+/* Offers JVM_SHUT_DOWN to every agent that has not had it yet. */
+void vmpi_post_shutdown(void);
+
+/* ---- building events (events.c) ------------------------------------------ */
+
+/* Fills an OBJECT_ALLOC record for `obj` (also used by RequestEvent). */
+void vmpi_fill_object_alloc(VMPI_Event *event, VMPI_ArenaID arena_id, const Obj *obj, size_t size);
+
+/* ---- the interface functions (one file per concern) ----------------------- */
+
+/* interface.c: fills `agent->iface` with the entry points of slot `slot`. */
+void vmpi_interface_init(VmpiAgent *agent, uint32_t slot);
+
+/* request.c */
+int32_t vmpi_request_event(VmpiAgent *agent, int32_t event_type, void *arg);
+
+/* heap_dump.c: the dump buffers of HEAP_DUMP and OBJECT_DUMP (JVMPI 1.2
+ * section 4).  Each returns VMPI_OK after sending the event to the requester,
+ * VMPI_ERR if no VM is attached, `object_id` names no object or class, or
+ * memory ran out. */
+int32_t vmpi_send_heap_dump(int32_t level);
+int32_t vmpi_send_object_dump(const void *object_id);
+
+/* Finds the object whose ID is `object_id` by walking the heap; false if no
+ * live object has that ID. */
+bool vmpi_find_object(const void *object_id, Obj **obj, VMPI_ArenaID *arena_id);
+
+/* gc_control.c */
+void vmpi_disable_gc(void);
+void vmpi_enable_gc(void);
+void vmpi_run_gc(void);
+
+/* threads.c */
+VMThread *vmpi_thread_of(VMPI_ThreadID env);
+void vmpi_get_call_trace(VMPI_CallTrace *trace, int32_t depth);
+int64_t vmpi_get_current_thread_cpu_time(void);
+void vmpi_suspend_thread(VMPI_ThreadID env);
+void vmpi_resume_thread(VMPI_ThreadID env);
+int32_t vmpi_get_thread_status(VMPI_ThreadID env);
+int32_t vmpi_thread_has_run(VMPI_ThreadID env);
+int32_t vmpi_suspend_thread_list(int32_t count, VMPI_ThreadID *threads, int32_t *results);
+int32_t vmpi_resume_thread_list(int32_t count, VMPI_ThreadID *threads, int32_t *results);
+int32_t vmpi_create_system_thread(char *name, int32_t priority, void (*f)(void *));
+void vmpi_set_thread_local_storage(VMPI_ThreadID env, void *ptr);
+void *vmpi_get_thread_local_storage(VMPI_ThreadID env);
+
+/* raw_monitor.c */
+VMPI_RawMonitor vmpi_raw_monitor_create(char *lock_name);
+void vmpi_raw_monitor_enter(VMPI_RawMonitor lock_id);
+void vmpi_raw_monitor_exit(VMPI_RawMonitor lock_id);
+void vmpi_raw_monitor_wait(VMPI_RawMonitor lock_id, int64_t ms);
+void vmpi_raw_monitor_notify_all(VMPI_RawMonitor lock_id);
+void vmpi_raw_monitor_destroy(VMPI_RawMonitor lock_id);
+
+#endif

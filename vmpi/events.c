@@ -1,0 +1,227 @@
+/*
+ * events.c -- the out-of-line half of post.h: each vmpi_send_X builds its
+ * VMPI_Event from the VM's own records and hands it to vmpi_dispatch.
+ *
+ * Invariant: no function here allocates from the C heap except CLASS_LOAD
+ * (its method and field tables), which is never sent during a collection.
+ * The heap events run in thread-suspended mode (JVMPI 1.2 section 1.5), so
+ * their records live on the C stack.
+ *
+ * env_id is the VMThread running now (vm_current_thread), NULL before the
+ * main thread exists: the collector's ARENA_NEW comes first (JVMPI 1.2
+ * section 6 allows events before the main thread's THREAD_START; gclab
+ * sends them with no thread rather than an undefined one).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "dispatch.h"
+
+/* Casts that drop const: IDs are opaque pointers to the VM's records. */
+#define OBJECT_ID(p) ((VMPI_ObjectID)(uintptr_t)(p))
+#define METHOD_ID(p) ((VMPI_MethodID)(uintptr_t)(p))
+#define THREAD_ID(p) ((VMPI_ThreadID)(uintptr_t)(p))
+
+static VMPI_ThreadID current_env(void) { return THREAD_ID(vm_current_thread()); }
+
+/* ---- heap events (collectors) ---------------------------------------------- */
+
+void vmpi_send_arena_new(VMPI_ArenaID arena_id, const char *arena_name) {
+    VMPI_Event event = {.event_type = VMPI_EVENT_ARENA_NEW, .env_id = current_env()};
+    event.u.new_arena.arena_id = arena_id;
+    event.u.new_arena.arena_name = (char *)(uintptr_t)arena_name;
+    vmpi_dispatch(&event, true);
+}
+
+void vmpi_send_arena_delete(VMPI_ArenaID arena_id) {
+    VMPI_Event event = {.event_type = VMPI_EVENT_ARENA_DELETE, .env_id = current_env()};
+    event.u.delete_arena.arena_id = arena_id;
+    vmpi_dispatch(&event, true);
+}
+
+void vmpi_fill_object_alloc(VMPI_Event *event, VMPI_ArenaID arena_id, const Obj *obj, size_t size) {
+    const RtClass *cls = obj->cls;
+    /* JVMPI 1.2, OBJECT_ALLOC: class_id is the element class when is_array
+     * is JVMPI_CLASS; ElemKind values are the is_array codes (object.h). */
+    const RtClass *named = cls->elem_kind == ELEM_REF && cls->elem_class ? cls->elem_class : cls;
+    *event = (VMPI_Event){.event_type = VMPI_EVENT_OBJECT_ALLOC, .env_id = current_env()};
+    event->u.obj_alloc.arena_id = arena_id;
+    event->u.obj_alloc.class_id = OBJECT_ID(named->class_id);
+    event->u.obj_alloc.is_array = (int32_t)cls->elem_kind;
+    event->u.obj_alloc.size = size > INT32_MAX ? INT32_MAX : (int32_t)size;
+    event->u.obj_alloc.obj_id = OBJECT_ID(obj);
+}
+
+/* JVMTI 11 SetHeapSamplingInterval: a sample once every `interval` bytes
+ * allocated, every allocation for 0.  gclab counts bytes down exactly
+ * instead of drawing random intervals, so that runs repeat; the cost is
+ * JVMTI's warned-of bias when allocation follows a fixed pattern. */
+static bool sample_due(VmpiAgent *agent, size_t size) {
+    agent->bytes_until_sample -= (int64_t)size;
+    if (agent->bytes_until_sample > 0) return false;
+    agent->bytes_until_sample += agent->sampling_interval;
+    if (agent->bytes_until_sample <= 0) agent->bytes_until_sample = agent->sampling_interval;
+    return true;
+}
+
+/* vmpi_enabled[OBJECT_ALLOC] stands for OBJECT_ALLOC or sampling (see
+ * dispatch.h), so each agent gets whichever of the two it asked for. */
+void vmpi_send_object_alloc(VMPI_ArenaID arena_id, const Obj *obj, size_t size) {
+    VMPI_Event event;
+    vmpi_fill_object_alloc(&event, arena_id, obj, size);
+    Gc *gc = vmpi_gc();
+    if (gc) gc->disabled_depth++;
+    for (uint32_t i = 0; i < vmpi_num_agents; i++) {
+        VmpiAgent *agent = &vmpi_agents[i];
+        if (agent->enabled[VMPI_EVENT_OBJECT_ALLOC]) vmpi_deliver(agent, &event);
+        if (agent->enabled[VMPI_EVENT_SAMPLED_OBJECT_ALLOC] && agent->sampling_interval >= 0 &&
+            sample_due(agent, size)) {
+            VMPI_Event sampled = event;
+            sampled.event_type = VMPI_EVENT_SAMPLED_OBJECT_ALLOC;
+            vmpi_deliver(agent, &sampled);
+        }
+    }
+    if (gc) gc->disabled_depth--;
+}
+
+void vmpi_send_object_free(const Obj *obj) {
+    VMPI_Event event = {.event_type = VMPI_EVENT_OBJECT_FREE, .env_id = current_env()};
+    event.u.obj_free.obj_id = OBJECT_ID(obj);
+    vmpi_dispatch(&event, true);
+}
+
+void vmpi_send_object_move(VMPI_ArenaID arena_id, const Obj *obj, VMPI_ArenaID new_arena_id,
+                           const Obj *new_obj) {
+    VMPI_Event event = {.event_type = VMPI_EVENT_OBJECT_MOVE, .env_id = current_env()};
+    event.u.obj_move.arena_id = arena_id;
+    event.u.obj_move.obj_id = OBJECT_ID(obj);
+    event.u.obj_move.new_arena_id = new_arena_id;
+    event.u.obj_move.new_obj_id = OBJECT_ID(new_obj);
+    vmpi_dispatch(&event, true);
+}
+
+void vmpi_send_gc_start(void) {
+    VMPI_Event event = {.event_type = VMPI_EVENT_GC_START, .env_id = current_env()};
+    vmpi_dispatch(&event, true);
+}
+
+void vmpi_send_gc_finish(int64_t used_objects, int64_t used_object_space,
+                         int64_t total_object_space) {
+    VMPI_Event event = {.event_type = VMPI_EVENT_GC_FINISH, .env_id = current_env()};
+    event.u.gc_info.used_objects = used_objects;
+    event.u.gc_info.used_object_space = used_object_space;
+    event.u.gc_info.total_object_space = total_object_space;
+    vmpi_dispatch(&event, true);
+}
+
+/* ---- VM events ----------------------------------------------------------------- */
+
+static int32_t event_type(int32_t code, int32_t requested) {
+    return requested ? code | VMPI_REQUESTED_EVENT : code;
+}
+
+/* A method's first and last source lines from its line table (sorted by pc,
+ * so the last line is the largest, not the last entry); 0 when unknown. */
+static void method_lines(const ProgMethod *m, int32_t *start, int32_t *end) {
+    uint32_t first = 0, last = 0;
+    for (uint32_t i = 0; i < m->num_lines; i++) {
+        uint32_t line = m->lines[i].line;
+        if (first == 0 || line < first) first = line;
+        if (line > last) last = line;
+    }
+    *start = (int32_t)first;
+    *end = (int32_t)last;
+}
+
+static void fill_field(VMPI_Field *out, const Program *p, const ProgField *f) {
+    out->field_name = f->name;
+    out->field_signature = p->types[f->type];
+}
+
+/* JVMPI 1.2, CLASS_LOAD.  class_index as in vm.h (program classes, String,
+ * array classes); classes the VM makes itself have no methods or fields. */
+void vmpi_send_class_load(const struct VM *vm, uint32_t class_index, int32_t requested) {
+    const RtClass *cls = vm_linked_class(vm, class_index);
+    if (!cls) return;
+    const Program *p = vm->program;
+    const ProgClass *pc = class_index < p->num_classes ? &p->classes[class_index] : NULL;
+    uint32_t num_methods = pc ? pc->num_methods : 0;
+    uint32_t num_statics = pc ? pc->num_statics : 0;
+    uint32_t num_fields = pc ? pc->num_fields : 0;
+
+    VMPI_Method *methods = calloc(num_methods + 1, sizeof *methods);
+    VMPI_Field *fields = calloc(num_statics + num_fields + 1, sizeof *fields);
+    if (!methods || !fields) {
+        fprintf(stderr, "vmrun: out of memory sending CLASS_LOAD for %s\n", cls->name);
+        vm_exit((VM *)(uintptr_t)vm, 1);
+    }
+    for (uint32_t i = 0; i < num_methods; i++) {
+        const ProgMethod *m = &p->methods[pc->methods[i]];
+        methods[i].method_name = m->name;
+        methods[i].method_signature = m->signature;
+        method_lines(m, &methods[i].start_lineno, &methods[i].end_lineno);
+        methods[i].method_id = METHOD_ID(m);
+    }
+    for (uint32_t i = 0; i < num_statics; i++) fill_field(&fields[i], p, &p->statics[pc->statics[i]]);
+    for (uint32_t i = 0; i < num_fields; i++)
+        fill_field(&fields[num_statics + i], p, &p->fields[pc->fields[i]]);
+
+    VMPI_Event event = {.event_type = event_type(VMPI_EVENT_CLASS_LOAD, requested),
+                        .env_id = current_env()};
+    event.u.class_load.class_name = (char *)(uintptr_t)cls->name;
+    event.u.class_load.source_name = pc && pc->source_file ? pc->source_file : "";
+    event.u.class_load.num_interfaces = 0; /* the language has no interfaces */
+    event.u.class_load.num_methods = (int32_t)num_methods;
+    event.u.class_load.methods = methods;
+    event.u.class_load.num_static_fields = (int32_t)num_statics;
+    event.u.class_load.statics = fields;
+    event.u.class_load.num_instance_fields = (int32_t)num_fields;
+    event.u.class_load.instances = fields + num_statics;
+    event.u.class_load.class_id = OBJECT_ID(cls->class_id);
+    vmpi_dispatch(&event, true);
+    free(methods);
+    free(fields);
+}
+
+/* JVMPI 1.2, THREAD_START.  gclab has no thread objects yet, so thread_id
+ * is NULL; every VM thread belongs to group "main". */
+void vmpi_send_thread_start(const struct VMThread *thread, int32_t requested) {
+    VMPI_Event event = {.event_type = event_type(VMPI_EVENT_THREAD_START, requested),
+                        .env_id = current_env()};
+    event.u.thread_start.thread_name = (char *)(uintptr_t)thread->name;
+    event.u.thread_start.group_name = "main";
+    event.u.thread_start.parent_name = NULL;
+    event.u.thread_start.thread_id = NULL;
+    event.u.thread_start.thread_env_id = THREAD_ID(thread);
+    vmpi_dispatch(&event, true);
+}
+
+/* JVMPI 1.2, THREAD_END: env_id is the thread that ended. */
+void vmpi_send_thread_end(const struct VMThread *thread) {
+    VMPI_Event event = {.event_type = VMPI_EVENT_THREAD_END, .env_id = THREAD_ID(thread)};
+    vmpi_dispatch(&event, false);
+}
+
+static void send_method_event(int32_t code, const VMThread *thread, const ProgMethod *method) {
+    VMPI_Event event = {.event_type = code, .env_id = THREAD_ID(thread)};
+    event.u.method.method_id = METHOD_ID(method);
+    vmpi_dispatch(&event, false);
+}
+
+void vmpi_send_method_entry(const struct VMThread *thread, const struct ProgMethod *method) {
+    send_method_event(VMPI_EVENT_METHOD_ENTRY, thread, method);
+}
+
+void vmpi_send_method_exit(const struct VMThread *thread, const struct ProgMethod *method) {
+    send_method_event(VMPI_EVENT_METHOD_EXIT, thread, method);
+}
+
+void vmpi_send_simple(int32_t code) {
+    if (code <= 0 || code >= VMPI_EVENT_CODE_LIMIT) return;
+    if (code == VMPI_EVENT_JVM_SHUT_DOWN) {
+        vmpi_post_shutdown(); /* at most once per agent, however it is reached */
+        return;
+    }
+    VMPI_Event event = {.event_type = code, .env_id = current_env()};
+    vmpi_dispatch(&event, false);
+}

@@ -1,0 +1,184 @@
+/*
+ * interface.c -- the VMPI_Interface an agent gets from GetEnv: its table of
+ * entry points, event enabling, heap sampling, and the small functions that
+ * only read the VM (GetMethodClass, GetThreadObject, GetCollectorName,
+ * ProfilerExit).
+ *
+ * Invariant: agent slot N's interface holds the entry points generated for
+ * slot N, so that EnableEvent, DisableEvent, RequestEvent and
+ * SetHeapSamplingInterval -- which, as in JVMPI, take no "which agent"
+ * argument -- act on that agent's own enabled set and sampling state.  C has
+ * no closures; one small set of functions per slot stands in for them.
+ */
+#include <stddef.h>
+#include <stdlib.h>
+
+#include "control.h"
+#include "dispatch.h"
+
+/* Whether gclab can send `code` when an agent enables it.  HEAP_DUMP,
+ * MONITOR_DUMP and OBJECT_DUMP are only ever requested (JVMPI 1.2,
+ * EnableEvent); the others listed as unavailable are never generated:
+ * no JIT, no JNI, no Java monitors, no class file hooks. */
+static bool can_enable(int32_t code) {
+    switch (code) {
+    case VMPI_EVENT_METHOD_ENTRY:
+    case VMPI_EVENT_METHOD_EXIT:
+    case VMPI_EVENT_OBJECT_ALLOC:
+    case VMPI_EVENT_OBJECT_FREE:
+    case VMPI_EVENT_OBJECT_MOVE:
+    case VMPI_EVENT_THREAD_START:
+    case VMPI_EVENT_THREAD_END:
+    case VMPI_EVENT_CLASS_LOAD:
+    case VMPI_EVENT_CLASS_UNLOAD:
+    case VMPI_EVENT_DATA_DUMP_REQUEST:
+    case VMPI_EVENT_DATA_RESET_REQUEST:
+    case VMPI_EVENT_JVM_INIT_DONE:
+    case VMPI_EVENT_JVM_SHUT_DOWN:
+    case VMPI_EVENT_ARENA_NEW:
+    case VMPI_EVENT_ARENA_DELETE:
+    case VMPI_EVENT_GC_START:
+    case VMPI_EVENT_GC_FINISH:
+    case VMPI_EVENT_RAW_MONITOR_CONTENDED_ENTER:
+    case VMPI_EVENT_RAW_MONITOR_CONTENDED_ENTERED:
+    case VMPI_EVENT_RAW_MONITOR_CONTENDED_EXIT:
+    case VMPI_EVENT_SAMPLED_OBJECT_ALLOC:
+        return true;
+    default:
+        return false;
+    }
+}
+
+static int32_t set_event(VmpiAgent *agent, int32_t code, uint8_t on) {
+    if (!can_enable(code)) return VMPI_NOT_AVAILABLE;
+    agent->enabled[code] = on;
+    vmpi_refresh_enabled(code);
+    return VMPI_OK;
+}
+
+static int32_t enable_event(VmpiAgent *agent, int32_t code, void *arg) {
+    (void)arg;
+    return set_event(agent, code, 1);
+}
+
+static int32_t disable_event(VmpiAgent *agent, int32_t code, void *arg) {
+    (void)arg;
+    return set_event(agent, code, 0);
+}
+
+/* JVMTI 11: a negative interval is an illegal argument.  Sampling starts
+ * with the first call (JVMTI's 512 KiB default is not assumed). */
+static int32_t set_heap_sampling_interval(VmpiAgent *agent, int32_t interval) {
+    if (interval < 0) return VMPI_ERR;
+    agent->sampling_interval = interval;
+    agent->bytes_until_sample = interval;
+    vmpi_refresh_enabled(VMPI_EVENT_SAMPLED_OBJECT_ALLOC);
+    return VMPI_OK;
+}
+
+#define VMPI_AGENT_SLOTS(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7)
+
+#define SLOT_ENTRY_POINTS(slot)                                                                  \
+    static int32_t enable_event_##slot(int32_t code, void *arg) {                                \
+        return enable_event(&vmpi_agents[slot], code, arg);                                      \
+    }                                                                                            \
+    static int32_t disable_event_##slot(int32_t code, void *arg) {                               \
+        return disable_event(&vmpi_agents[slot], code, arg);                                     \
+    }                                                                                            \
+    static int32_t request_event_##slot(int32_t code, void *arg) {                               \
+        return vmpi_request_event(&vmpi_agents[slot], code, arg);                                \
+    }                                                                                            \
+    static int32_t set_heap_sampling_interval_##slot(int32_t interval) {                         \
+        return set_heap_sampling_interval(&vmpi_agents[slot], interval);                         \
+    }
+VMPI_AGENT_SLOTS(SLOT_ENTRY_POINTS)
+
+static const struct SlotEntryPoints {
+    int32_t (*enable_event)(int32_t, void *);
+    int32_t (*disable_event)(int32_t, void *);
+    int32_t (*request_event)(int32_t, void *);
+    int32_t (*set_heap_sampling_interval)(int32_t);
+} slot_entry_points[] = {
+#define SLOT_TABLE_ROW(slot)                                                                     \
+    {enable_event_##slot, disable_event_##slot, request_event_##slot,                            \
+     set_heap_sampling_interval_##slot},
+    VMPI_AGENT_SLOTS(SLOT_TABLE_ROW)
+};
+_Static_assert(sizeof slot_entry_points / sizeof slot_entry_points[0] == VMPI_MAX_AGENTS,
+               "one row of entry points per agent slot");
+
+/* JVMPI 1.2, ProfilerExit: the VM exits with the agent's code, through
+ * vm_exit so that every agent still gets JVM_SHUT_DOWN. */
+static void profiler_exit(int32_t code) {
+    if (vmpi_vm) vm_exit(vmpi_vm, code);
+    vmpi_shutdown();
+    exit(code);
+}
+
+/* JVMPI 1.2, GetMethodClass: the class that defines the method. */
+static VMPI_ObjectID get_method_class(VMPI_MethodID method_id) {
+    const ProgMethod *m = (const ProgMethod *)method_id;
+    if (!vmpi_vm || !m) return NULL;
+    const RtClass *owner = vm_linked_class(vmpi_vm, m->owner_class);
+    return owner ? (VMPI_ObjectID)(uintptr_t)owner->class_id : NULL;
+}
+
+/* JVMPI 1.2, GetThreadObject: gclab threads have no thread objects yet. */
+static VMPI_ObjectID get_thread_object(VMPI_ThreadID env) {
+    (void)env;
+    return NULL;
+}
+
+static const char *get_collector_name(void) {
+    if (!vmpi_vm || !vmpi_vm->gc_ops) return NULL;
+    return vmpi_vm->gc_ops->constraints->name;
+}
+
+/* JNI's GetEnv (JVMPI 1.2 section 1.2): the interface of the agent whose
+ * VMPI_VM this is; VMPI_EVERSION for a version gclab does not implement. */
+static int32_t get_env(VMPI_VM *vm, void **penv, int32_t version) {
+    VmpiAgent *agent = (VmpiAgent *)(void *)((char *)vm - offsetof(VmpiAgent, vm));
+    if (version != VMPI_VERSION_1) {
+        *penv = NULL;
+        return VMPI_EVERSION;
+    }
+    *penv = &agent->iface;
+    return VMPI_OK;
+}
+
+void vmpi_interface_init(VmpiAgent *agent, uint32_t slot) {
+    const struct SlotEntryPoints *own = &slot_entry_points[slot];
+    agent->vm = (VMPI_VM){.GetEnv = get_env, .reserved = NULL};
+    agent->iface = (VMPI_Interface){
+        .version = VMPI_VERSION_1,
+        .NotifyEvent = NULL,
+        .EnableEvent = own->enable_event,
+        .DisableEvent = own->disable_event,
+        .RequestEvent = own->request_event,
+        .GetCallTrace = vmpi_get_call_trace,
+        .ProfilerExit = profiler_exit,
+        .RawMonitorCreate = vmpi_raw_monitor_create,
+        .RawMonitorEnter = vmpi_raw_monitor_enter,
+        .RawMonitorExit = vmpi_raw_monitor_exit,
+        .RawMonitorWait = vmpi_raw_monitor_wait,
+        .RawMonitorNotifyAll = vmpi_raw_monitor_notify_all,
+        .RawMonitorDestroy = vmpi_raw_monitor_destroy,
+        .GetCurrentThreadCpuTime = vmpi_get_current_thread_cpu_time,
+        .SuspendThread = vmpi_suspend_thread,
+        .ResumeThread = vmpi_resume_thread,
+        .GetThreadStatus = vmpi_get_thread_status,
+        .ThreadHasRun = vmpi_thread_has_run,
+        .CreateSystemThread = vmpi_create_system_thread,
+        .SetThreadLocalStorage = vmpi_set_thread_local_storage,
+        .GetThreadLocalStorage = vmpi_get_thread_local_storage,
+        .DisableGC = vmpi_disable_gc,
+        .EnableGC = vmpi_enable_gc,
+        .RunGC = vmpi_run_gc,
+        .GetThreadObject = get_thread_object,
+        .GetMethodClass = get_method_class,
+        .SuspendThreadList = vmpi_suspend_thread_list,
+        .ResumeThreadList = vmpi_resume_thread_list,
+        .SetHeapSamplingInterval = own->set_heap_sampling_interval,
+        .GetCollectorName = get_collector_name,
+    };
+}

@@ -1,0 +1,133 @@
+/*
+ * raw_monitor.c -- JVMPI raw monitors on a pthread mutex and condition
+ * variable (JVMPI 1.2 section 2, RawMonitorCreate .. RawMonitorDestroy).
+ *
+ * Invariant: `entries` is how many times the owning thread has entered the
+ * monitor and is only touched by the thread holding `lock`.  The mutex is
+ * recursive, so a thread may enter a monitor it already holds, as with Java
+ * monitors.  RawMonitorWait releases every entry, waits, and takes them all
+ * back.
+ *
+ * Contention events (RAW_MONITOR_CONTENDED_ENTER, _ENTERED, _EXIT) are sent
+ * when enabled, except for monitors whose name starts with '_' (JVMPI 1.2,
+ * RawMonitorCreate).
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "dispatch.h"
+
+typedef struct RawMonitor {
+    pthread_mutex_t lock;
+    pthread_cond_t notified;
+    uint32_t entries;
+    atomic_int waiting_to_enter;
+    char name[]; /* NUL-terminated copy of the creator's name */
+} RawMonitor;
+
+static RawMonitor *monitor_of(VMPI_RawMonitor id) { return (RawMonitor *)(void *)id; }
+
+VMPI_RawMonitor vmpi_raw_monitor_create(char *lock_name) {
+    const char *name = lock_name ? lock_name : "";
+    size_t len = strlen(name);
+    RawMonitor *m = calloc(1, sizeof *m + len + 1);
+    if (!m) return NULL;
+    memcpy(m->name, name, len + 1);
+    pthread_mutexattr_t mattr;
+    pthread_mutexattr_init(&mattr);
+    pthread_mutexattr_settype(&mattr, PTHREAD_MUTEX_RECURSIVE);
+    pthread_mutex_init(&m->lock, &mattr);
+    pthread_mutexattr_destroy(&mattr);
+    pthread_condattr_t cattr;
+    pthread_condattr_init(&cattr);
+    pthread_condattr_setclock(&cattr, CLOCK_MONOTONIC);
+    pthread_cond_init(&m->notified, &cattr);
+    pthread_condattr_destroy(&cattr);
+    atomic_init(&m->waiting_to_enter, 0);
+    return (VMPI_RawMonitor)(void *)m;
+}
+
+static void post_contention(int32_t code, RawMonitor *m) {
+    if (!vmpi_enabled[code] || m->name[0] == '_') return;
+    VMPI_Event event = {.event_type = code, .env_id = (VMPI_ThreadID)vm_current_thread()};
+    event.u.raw_monitor.name = m->name;
+    event.u.raw_monitor.id = (VMPI_RawMonitor)(void *)m;
+    vmpi_dispatch(&event, false);
+}
+
+void vmpi_raw_monitor_enter(VMPI_RawMonitor lock_id) {
+    RawMonitor *m = monitor_of(lock_id);
+    if (!m) return;
+    if (pthread_mutex_trylock(&m->lock) != 0) {
+        post_contention(VMPI_EVENT_RAW_MONITOR_CONTENDED_ENTER, m);
+        atomic_fetch_add(&m->waiting_to_enter, 1);
+        pthread_mutex_lock(&m->lock);
+        atomic_fetch_sub(&m->waiting_to_enter, 1);
+        post_contention(VMPI_EVENT_RAW_MONITOR_CONTENDED_ENTERED, m);
+    }
+    m->entries++;
+}
+
+/* Whether this thread holds `m`.  A recursive mutex lets its owner lock it
+ * again, and nobody else while it is held; a monitor nobody entered has
+ * entries == 0.  So a probe lock answers without reading `entries` unlocked. */
+static bool held_by_me(RawMonitor *m) {
+    if (pthread_mutex_trylock(&m->lock) != 0) return false;
+    bool mine = m->entries > 0;
+    pthread_mutex_unlock(&m->lock);
+    return mine;
+}
+
+void vmpi_raw_monitor_exit(VMPI_RawMonitor lock_id) {
+    RawMonitor *m = monitor_of(lock_id);
+    if (!m || !held_by_me(m)) return;
+    bool last = --m->entries == 0;
+    if (last && atomic_load(&m->waiting_to_enter) > 0)
+        post_contention(VMPI_EVENT_RAW_MONITOR_CONTENDED_EXIT, m);
+    pthread_mutex_unlock(&m->lock);
+}
+
+/* Waits `ms` milliseconds, or until notified; 0 waits until notified.  The
+ * caller must hold the monitor (JVMPI 1.2, RawMonitorWait). */
+void vmpi_raw_monitor_wait(VMPI_RawMonitor lock_id, int64_t ms) {
+    RawMonitor *m = monitor_of(lock_id);
+    if (!m || !held_by_me(m)) return;
+    uint32_t entries = m->entries;
+    /* A recursive mutex held n times: release n - 1, so the wait releases the last. */
+    for (uint32_t i = 1; i < entries; i++) pthread_mutex_unlock(&m->lock);
+    m->entries = 0;
+    if (ms <= 0) {
+        pthread_cond_wait(&m->notified, &m->lock);
+    } else {
+        struct timespec until;
+        clock_gettime(CLOCK_MONOTONIC, &until);
+        until.tv_sec += (time_t)(ms / 1000);
+        until.tv_nsec += (long)(ms % 1000) * 1000000L;
+        if (until.tv_nsec >= 1000000000L) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000000000L;
+        }
+        int rc;
+        do rc = pthread_cond_timedwait(&m->notified, &m->lock, &until);
+        while (rc == EINTR);
+    }
+    for (uint32_t i = 1; i < entries; i++) pthread_mutex_lock(&m->lock);
+    m->entries = entries;
+}
+
+void vmpi_raw_monitor_notify_all(VMPI_RawMonitor lock_id) {
+    RawMonitor *m = monitor_of(lock_id);
+    if (m) pthread_cond_broadcast(&m->notified);
+}
+
+void vmpi_raw_monitor_destroy(VMPI_RawMonitor lock_id) {
+    RawMonitor *m = monitor_of(lock_id);
+    if (!m) return;
+    pthread_cond_destroy(&m->notified);
+    pthread_mutex_destroy(&m->lock);
+    free(m);
+}

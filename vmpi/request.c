@@ -1,0 +1,98 @@
+/*
+ * request.c -- RequestEvent (JVMPI 1.2 section 2): events an agent asks for
+ * and gets at once, in its own thread, before RequestEvent returns.
+ *
+ *   CLASS_LOAD    arg = a class ID      the class's defining event again
+ *   THREAD_START  arg = a thread (env)  the thread's defining event again
+ *   OBJECT_ALLOC  arg = an object ID    the object's arena, class and size
+ *   HEAP_DUMP     arg = VMPI_HeapDumpArg * (NULL means level 2)
+ *   OBJECT_DUMP   arg = an object or class ID
+ *
+ * Invariant: a requested event carries VMPI_REQUESTED_EVENT and goes to the
+ * requesting agent alone, whether or not it enabled the event (vmpi_requester,
+ * dispatch.c), and RequestEvent returns VMPI_ERR -- JVMPI_FAIL -- for an ID
+ * that names nothing live, VMPI_NOT_AVAILABLE for any other event type.
+ */
+#include "dispatch.h"
+
+typedef struct ObjectSearch {
+    const void *wanted;
+    Obj *found;
+    uint32_t arena_id;
+} ObjectSearch;
+
+static void match_object(Obj *obj, uint32_t arena_id, void *ctx) {
+    ObjectSearch *search = ctx;
+    if ((const void *)obj == search->wanted) {
+        search->found = obj;
+        search->arena_id = arena_id;
+    }
+}
+
+bool vmpi_find_object(const void *object_id, Obj **obj, VMPI_ArenaID *arena_id) {
+    Gc *gc = vmpi_gc();
+    if (!gc || !object_id) return false;
+    ObjectSearch search = {.wanted = object_id};
+    gc->ops->walk_heap(gc, match_object, &search);
+    if (!search.found) return false;
+    *obj = search.found;
+    *arena_id = (VMPI_ArenaID)search.arena_id;
+    return true;
+}
+
+static bool find_class_index(const void *class_id, uint32_t *index) {
+    for (uint32_t i = 0; i < vm_num_linked_classes(vmpi_vm); i++) {
+        if ((uintptr_t)vm_linked_class(vmpi_vm, i)->class_id == (uintptr_t)class_id) {
+            *index = i;
+            return true;
+        }
+    }
+    return false;
+}
+
+static int32_t request(int32_t event_type, void *arg) {
+    switch (event_type) {
+    case VMPI_EVENT_CLASS_LOAD: {
+        uint32_t index;
+        if (!find_class_index(arg, &index)) return VMPI_ERR;
+        vmpi_send_class_load(vmpi_vm, index, 1);
+        return VMPI_OK;
+    }
+    case VMPI_EVENT_THREAD_START: {
+        const VMThread *thread = vmpi_thread_of((VMPI_ThreadID)arg);
+        if (!thread) return VMPI_ERR;
+        vmpi_send_thread_start(thread, 1);
+        return VMPI_OK;
+    }
+    case VMPI_EVENT_OBJECT_ALLOC: {
+        Obj *obj;
+        VMPI_ArenaID arena_id;
+        if (!vmpi_find_object(arg, &obj, &arena_id)) return VMPI_ERR;
+        VMPI_Event event;
+        vmpi_fill_object_alloc(&event, arena_id, obj, obj_size(obj));
+        event.event_type |= VMPI_REQUESTED_EVENT;
+        vmpi_dispatch(&event, true);
+        return VMPI_OK;
+    }
+    case VMPI_EVENT_HEAP_DUMP: {
+        /* JVMPI 1.2, HEAP_DUMP: "If a NULL value is passed, then the dump
+         * level is set to JVMPI_DUMP_LEVEL_2." */
+        int32_t level = arg ? ((const VMPI_HeapDumpArg *)arg)->heap_dump_level : VMPI_DUMP_LEVEL_2;
+        if (level < VMPI_DUMP_LEVEL_0 || level > VMPI_DUMP_LEVEL_2) return VMPI_ERR;
+        return vmpi_send_heap_dump(level);
+    }
+    case VMPI_EVENT_OBJECT_DUMP:
+        return vmpi_send_object_dump(arg);
+    default:
+        return VMPI_NOT_AVAILABLE;
+    }
+}
+
+int32_t vmpi_request_event(VmpiAgent *agent, int32_t event_type, void *arg) {
+    if (!vmpi_vm) return VMPI_ERR;
+    VmpiAgent *outer = vmpi_requester; /* a handler may request in turn */
+    vmpi_requester = agent;
+    int32_t result = request(event_type, arg);
+    vmpi_requester = outer;
+    return result;
+}
