@@ -1,0 +1,55 @@
+# Command-line cases: bad input of every kind gets one clear message, the
+# right exit status, and never a crash or a half-written file.  Included from
+# tests/CMakeLists.txt (which defines case() and the tool paths).
+set(cli ${CMAKE_CURRENT_SOURCE_DIR}/cli)
+set(hello ${CMAKE_SOURCE_DIR}/examples/hello.gcl)
+set(agents ${CMAKE_CURRENT_BINARY_DIR}/agents)
+
+# ---- source errors: file:line:col: message, status 1, no output file ------------
+# (exit 99 if vmc left an output file behind)
+set(no_output_file "\"$0\" \"$1\" -o out.bc; status=$?; if [ -e out.bc ]; then rm -f out.bc; exit 99; fi; exit $status")
+case(cli/vmc/bad_syntax 1 - "bad_syntax\\.gcl:3:[0-9]+: "
+     sh -c "${no_output_file}" ${VMC} ${cli}/bad_syntax.gcl)
+case(cli/vmc/type_error 1 - "type_error\\.gcl:3:[0-9]+: .*(string|type)"
+     sh -c "${no_output_file}" ${VMC} ${cli}/type_error.gcl)
+case(cli/vmrun/bad_syntax 1 - "bad_syntax\\.gcl:3:[0-9]+: " ${VMRUN} ${cli}/bad_syntax.gcl)
+case(cli/vmc/missing_file 1 - "nosuch\\.gcl" ${VMC} ${cli}/nosuch.gcl -o out.bc)
+
+# ---- malformed bytecode: NAME: offset N: reason, status 1 ---------------------
+case(cli/bytecode/truncated 1 - "^trunc\\.bc: offset [0-9]+: .*truncated"
+     sh -c "\"$0\" \"$1\" -o whole.bc && head -c 40 whole.bc > trunc.bc && exec \"$2\" trunc.bc"
+     ${VMC} ${hello} ${VMRUN})
+case(cli/bytecode/bad_magic 1 - "^magic\\.bc: offset 0: .*magic"
+     sh -c "printf 'NOPE\\001\\000\\000\\000' > magic.bc && exec \"$0\" magic.bc" ${VMRUN})
+case(cli/bytecode/bad_version 1 - "^version\\.bc: offset 4: .*version"
+     sh -c "printf 'GCLB\\007\\000\\000\\000' > version.bc && exec \"$0\" version.bc" ${VMRUN})
+case(cli/bytecode/empty 1 - "^empty\\.bc: offset 0: "
+     sh -c ": > empty.bc && exec \"$0\" empty.bc" ${VMRUN})
+case(cli/bytecode/missing 1 - "nosuch\\.bc: cannot read" ${VMRUN} nosuch.bc)
+
+# ---- bad flags: status 2 ------------------------------------------------------
+case(cli/flags/unknown 2 - "unknown option '--frobnicate'" ${VMRUN} --frobnicate ${hello})
+case(cli/flags/heap_garbage 2 - "heap" ${VMRUN} --heap=abc ${hello})
+case(cli/flags/heap_zero 2 - "heap" ${VMRUN} --heap=0 ${hello})
+case(cli/flags/heap_overflow 2 - "heap" ${VMRUN} --heap=99999999999999999999g ${hello})
+case(cli/flags/unknown_gc 2 - "unknown collector 'nosuch'" ${VMRUN} --gc=nosuch ${hello})
+case(cli/flags/no_program 2 - "[Uu]sage" ${VMRUN})
+case(cli/flags/help 0 - "" ${VMRUN} --help)
+case(cli/flags/version 0 - "" ${VMRUN} --version)
+
+# ---- agents that cannot load --------------------------------------------------
+case(cli/agent/not_found 1 - "agent 'nosuch'.*not found" ${VMRUN} -agentlib:nosuch ${hello})
+case(cli/agent/onload_fails 1 - "VMPI_OnLoad failed"
+     ${VMRUN} -agentpath:${agents}/libfailing_onload.so ${hello})
+case(cli/agent/no_entry_point 1 - "no VMPI_OnLoad"
+     ${VMRUN} -agentpath:${agents}/libno_entry_point.so ${hello})
+
+# ---- runtime errors: message, stack trace with methods and lines, status 1 -----
+case(cli/runtime/null_reference 1 - "^error: null reference@@at null_reference\\.sum \\(null_reference\\.gcl:9\\)@@at null_reference\\.main \\(null_reference\\.gcl:17\\)"
+     ${VMRUN} ${cli}/null_reference.gcl)
+case(cli/runtime/index_out_of_bounds 1 - "^error: array index 10 out of bounds for length 10@@index_out_of_bounds\\.gcl:4"
+     ${VMRUN} ${cli}/index_out_of_bounds.gcl)
+case(cli/runtime/divide_by_zero 1 - "^error: division by zero@@at divide_by_zero\\.average \\(divide_by_zero\\.gcl:2\\)"
+     ${VMRUN} ${cli}/divide_by_zero.gcl)
+case(cli/runtime/stack_overflow 1 - "^error: stack overflow@@at stack_overflow\\.forever \\(stack_overflow\\.gcl:2\\)"
+     ${VMRUN} ${cli}/stack_overflow.gcl)
