@@ -7,7 +7,7 @@ set(agents ${CMAKE_CURRENT_BINARY_DIR}/agents)
 
 # ---- source errors: file:line:col: message, status 1, no output file ------------
 # (exit 99 if vmc left an output file behind)
-set(no_output_file "\"$0\" \"$1\" -o out.bc; status=$?; if [ -e out.bc ]; then rm -f out.bc; exit 99; fi; exit $status")
+set(no_output_file "\"$0\" \"$1\" -o out.bc\nstatus=$?\nif [ -e out.bc ]\nthen rm -f out.bc\nexit 99\nfi\nexit $status")
 case(cli/vmc/bad_syntax 1 - "bad_syntax\\.gcl:3:[0-9]+: "
      sh -c "${no_output_file}" ${VMC} ${cli}/bad_syntax.gcl)
 case(cli/vmc/type_error 1 - "type_error\\.gcl:3:[0-9]+: .*(string|type)"
