@@ -1,0 +1,51 @@
+/*
+ * collect.h -- the bracket around every collection, the same for every
+ * collector so that it can never be forgotten or differ:
+ *
+ *     GcCollection c = gc_collection_begin(gc, GC_COLLECTION_MAJOR, reason);
+ *     ... mark, sweep, copy, slide; post OBJECT_FREE / OBJECT_MOVE /
+ *         ARENA_DELETE / ARENA_NEW; keep gc->stats exact ...
+ *     gc_collection_end(gc, &c);
+ *
+ * gc_collection_begin   verifies the heap (--verify-heap), posts GC_START,
+ *                       starts the pause clock.
+ * gc_collection_end     stops the clock, verifies the heap again, counts the
+ *                       collection and its pause in gc->stats, writes the
+ *                       --gc-log line, posts GC_FINISH with used_objects /
+ *                       used_bytes / total_bytes from gc->stats.
+ *
+ * The pause is the collector's own work: it excludes verification and the
+ * agents' handling of GC_START and GC_FINISH.
+ *
+ * Invariant: every OBJECT_FREE, OBJECT_MOVE and ARENA_DELETE a collector
+ * posts lies between one begin and its end (DESIGN.md, event-stream rule 5),
+ * and at gc_collection_end gc->stats.used_objects / used_bytes are exactly
+ * the count and byte sum of the live objects (rule 6), with
+ * used_bytes <= total_bytes.
+ */
+#ifndef GCLAB_GC_COLLECT_H
+#define GCLAB_GC_COLLECT_H
+
+#include <stdint.h>
+
+#include "../gc.h"
+
+typedef enum GcCollectionKind {
+    GC_COLLECTION_MINOR, /* young generation only: counts in minor_collections */
+    GC_COLLECTION_MAJOR, /* the whole heap: counts in major_collections */
+    GC_COLLECTION_CYCLE, /* refcount cycle detection: counts in cycle_collections */
+} GcCollectionKind;
+
+/* One collection in progress: what gc_collection_end needs to report it. */
+typedef struct GcCollection {
+    GcCollectionKind kind;
+    GcReason reason;
+    uint64_t start_ns;        /* CLOCK_MONOTONIC */
+    uint64_t objects_before;  /* gc->stats.used_objects at the start */
+    uint64_t bytes_before;    /* gc->stats.used_bytes at the start */
+} GcCollection;
+
+GcCollection gc_collection_begin(Gc *gc, GcCollectionKind kind, GcReason reason);
+void gc_collection_end(Gc *gc, const GcCollection *collection);
+
+#endif

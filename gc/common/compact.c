@@ -1,0 +1,119 @@
+/*
+ * compact.c -- sliding compaction of one region (compact.h): mark, plan,
+ * update, slide.  Every pass after marking visits the survivors in address
+ * order by searching the mark bitmap, never by parsing the dead objects
+ * between them (except to post their OBJECT_FREE, when someone listens).
+ */
+#include "compact.h"
+
+#include "trace.h"
+
+bool gc_compactor_init(GcCompactor *compactor, const GcRegion *region) {
+    size_t bytes = (size_t)(region->end - region->start);
+    gc_markstack_init(&compactor->mark_stack);
+    if (bytes > GC_COMPACT_MAX_REGION_BYTES) return false;
+    return gc_markbits_init(&compactor->marks, region->start, bytes);
+}
+
+void gc_compactor_free(GcCompactor *compactor) {
+    gc_markbits_free(&compactor->marks);
+    gc_markstack_free(&compactor->mark_stack);
+}
+
+/* A compaction in progress: what the slot visitor of pass 3 needs. */
+typedef struct Compacting {
+    GcCompactor *compactor;
+    GcRegion *region;
+} Compacting;
+
+static inline bool compact_try_mark(Obj *obj, void *ctx) {
+    GcCompactor *compactor = ctx;
+    return gc_markbits_try_mark(&compactor->marks, obj);
+}
+
+/* The first survivor at or after `from`, or the region's top. */
+static inline uint8_t *next_survivor(const Compacting *c, const uint8_t *from) {
+    return gc_markbits_next(&c->compactor->marks, from, c->region->top);
+}
+
+/* Where pass 2 planned `survivor` to go. */
+static inline uint8_t *planned_address(const Compacting *c, const Obj *survivor) {
+    return c->region->start + (size_t)survivor->gc_word * OBJ_ALIGN;
+}
+
+/* Pass 2: plans every survivor's new address and posts OBJECT_FREE for
+ * the dead (only if an agent listens: otherwise they are never visited).
+ * Returns the new top. */
+static uint8_t *plan(Compacting *c, GcCompaction *result) {
+    const bool post_frees = VMPI_IS_ENABLED(OBJECT_FREE);
+    uint8_t *start = c->region->start, *top = c->region->top;
+    uint8_t *new_top = start;
+    uint8_t *scan = start;
+    for (;;) {
+        uint8_t *survivor = next_survivor(c, scan);
+        if (post_frees)
+            for (uint8_t *dead = scan; dead < survivor; dead += obj_size((Obj *)dead))
+                vmpi_post_object_free((Obj *)dead);
+        if (survivor == top) break;
+        Obj *obj = (Obj *)survivor;
+        size_t bytes = obj_size(obj);
+        obj->gc_word = (uint32_t)((size_t)(new_top - start) / OBJ_ALIGN);
+        new_top += bytes;
+        result->live_objects++;
+        scan = survivor + bytes;
+    }
+    result->live_bytes = (uint64_t)(new_top - start);
+    return new_top;
+}
+
+/* Pass 3's visitor: a slot names a survivor (the roots and the survivors
+ * reach only survivors), so it takes that survivor's planned address. */
+static void update_slot(Obj **slot, void *ctx) {
+    const Compacting *c = ctx;
+    if (*slot != NULL) *slot = (Obj *)planned_address(c, *slot);
+}
+
+/* Pass 3.  The VM's root slots are distinct, so none is updated twice. */
+static void update_references(const Gc *gc, Compacting *c) {
+    gc_visit_roots(gc, update_slot, c);
+    const uint8_t *top = c->region->top;
+    for (uint8_t *scan = next_survivor(c, c->region->start); scan < top;) {
+        Obj *obj = (Obj *)scan;
+        gc_visit_ref_slots(obj, update_slot, c);
+        scan = next_survivor(c, scan + obj_size(obj));
+    }
+}
+
+/* Pass 4: slides each survivor down, posting OBJECT_MOVE for each that
+ * changes address, and gives it a fresh gc_word.  A survivor's new place may
+ * overlap its old one (memmove); the bitmap, not the moved bytes, says
+ * where the next survivor is. */
+static void slide(Compacting *c, uint32_t arena_id, uint32_t fresh_gc_word, GcCompaction *result) {
+    const uint8_t *top = c->region->top;
+    for (uint8_t *scan = next_survivor(c, c->region->start); scan < top;) {
+        Obj *obj = (Obj *)scan;
+        size_t bytes = obj_size(obj);
+        uint8_t *dest = planned_address(c, obj);
+        obj->gc_word = fresh_gc_word;
+        if (dest != scan) {
+            vmpi_post_object_move((VMPI_ArenaID)arena_id, obj, (VMPI_ArenaID)arena_id, (const Obj *)dest);
+            memmove(dest, scan, bytes);
+            result->moved_objects++;
+            result->moved_bytes += bytes;
+        }
+        scan = next_survivor(c, scan + bytes);
+    }
+}
+
+GcCompaction gc_compact_region(const Gc *gc, GcCompactor *compactor, GcRegion *region,
+                               uint32_t arena_id) {
+    GcCompaction result = {0, 0, 0, 0};
+    Compacting c = {compactor, region};
+    gc_trace_mark_reachable(gc, &compactor->mark_stack, compact_try_mark, compactor);
+    uint8_t *new_top = plan(&c, &result);
+    update_references(gc, &c);
+    slide(&c, arena_id, gc->fresh_gc_word, &result);
+    gc_markbits_clear(&compactor->marks, region->top);
+    gc_region_cut(region, new_top);
+    return result;
+}

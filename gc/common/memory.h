@@ -1,0 +1,137 @@
+/*
+ * memory.h -- where collectors get the memory their objects live in.
+ *
+ * This is the only place that allocates heap memory for collectors.  Each
+ * collector heap owns one GcMemory and asks it for
+ *
+ *   single objects   gc_memory_alloc_zeroed / gc_memory_free
+ *                    for collectors that allocate and free objects one by
+ *                    one (marksweep, refcount);
+ *   regions          gc_memory_region_alloc / gc_memory_region_free
+ *                    large zero-filled contiguous blocks that a bump-pointer
+ *                    collector carves objects out of (semispaces, nursery,
+ *                    compacting heap).
+ *
+ * Two builds, one interface:
+ *
+ *   jemalloc (default)      every GcMemory is its own jemalloc arena with its
+ *                           own explicit thread cache, so one heap's objects
+ *                           never share pages with another heap or with the
+ *                           VM's own malloc use.  In front of it sits a free
+ *                           pool: one list of freed blocks per small size
+ *                           (the patent's "free-pool"), so that freeing and
+ *                           reusing an object costs a push and a pop, not a
+ *                           trip through jemalloc.  gc_memory_trim gives
+ *                           pooled blocks back to jemalloc.
+ *   GCLAB_PLAIN_MALLOC=1    (the sanitizer build) plain malloc/calloc/free and
+ *                           no pool, so ASan and Valgrind see every object as
+ *                           its own block, catch an access one byte past it
+ *                           and every use after free.
+ *
+ * Invariants: every block is returned through the GcMemory it came from,
+ * with the size it was requested with, before gc_memory_release.  A pooled
+ * block is on exactly one list, free_pool[bytes / GC_MEMORY_GRAIN], and
+ * pooled_bytes is the sum of their sizes.  A GcMemory is used by one thread
+ * at a time (the caller serializes calls into its Gc), which is what
+ * jemalloc requires of an explicit tcache and what the pool assumes.
+ *
+ * Collectors' own bookkeeping (mark stacks, object tables, remembered sets)
+ * is not heap memory; it comes from plain malloc/realloc.
+ */
+#ifndef GCLAB_GC_MEMORY_H
+#define GCLAB_GC_MEMORY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if !GCLAB_PLAIN_MALLOC
+#include <jemalloc/jemalloc.h>
+#endif
+
+/* Object blocks are multiples of this many bytes (OBJ_ALIGN), and at least
+ * one pointer big, so a freed block can hold the pool's link. */
+#define GC_MEMORY_GRAIN 8u
+/* Blocks up to this size are pooled; larger ones go straight back. */
+#define GC_MEMORY_POOL_MAX_BYTES 256u
+
+typedef struct GcMemory {
+    /* jemalloc build only (unused under GCLAB_PLAIN_MALLOC): */
+    unsigned arena;     /* index from "arenas.create" */
+    unsigned tcache;    /* index from "tcache.create" */
+    int object_flags;   /* MALLOCX_ARENA(arena) | MALLOCX_TCACHE(tcache) */
+    int region_flags;   /* MALLOCX_ARENA(arena) | MALLOCX_TCACHE_NONE: regions are too big to cache */
+    /* free_pool[n]: freed blocks of n * GC_MEMORY_GRAIN bytes, linked through
+     * their first word. */
+    void *free_pool[GC_MEMORY_POOL_MAX_BYTES / GC_MEMORY_GRAIN + 1];
+    size_t pooled_bytes;
+} GcMemory;
+
+/* Sets up `memory`; false if the allocator refuses a new arena. */
+bool gc_memory_init(GcMemory *memory);
+
+/* Gives the arena back.  Every block must already have been freed. */
+void gc_memory_release(GcMemory *memory);
+
+/* A zero-filled block of `bytes` (a non-zero multiple of GC_MEMORY_GRAIN),
+ * aligned for any object, or NULL. */
+static inline void *gc_memory_alloc_zeroed(GcMemory *memory, size_t bytes) {
+#if GCLAB_PLAIN_MALLOC
+    (void)memory;
+    return calloc(1, bytes);
+#else
+    void *block;
+    void **pool = bytes <= GC_MEMORY_POOL_MAX_BYTES ? &memory->free_pool[bytes / GC_MEMORY_GRAIN] : NULL;
+    if (pool != NULL && *pool != NULL) {
+        block = *pool;
+        *pool = *(void **)block;
+        memory->pooled_bytes -= bytes;
+    } else {
+        /* Not MALLOCX_ZERO: it takes jemalloc's slower general path, and an
+         * inline memset of a small block is cheaper. */
+        block = mallocx(bytes, memory->object_flags);
+        if (block == NULL) return NULL;
+    }
+    memset(block, 0, bytes);
+    return block;
+#endif
+}
+
+/* Frees a block from gc_memory_alloc_zeroed; `bytes` is what was asked for. */
+static inline void gc_memory_free(GcMemory *memory, void *block, size_t bytes) {
+#if GCLAB_PLAIN_MALLOC
+    (void)memory;
+    (void)bytes;
+    free(block);
+#else
+    if (bytes <= GC_MEMORY_POOL_MAX_BYTES) {
+        void **pool = &memory->free_pool[bytes / GC_MEMORY_GRAIN];
+        *(void **)block = *pool;
+        *pool = block;
+        memory->pooled_bytes += bytes;
+        return;
+    }
+    sdallocx(block, bytes, memory->object_flags);
+#endif
+}
+
+/* Returns pooled blocks to jemalloc until at most `keep_bytes` stay pooled
+ * (largest sizes first).  A collector calls it after freeing a batch, with
+ * what it expects to allocate before it frees again, so the pool does not
+ * hold blocks of sizes the program no longer uses.  No-op without a pool. */
+void gc_memory_trim(GcMemory *memory, size_t keep_bytes);
+
+/* A large zero-filled region of `bytes` (> 0), or NULL.  Pages are zeroed
+ * lazily by the kernel where possible, so a large unused region costs
+ * address space, not resident memory. */
+void *gc_memory_region_alloc(GcMemory *memory, size_t bytes);
+void gc_memory_region_free(GcMemory *memory, void *region, size_t bytes);
+
+/* Bytes of physical memory the allocator holds for `memory` (jemalloc's
+ * "stats.arenas.<i>.resident", pooled blocks included).  False where this is
+ * not available: the plain-malloc build, or a jemalloc built without
+ * statistics. */
+bool gc_memory_resident(const GcMemory *memory, size_t *bytes);
+
+#endif

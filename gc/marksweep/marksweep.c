@@ -1,0 +1,250 @@
+/*
+ * marksweep.c -- the mark-and-sweep collector (--gc=marksweep).
+ *
+ * The algorithm (VMPI patent, /work/shared/spec/vmpi-patent-and-jvmpi-1.2.md,
+ * "MARK-AND-SWEEP GARBAGE COLLECTOR"): objects are not reclaimed when they
+ * become garbage but stay until the heap's storage is exhausted.  Then the
+ * program is suspended, the collector marks every object reachable from the
+ * roots (the mark bit: one bit of the header's gc_word) and sweeps every
+ * unmarked object back into the free pool.  Objects never move.
+ *
+ * Storage.  Each object is its own block from the memory layer
+ * (gc/common/memory.h: one jemalloc arena for this heap, behind a pool of
+ * freed blocks per size: the patent's "free-pool"), and a table,
+ * `objects`, lists every allocated object so that the sweep can visit them
+ * all.  The sweep walks the table from start to end, frees the dead and
+ * slides the survivors down, so the table stays dense and in allocation
+ * order.  --heap (config.heap_bytes) budgets the sum of obj_size over all
+ * objects; there is no bump fast path (bump_ptr == bump_limit == NULL), so
+ * every gc_alloc comes to ms_alloc_slow.
+ *
+ * The mark bit flips meaning (as Lua's two whites do).  Between collections
+ * every object's gc_word is gc->fresh_gc_word, "unmarked".  A collection
+ * marks with the other value; after the sweep only marked objects remain,
+ * so the two values swap roles and the survivors are unmarked again without
+ * the sweep writing to them.
+ *
+ * Invariants:
+ *   - between collections, objects[0 .. num_objects) are exactly the
+ *     allocated objects, each with gc_word == gc->fresh_gc_word;
+ *   - gc->stats.used_objects == num_objects and used_bytes is the sum of
+ *     their sizes; total_bytes is max(heap_bytes, used_bytes);
+ *   - used_bytes <= heap_bytes, except while the VM has disabled collection
+ *     (see ms_make_room).
+ *
+ * Events (DESIGN.md, mapping table, marksweep row): ARENA_NEW for the one
+ * arena (MS_ARENA_ID, "heap") when the heap is created; OBJECT_ALLOC per
+ * allocation; within GC_START .. GC_FINISH (gc/common/collect.h) one
+ * OBJECT_FREE per dead object as the sweep returns it to the free pool.
+ */
+#include <stdlib.h>
+
+#include "../common/collect.h"
+#include "../common/memory.h"
+#include "../common/trace.h"
+#include "../gc.h"
+
+#define MS_ARENA_ID 1u
+#define MS_TABLE_INITIAL_CAPACITY 1024u
+/* How many table entries ahead the sweep prefetches object headers: the
+ * table is read in order but the headers it points to are scattered. */
+#define MS_SWEEP_PREFETCH 8u
+
+typedef struct MarkSweep {
+    Gc gc;                   /* first, so a Gc * is a MarkSweep * */
+    GcMemory memory;
+    Obj **objects;           /* every allocated object, in allocation order */
+    size_t num_objects;
+    size_t objects_capacity;
+    uint32_t mark_value;     /* gc_word of a marked object, during a collection */
+    GcMarkStack mark_stack;  /* kept between collections to avoid malloc */
+} MarkSweep;
+
+extern const GcOps gc_marksweep_ops;
+
+/* ---- marking ------------------------------------------------------------ */
+
+static inline bool ms_try_mark(Obj *obj, void *ctx) {
+    const MarkSweep *ms = ctx;
+    if (obj->gc_word == ms->mark_value) return false;
+    obj->gc_word = ms->mark_value;
+    return true;
+}
+
+/* ---- sweeping ----------------------------------------------------------- */
+
+/* Frees every unmarked object (posting OBJECT_FREE for each) and slides the
+ * marked ones down the table. */
+static void ms_sweep(MarkSweep *ms) {
+    Obj **objects = ms->objects;
+    size_t count = ms->num_objects, kept = 0;
+    uint64_t freed_objects = 0, freed_bytes = 0;
+    for (size_t i = 0; i < count; i++) {
+        if (i + MS_SWEEP_PREFETCH < count) __builtin_prefetch(objects[i + MS_SWEEP_PREFETCH]);
+        Obj *obj = objects[i];
+        if (obj->gc_word == ms->mark_value) {
+            objects[kept++] = obj;
+            continue;
+        }
+        size_t bytes = obj_size(obj);
+        vmpi_post_object_free(obj);
+        freed_objects++;
+        freed_bytes += bytes;
+        gc_memory_free(&ms->memory, obj, bytes);
+    }
+    ms->num_objects = kept;
+
+    GcStats *stats = &ms->gc.stats;
+    stats->objects_freed += freed_objects;
+    stats->bytes_freed += freed_bytes;
+    stats->used_objects -= freed_objects;
+    stats->used_bytes -= freed_bytes;
+}
+
+/* Gives back table space a shrunken heap no longer needs (a quarter-full
+ * table halves), so one burst of allocation does not pin memory forever. */
+static void ms_shrink_table(MarkSweep *ms) {
+    if (ms->objects_capacity <= MS_TABLE_INITIAL_CAPACITY || ms->num_objects >= ms->objects_capacity / 4)
+        return;
+    size_t capacity = ms->objects_capacity / 2;
+    Obj **objects = realloc(ms->objects, capacity * sizeof *objects);
+    if (objects == NULL) return; /* keeping the larger table is harmless */
+    ms->objects = objects;
+    ms->objects_capacity = capacity;
+}
+
+static void ms_collect(Gc *gc, GcReason reason) {
+    MarkSweep *ms = (MarkSweep *)gc;
+    if (gc->disabled_depth > 0) return; /* VMPI DisableGC: no collection at all */
+    GcCollection collection = gc_collection_begin(gc, GC_COLLECTION_MAJOR, reason);
+    ms->mark_value = gc->fresh_gc_word ^ 1u;
+    gc_trace_mark_reachable(gc, &ms->mark_stack, ms_try_mark, ms);
+    ms_sweep(ms);
+    gc->fresh_gc_word = ms->mark_value;
+    ms_shrink_table(ms);
+    GcStats *stats = &gc->stats;
+    uint64_t budget = gc->config.heap_bytes;
+    stats->total_bytes = stats->used_bytes > budget ? stats->used_bytes : budget;
+    /* Until the next collection at most the rest of the budget is allocated,
+     * so pooled blocks beyond that would only sit idle. */
+    gc_memory_trim(&ms->memory, (size_t)(stats->total_bytes - stats->used_bytes));
+    gc_collection_end(gc, &collection);
+}
+
+/* ---- allocation --------------------------------------------------------- */
+
+/* Makes room for `bytes` more: collects when the budget would be exceeded
+ * (or always, under --gc-stress).  False if the request cannot be met. */
+static bool ms_make_room(MarkSweep *ms, size_t bytes) {
+    Gc *gc = &ms->gc;
+    uint64_t budget = gc->config.heap_bytes;
+    bool fits = gc->stats.used_bytes + bytes <= budget;
+    if (GC_LIKELY(fits && !gc->config.stress)) return true;
+    /* A request larger than the whole heap can never be met. */
+    if (bytes > budget) return false;
+    /* Collection is disabled (VMPI DisableGC, nested).  An agent holds object
+     * IDs and expects them to stay valid, so nothing may be freed; failing
+     * the allocation instead would make the program run out of memory only
+     * because it is being profiled.  So the heap grows past its budget for
+     * now, and the first collection after EnableGC brings it back. */
+    if (gc->disabled_depth > 0) return true;
+    ms_collect(gc, gc->config.stress ? GC_REASON_STRESS : GC_REASON_ALLOC);
+    return gc->stats.used_bytes + bytes <= budget;
+}
+
+static bool ms_grow_table(MarkSweep *ms) {
+    size_t capacity = ms->objects_capacity ? ms->objects_capacity * 2 : MS_TABLE_INITIAL_CAPACITY;
+    Obj **objects = realloc(ms->objects, capacity * sizeof *objects);
+    if (objects == NULL) return false;
+    ms->objects = objects;
+    ms->objects_capacity = capacity;
+    return true;
+}
+
+static Obj *ms_alloc_slow(Gc *gc, const RtClass *cls, uint32_t length, size_t bytes) {
+    MarkSweep *ms = (MarkSweep *)gc;
+    if (!ms_make_room(ms, bytes)) return NULL;
+    if (GC_UNLIKELY(ms->num_objects == ms->objects_capacity) && !ms_grow_table(ms)) return NULL;
+    Obj *obj = gc_memory_alloc_zeroed(&ms->memory, bytes);
+    if (GC_UNLIKELY(obj == NULL)) return NULL;
+    obj->cls = cls;
+    obj->gc_word = gc->fresh_gc_word;
+    obj->length = length;
+    ms->objects[ms->num_objects++] = obj;
+
+    GcStats *stats = &gc->stats;
+    stats->objects_allocated++;
+    stats->bytes_allocated += bytes;
+    stats->used_objects++;
+    stats->used_bytes += bytes;
+    if (GC_UNLIKELY(stats->used_bytes > stats->total_bytes)) stats->total_bytes = stats->used_bytes;
+    vmpi_post_object_alloc((VMPI_ArenaID)MS_ARENA_ID, obj, bytes);
+    return obj;
+}
+
+/* Objects never move and nothing is remembered, so a store is just a store
+ * (constraints say GC_BARRIER_NONE and gc_write_ref never calls this; it
+ * exists so that every GcOps slot is callable). */
+static void ms_write_barrier(Gc *gc, Obj *holder, Obj **slot, Obj *value) { *slot = value; }
+
+/* ---- the heap as a whole ------------------------------------------------ */
+
+static void ms_walk_heap(Gc *gc, GcObjectVisitor visit, void *ctx) {
+    MarkSweep *ms = (MarkSweep *)gc;
+    for (size_t i = 0; i < ms->num_objects; i++) visit(ms->objects[i], MS_ARENA_ID, ctx);
+}
+
+static Gc *ms_create(const GcConfig *config) {
+    MarkSweep *ms = calloc(1, sizeof *ms);
+    if (ms == NULL) return NULL;
+    if (!gc_memory_init(&ms->memory)) {
+        free(ms);
+        return NULL;
+    }
+    Gc *gc = &ms->gc;
+    gc->ops = &gc_marksweep_ops;
+    gc->bump_ptr = gc->bump_limit = NULL;
+    gc->bump_arena_id = MS_ARENA_ID;
+    gc->barrier = GC_BARRIER_NONE;
+    gc->fresh_gc_word = 0;
+    gc->config = *config;
+    gc->stats.total_bytes = config->heap_bytes;
+    gc_markstack_init(&ms->mark_stack);
+    vmpi_post_arena_new((VMPI_ArenaID)MS_ARENA_ID, "heap");
+    return gc;
+}
+
+/* Frees every object and the heap itself.  No events: the heap's end is
+ * not a collection (its objects simply cease with the VM). */
+static void ms_destroy(Gc *gc) {
+    MarkSweep *ms = (MarkSweep *)gc;
+    for (size_t i = 0; i < ms->num_objects; i++) {
+        Obj *obj = ms->objects[i];
+        gc_memory_free(&ms->memory, obj, obj_size(obj));
+    }
+    free(ms->objects);
+    gc_markstack_free(&ms->mark_stack);
+    gc_memory_release(&ms->memory);
+    free(ms);
+}
+
+static const GcArenaInfo ms_arenas[] = {{MS_ARENA_ID, "heap"}};
+
+static const GcConstraints ms_constraints = {
+    .name = "marksweep",
+    .description = "mark-and-sweep: objects never move; dead ones return to the free pool",
+    .moves_objects = false,
+    .barrier = GC_BARRIER_NONE,
+    .num_arenas = 1,
+    .arenas = ms_arenas,
+};
+
+const GcOps gc_marksweep_ops = {
+    .constraints = &ms_constraints,
+    .create = ms_create,
+    .destroy = ms_destroy,
+    .alloc_slow = ms_alloc_slow,
+    .write_barrier = ms_write_barrier,
+    .collect = ms_collect,
+    .walk_heap = ms_walk_heap,
+};
