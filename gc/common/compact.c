@@ -11,6 +11,7 @@
 bool gc_compactor_init(GcCompactor *compactor, const GcRegion *region) {
     size_t bytes = (size_t)(region->end - region->start);
     gc_markstack_init(&compactor->mark_stack);
+    compactor->phase = GC_COMPACT_IDLE;
     if (bytes > GC_COMPACT_MAX_REGION_BYTES) return false;
     return gc_markbits_init(&compactor->marks, region->start, bytes);
 }
@@ -41,6 +42,17 @@ static inline uint8_t *planned_address(const Compacting *c, const Obj *survivor)
     return c->region->start + (size_t)survivor->gc_word * OBJ_ALIGN;
 }
 
+/* Posts OBJECT_FREE for each of the dead objects in [from, to), each one
+ * counted as freed before its event. */
+static void post_frees_between(GcCompactor *compactor, uint8_t *from, const uint8_t *to) {
+    for (uint8_t *scan = from; scan < to;) {
+        Obj *dead = (Obj *)scan;
+        scan += obj_size(dead);
+        compactor->freed_to = scan;
+        vmpi_post_object_free(dead);
+    }
+}
+
 /* Pass 2: plans every survivor's new address and posts OBJECT_FREE for
  * the dead (only if an agent listens: otherwise they are never visited).
  * Returns the new top. */
@@ -49,11 +61,11 @@ static uint8_t *plan(Compacting *c, GcCompaction *result) {
     uint8_t *start = c->region->start, *top = c->region->top;
     uint8_t *new_top = start;
     uint8_t *scan = start;
+    c->compactor->phase = GC_COMPACT_FREEING;
+    c->compactor->freed_to = start;
     for (;;) {
         uint8_t *survivor = next_survivor(c, scan);
-        if (post_frees)
-            for (uint8_t *dead = scan; dead < survivor; dead += obj_size((Obj *)dead))
-                vmpi_post_object_free((Obj *)dead);
+        if (post_frees) post_frees_between(c->compactor, scan, survivor);
         if (survivor == top) break;
         Obj *obj = (Obj *)survivor;
         size_t bytes = obj_size(obj);
@@ -62,6 +74,7 @@ static uint8_t *plan(Compacting *c, GcCompaction *result) {
         result->live_objects++;
         scan = survivor + bytes;
     }
+    c->compactor->freed_to = top;
     result->live_bytes = (uint64_t)(new_top - start);
     return new_top;
 }
@@ -84,25 +97,33 @@ static void update_references(const Gc *gc, Compacting *c) {
     }
 }
 
-/* Pass 4: slides each survivor down, posting OBJECT_MOVE for each that
- * changes address, and gives it a fresh gc_word.  A survivor's new place may
- * overlap its old one (memmove); the bitmap, not the moved bytes, says
- * where the next survivor is. */
+/* Pass 4: slides each survivor down and gives it a fresh gc_word, then
+ * posts OBJECT_MOVE if its address changed: in its new place before its
+ * event, for gc_compact_walk_region.  A survivor's new place may overlap
+ * its old one (memmove); the bitmap, not the moved bytes, says where the
+ * next survivor is. */
 static void slide(Compacting *c, uint32_t arena_id, uint32_t fresh_gc_word, GcCompaction *result) {
+    GcCompactor *compactor = c->compactor;
     const uint8_t *top = c->region->top;
+    compactor->phase = GC_COMPACT_SLIDING;
+    compactor->moved_from = compactor->moved_to = c->region->start;
     for (uint8_t *scan = next_survivor(c, c->region->start); scan < top;) {
         Obj *obj = (Obj *)scan;
         size_t bytes = obj_size(obj);
         uint8_t *dest = planned_address(c, obj);
         obj->gc_word = fresh_gc_word;
+        uint8_t *next = scan + bytes;
         if (dest != scan) {
-            vmpi_post_object_move((VMPI_ArenaID)arena_id, obj, (VMPI_ArenaID)arena_id, (const Obj *)dest);
             memmove(dest, scan, bytes);
+            compactor->moved_from = next;
+            compactor->moved_to = dest + bytes;
+            vmpi_post_object_move((VMPI_ArenaID)arena_id, obj, (VMPI_ArenaID)arena_id, (const Obj *)dest);
             result->moved_objects++;
             result->moved_bytes += bytes;
         }
-        scan = next_survivor(c, scan + bytes);
+        scan = next_survivor(c, next);
     }
+    compactor->phase = GC_COMPACT_IDLE;
 }
 
 GcCompaction gc_compact_region(const Gc *gc, GcCompactor *compactor, GcRegion *region,
@@ -116,4 +137,40 @@ GcCompaction gc_compact_region(const Gc *gc, GcCompactor *compactor, GcRegion *r
     gc_markbits_clear(&compactor->marks, region->top);
     gc_region_cut(region, new_top);
     return result;
+}
+
+/* Visits every object laid end to end in [from, to). */
+static void walk_all(const uint8_t *from, const uint8_t *to, uint32_t arena_id, GcObjectVisitor visit,
+                     void *ctx) {
+    for (const uint8_t *scan = from; scan < to; scan += obj_size((const Obj *)scan))
+        visit((Obj *)(uintptr_t)scan, arena_id, ctx);
+}
+
+/* Visits the survivors (marked objects) in [from, to). */
+static void walk_survivors(const GcCompactor *compactor, const uint8_t *from, const uint8_t *to,
+                           uint32_t arena_id, GcObjectVisitor visit, void *ctx) {
+    for (uint8_t *scan = gc_markbits_next(&compactor->marks, from, to); scan < to;
+         scan = gc_markbits_next(&compactor->marks, scan + obj_size((Obj *)scan), to))
+        visit((Obj *)scan, arena_id, ctx);
+}
+
+/* Freeing: the survivors below freed_to, and every object above it.
+ * Sliding: the survivors in their new places, end to end up to moved_to,
+ * and those not yet moved, from moved_from up, whose headers the slide has
+ * not reached. */
+void gc_compact_walk_region(const GcCompactor *compactor, const GcRegion *region, const uint8_t *top,
+                            uint32_t arena_id, GcObjectVisitor visit, void *ctx) {
+    switch (compactor->phase) {
+    case GC_COMPACT_IDLE:
+        walk_all(region->start, top, arena_id, visit, ctx);
+        break;
+    case GC_COMPACT_FREEING:
+        walk_survivors(compactor, region->start, compactor->freed_to, arena_id, visit, ctx);
+        walk_all(compactor->freed_to, top, arena_id, visit, ctx);
+        break;
+    case GC_COMPACT_SLIDING:
+        walk_all(region->start, compactor->moved_to, arena_id, visit, ctx);
+        walk_survivors(compactor, compactor->moved_from, top, arena_id, visit, ctx);
+        break;
+    }
 }

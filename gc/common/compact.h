@@ -44,7 +44,15 @@
  * below the old places of those after it, so each move's new ID is defined
  * by no one (event-stream rule 3).
  *
- * Invariant between compactions: the bitmap is all clear.
+ * Heap walks during a compaction.  An agent may walk the heap from its
+ * handler of one of these events (say, to ask about an object it was just
+ * told moved), so each survivor is in its new place before its OBJECT_MOVE
+ * is posted, and the compactor records how far it has gone;
+ * gc_compact_walk_region then visits exactly the objects the event stream
+ * says are live at that moment.
+ *
+ * Invariant between compactions: the bitmap is all clear and the phase is
+ * GC_COMPACT_IDLE.
  */
 #ifndef GCLAB_GC_COMPACT_H
 #define GCLAB_GC_COMPACT_H
@@ -61,10 +69,21 @@
 /* The largest region a planned address in gc_word can reach. */
 #define GC_COMPACT_MAX_REGION_BYTES (((size_t)UINT32_MAX + 1) * OBJ_ALIGN)
 
+/* Where the event stream of a compaction stands (gc_compact_walk_region). */
+typedef enum GcCompactPhase {
+    GC_COMPACT_IDLE,     /* not compacting, or no event posted yet */
+    GC_COMPACT_FREEING,  /* pass 2 (and 3): OBJECT_FREEs */
+    GC_COMPACT_SLIDING,  /* pass 4: OBJECT_MOVEs */
+} GcCompactPhase;
+
 /* What a compactor keeps between compactions, to avoid malloc in them. */
 typedef struct GcCompactor {
     GcMarkBits marks;        /* one bit per granule of the whole region, start to end */
     GcMarkStack mark_stack;
+    GcCompactPhase phase;
+    uint8_t *freed_to;       /* FREEING: the dead below have been freed */
+    uint8_t *moved_from;     /* SLIDING: the survivors below have moved ... */
+    uint8_t *moved_to;       /* ... and lie end to end in [region start, moved_to) */
 } GcCompactor;
 
 /* What one compaction found and did. */
@@ -83,5 +102,13 @@ void gc_compactor_free(GcCompactor *compactor);
  * moved, and the dead are what the region held before minus the survivors. */
 GcCompaction gc_compact_region(const Gc *gc, GcCompactor *compactor, GcRegion *region,
                                uint32_t arena_id);
+
+/* Visits, with arena `arena_id`, exactly the objects of `region` that the
+ * event stream says are live: between compactions every object in
+ * [region start, top) (`top` is the true top, see region.h), and during
+ * one -- from an agent's event handler -- the survivors already freed
+ * around or slid, plus the objects not yet reached. */
+void gc_compact_walk_region(const GcCompactor *compactor, const GcRegion *region, const uint8_t *top,
+                            uint32_t arena_id, GcObjectVisitor visit, void *ctx);
 
 #endif

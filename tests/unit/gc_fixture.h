@@ -292,6 +292,37 @@ static inline void fx_make_garbage_cycle(Gc *gc, int a, int b) {
     fx_roots[a] = fx_roots[b] = NULL;
 }
 
+/* On a fresh heap with room to spare (so nothing collects or moves),
+ * allocates a node, a 5-element reference array and a 13-byte array into
+ * made[0..2] and checks that each has its header filled and its body zeroed,
+ * and that the statistics and walk_heap (arena `arena_id`) count them. */
+static inline void fx_assert_allocation_fills_headers(Gc *gc, uint32_t arena_id, Obj *made[3]) {
+    made[0] = gc_alloc(gc, &fx_node_class, 0);
+    made[1] = gc_alloc(gc, &fx_array_class, 5);
+    made[2] = gc_alloc(gc, &fx_bytes_class, 13);
+    const RtClass *classes[3] = {&fx_node_class, &fx_array_class, &fx_bytes_class};
+    const uint32_t lengths[3] = {0, 5, 13};
+    uint64_t expect = 0;
+    for (int i = 0; i < 3; i++) {
+        cr_assert_not_null(made[i], "allocation %d failed", i);
+        cr_assert_eq(made[i]->cls, classes[i]);
+        cr_assert_eq(made[i]->length, lengths[i]);
+        cr_assert_eq(made[i]->gc_word, gc->fresh_gc_word);
+        size_t bytes = obj_size(made[i]);
+        for (size_t b = sizeof(Obj); b < bytes; b++)
+            cr_assert_eq(((const uint8_t *)made[i])[b], 0, "object %d, byte %zu", i, b);
+        expect += bytes;
+    }
+    cr_assert_eq(gc->stats.objects_allocated, 3);
+    cr_assert_eq(gc->stats.bytes_allocated, expect);
+    FxHeapCount heap = fx_count_heap(gc);
+    cr_assert_eq(heap.objects, 3);
+    cr_assert_eq(heap.bytes, expect);
+    cr_assert_eq(heap.arena_id, arena_id);
+    cr_assert_eq(gc->stats.used_objects, 3);
+    cr_assert_eq(gc->stats.used_bytes, expect);
+}
+
 /* Checks that the registry has `collector` and that it publishes
  * `expected` (description aside); returns its ops. */
 static inline const GcOps *fx_assert_constraints(const char *collector, const GcConstraints *expected) {
@@ -349,18 +380,26 @@ static inline uint64_t fx_fill_until_out_of_memory(Gc *gc, int root) {
     return built;
 }
 
-/* For a heap created with config.stress: every allocation collects first.
- * Builds a 200-node list in fx_roots[0] (fx_roots[1] is scratch), then
- * allocates 50 garbage nodes, of which only the last survives. */
-static inline void fx_assert_stress_collects_every_allocation(Gc *gc) {
-    uint64_t collections = gc->stats.collections;
+/* Under --gc-stress every allocation collects first, and there is no
+ * inline fast path (bump_ptr and bump_limit stay NULL).  Builds a 200-node
+ * list in fx_roots[0] (fx_roots[1] is scratch), then allocates 50 garbage
+ * nodes, of which only the last survives. */
+static inline void fx_assert_stress_collects_every_allocation(const char *collector) {
+    GcConfig config = fx_config(1 << 20);
+    config.stress = true;
+    Gc *gc = fx_create(collector, &config);
+    cr_assert_null(gc->bump_ptr, "no fast path under --gc-stress");
+    cr_assert_null(gc->bump_limit);
     fx_build_list(gc, 0, 1, 200);
-    cr_assert_eq(gc->stats.collections, collections + 200);
+    cr_assert_eq(gc->stats.collections, 200);
     cr_assert_eq(fx_count_heap(gc).objects, 200);
     fx_make_garbage(gc, 50);
-    cr_assert_eq(gc->stats.collections, collections + 250);
+    cr_assert_eq(gc->stats.collections, 250);
     cr_assert_eq(fx_count_heap(gc).objects, 201, "only the last garbage node is still there");
     fx_assert_list(fx_roots[0], 200);
+    cr_assert_null(gc->bump_ptr, "nor after collections");
+    cr_assert_null(gc->bump_limit);
+    gc->ops->destroy(gc);
 }
 
 /* Under nested DisableGC (depth 2, left set) neither `garbage` new nodes
