@@ -22,7 +22,7 @@ static size_t descriptor_length(const char *d) {
     }
 }
 
-static bool descriptor_valid(const char *d) {
+bool type_descriptor_valid(const char *d) {
     size_t n = descriptor_length(d);
     return n > 0 && d[n] == '\0';
 }
@@ -45,7 +45,7 @@ static bool type_index_ok(const Program *p, uint32_t t) { return t < p->num_type
 
 bool program_layout(Program *p, const char **why) {
     for (uint32_t t = 0; t < p->num_types; t++) {
-        if (!descriptor_valid(p->types[t])) {
+        if (!type_descriptor_valid(p->types[t])) {
             *why = "malformed type descriptor";
             return false;
         }

@@ -114,6 +114,10 @@ bool program_layout(Program *p, const char **why);
 /* Frees a program and everything it owns. NULL is allowed. */
 void program_free(Program *p);
 
+/* True if desc is exactly one well-formed descriptor (V only unbracketed,
+ * "LName;" with a non-empty name), with nothing after it. */
+bool type_descriptor_valid(const char *desc);
+
 /* Type helpers on descriptors. */
 static inline bool type_is_ref(const char *desc) { return desc[0] == 'L' || desc[0] == '['; }
 static inline bool type_is_string(const char *desc) {

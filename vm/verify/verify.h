@@ -6,14 +6,29 @@
 #define GCLAB_VERIFY_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "../program.h"
+
+/* What an error is about, so a loader can point at it in its own file: an
+ * instruction, or one declaration. */
+typedef enum VerifyPlace {
+    VERIFY_IN_CODE,    /* methods[method].code at pc */
+    VERIFY_IN_METHOD,  /* the declaration of methods[method] (signature, locals, depths, line table) */
+    VERIFY_IN_TYPE,    /* types[index] */
+    VERIFY_IN_CLASS,   /* classes[index] */
+    VERIFY_IN_FIELD,   /* fields[index] */
+    VERIFY_IN_STATIC,  /* statics[index] */
+    VERIFY_IN_ENTRY,   /* Program.entry_method */
+} VerifyPlace;
 
 typedef struct VerifyError {
     uint32_t method;   /* index of the method, or PROG_NONE for program-level errors */
     uint32_t pc;       /* offset of the instruction within the method's code */
     char message[256];
+    VerifyPlace place;
+    uint32_t index;    /* the type, class, field or static, for those places */
 } VerifyError;
 
 /* Checks p (already laid out): every index in bounds, every branch target an
@@ -22,5 +37,9 @@ typedef struct VerifyError {
  * callee's signature, every path ending in a return of the right kind.
  * Returns false and fills *err at the first problem. */
 bool verify_program(const Program *p, VerifyError *err);
+
+/* The error as a message: "in Tree.check: <message>" when it is inside a
+ * method, otherwise the message alone. */
+void verify_describe(const Program *p, const VerifyError *err, char *buf, size_t size);
 
 #endif
