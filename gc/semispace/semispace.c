@@ -1,0 +1,274 @@
+/*
+ * semispace.c -- the two-space copying collector (--gc=semispace).
+ *
+ * The algorithm (VMPI patent, /work/shared/spec/vmpi-patent-and-jvmpi-1.2.md,
+ * "TWO-SPACE-COPYING GARBAGE COLLECTOR"): before anything is allocated the
+ * heap is divided equally into two semispaces.  Objects are allocated in
+ * one of them, from-space, by bumping a pointer; the other, to-space, is
+ * kept empty.  When from-space is full the program is suspended and every
+ * object reachable from the roots is copied into to-space, breadth first
+ * (Cheney's algorithm, gc/common/copy.h).  The garbage is abandoned in
+ * from-space, which is then emptied in one stroke, and the two spaces swap
+ * roles: the next collection copies back the other way.  The work is
+ * proportional to what survives, not to what died.
+ *
+ * Storage.  Each semispace is a region (gc/common/region.h) whose budget
+ * is semispace_bytes = heap_bytes / 2 (rounded down to OBJ_ALIGN), so
+ * objects can occupy at most half of --heap: the price of copying.  That
+ * half is the heap's capacity, gc->stats.total_bytes.  gc_alloc's inline
+ * fast path bumps through from-space's free part; only when it runs out
+ * does ss_alloc_slow collect.
+ *
+ * Forwarding.  When an object has been copied, its old header is
+ * overwritten: `cls` holds the copy's address and gc_word has GC_FORWARDED
+ * (its top bit) set, so later references to it find the copy (copy.h).
+ * Forwarded headers exist only in from-space and only during a collection.
+ *
+ * Zeroing.  gc_alloc does not clear memory, so the space it hands out must
+ * already be zero.  Regions come zero-filled from the memory layer; when a
+ * collection has emptied from-space, exactly the part of it that was used,
+ * [start, old top), is zeroed (gc_region_cut) -- everything there is dead
+ * or forwarded -- and the rest was not written since it was last zeroed.
+ * So the emptied space is all zero again when it becomes to-space; copies
+ * are laid on it from the bottom, and what lies above them stays zero.
+ *
+ * Collection disabled (VMPI DisableGC).  An agent holds object IDs and
+ * expects them to stay valid, so nothing may move; failing the allocation
+ * would make the program run out of memory only because it is profiled.
+ * So each semispace has a reserve as large as its budget past its limit
+ * (address space: pages cost memory only once touched), and while
+ * collection is disabled allocation may dip into from-space's reserve.
+ * To-space has the same reserve, so it can always take everything
+ * from-space holds: the copy never runs out of room.  The first collection
+ * after EnableGC brings the heap back within budget, or, if more than a
+ * semispace survives, leaves from-space past its limit, and the next
+ * request reports the heap out of memory.
+ *
+ * Invariants between collections:
+ *   - free space in either semispace is zero: to-space entirely, and
+ *     from-space from its top to its end (reserve included);
+ *   - from-space [start, top) holds exactly the allocated objects, back to
+ *     back, none forwarded, each with gc_word == 0 (gc->fresh_gc_word);
+ *     top is gc->bump_ptr while the fast path is on (region.h);
+ *   - top <= limit, except while (or just after) the VM disabled collection;
+ *   - used_objects / used_bytes count the objects (brought up to date from
+ *     the fast path's counters at every entry into the collector and by
+ *     walk_heap); total_bytes is max(semispace_bytes, used_bytes).
+ *
+ * Events (DESIGN.md, mapping table, semispace row): ARENA_NEW for each
+ * semispace (SS_ARENA_A "semispace-A", SS_ARENA_B "semispace-B") when the
+ * heap is created; OBJECT_ALLOC in from-space's arena per allocation; within
+ * GC_START .. GC_FINISH (gc/common/collect.h) one OBJECT_MOVE from-space ->
+ * to-space per survivor, in Cheney order, then ARENA_DELETE of from-space --
+ * every object still in it dies implicitly, and there is never an
+ * OBJECT_FREE -- then ARENA_NEW with the same arena ID and name.  The
+ * implicit deaths are counted in objects_freed / bytes_freed, so the
+ * statistics still tell how much died.
+ */
+#include <stdlib.h>
+
+#include "../common/collect.h"
+#include "../common/copy.h"
+#include "../common/memory.h"
+#include "../common/region.h"
+#include "../gc.h"
+
+#define SS_ARENA_A 1u
+#define SS_ARENA_B 2u
+
+typedef struct SemiSpace {
+    Gc gc;                      /* first, so a Gc * is a SemiSpace * */
+    GcMemory memory;
+    GcRegion spaces[2];         /* budget semispace_bytes, then an equal reserve */
+    unsigned from;              /* spaces[from] is from-space, spaces[1 - from] to-space */
+    size_t semispace_bytes;
+    GcCopyRegion *copying_into; /* to-space while a collection copies, else NULL */
+} SemiSpace;
+
+extern const GcOps gc_semispace_ops;
+
+/* ss_arenas[i] describes spaces[i]. */
+static const GcArenaInfo ss_arenas[] = {{SS_ARENA_A, "semispace-A"}, {SS_ARENA_B, "semispace-B"}};
+
+static inline GcRegion *ss_from_space(SemiSpace *ss) { return &ss->spaces[ss->from]; }
+static inline uint32_t ss_from_arena(const SemiSpace *ss) { return ss_arenas[ss->from].arena_id; }
+
+/* Brings used_objects / used_bytes up to date (see region.h) and keeps
+ * total_bytes >= used_bytes. */
+static void ss_count_used(SemiSpace *ss) {
+    GcStats *stats = &ss->gc.stats;
+    gc_stats_count_used(stats);
+    stats->total_bytes = stats->used_bytes > ss->semispace_bytes ? stats->used_bytes : ss->semispace_bytes;
+}
+
+/* ---- copying ------------------------------------------------------------ */
+
+/* Everything that is not already in to-space is in from-space, so it is
+ * condemned. */
+static inline uint32_t ss_condemned_arena(const Obj *obj, void *ctx) {
+    const SemiSpace *ss = ctx;
+    const GcCopyRegion *to = ss->copying_into;
+    if ((uintptr_t)obj - (uintptr_t)to->start < (uintptr_t)(to->limit - to->start))
+        return GC_COPY_NOT_CONDEMNED;
+    return ss_from_arena(ss);
+}
+
+static inline GcCopyRegion *ss_destination(const Obj *obj, size_t bytes, uint32_t *copy_gc_word,
+                                           void *ctx) {
+    return ((SemiSpace *)ctx)->copying_into;
+}
+
+static const GcCopyPolicy ss_copy_policy = {
+    .condemned_arena = ss_condemned_arena,
+    .destination = ss_destination,
+};
+
+/* One whole collection, with from-space withdrawn from the fast path (the
+ * caller reclaims it before and publishes the new from-space after):
+ * copies every reachable object into to-space, then flips -- to-space
+ * becomes from-space, and the old from-space is deleted as an arena, zeroed
+ * where it was used and created anew. */
+static void ss_evacuate(SemiSpace *ss, GcReason reason) {
+    Gc *gc = &ss->gc;
+    GcStats *stats = &gc->stats;
+    ss_count_used(ss);
+    GcCollection collection = gc_collection_begin(gc, GC_COLLECTION_MAJOR, reason);
+    unsigned emptied = ss->from, filled = 1 - emptied;
+    GcRegion *to = &ss->spaces[filled];
+    GcCopyRegion into = gc_copy_region(to->start, (size_t)(to->end - to->start), ss_arenas[filled].arena_id);
+    ss->copying_into = &into;
+    GcCopier copier = gc_copier(ss);
+    gc_copier_add_region(&copier, &into);
+    gc_copy_reachable(gc, &copier, &ss_copy_policy);
+
+    to->top = into.top;
+    ss->from = filled;
+    ss->copying_into = NULL;
+    stats->objects_moved += copier.objects_copied;
+    stats->bytes_moved += copier.bytes_copied;
+    stats->objects_freed += stats->used_objects - copier.objects_copied;
+    stats->bytes_freed += stats->used_bytes - copier.bytes_copied;
+    vmpi_post_arena_delete((VMPI_ArenaID)ss_arenas[emptied].arena_id);
+    gc_region_cut(&ss->spaces[emptied], ss->spaces[emptied].start);
+    vmpi_post_arena_new((VMPI_ArenaID)ss_arenas[emptied].arena_id, ss_arenas[emptied].name);
+    ss_count_used(ss);
+    gc_collection_end(gc, &collection);
+}
+
+static void ss_collect(Gc *gc, GcReason reason) {
+    SemiSpace *ss = (SemiSpace *)gc;
+    if (gc->disabled_depth > 0) return; /* VMPI DisableGC: no collection at all */
+    gc_region_reclaim(gc, ss_from_space(ss));
+    ss_evacuate(ss, reason);
+    gc_region_publish(gc, ss_from_space(ss), ss_from_arena(ss));
+}
+
+/* ---- allocation --------------------------------------------------------- */
+
+/* Makes room for `bytes` more in from-space: collects when its budget is
+ * spent (or always, under --gc-stress).  False if the request cannot be
+ * met.  From-space is withdrawn from the fast path. */
+static bool ss_make_room(SemiSpace *ss, size_t bytes) {
+    Gc *gc = &ss->gc;
+    GcRegion *from = ss_from_space(ss);
+    bool fits = gc_region_fits(from, from->limit, bytes);
+    if (GC_LIKELY(fits && !gc->config.stress)) return true;
+    /* A request larger than a semispace can never be met. */
+    if (bytes > ss->semispace_bytes) return false;
+    /* Collection disabled: no collection, the reserve instead (see top). */
+    if (gc->disabled_depth > 0) return gc_region_fits(from, from->end, bytes);
+    ss_evacuate(ss, gc->config.stress ? GC_REASON_STRESS : GC_REASON_ALLOC);
+    from = ss_from_space(ss);
+    return gc_region_fits(from, from->limit, bytes);
+}
+
+static Obj *ss_alloc_slow(Gc *gc, const RtClass *cls, uint32_t length, size_t bytes) {
+    SemiSpace *ss = (SemiSpace *)gc;
+    gc_region_reclaim(gc, ss_from_space(ss));
+    Obj *obj = NULL;
+    if (ss_make_room(ss, bytes))
+        obj = gc_region_alloc_object(gc, ss_from_space(ss), ss_from_arena(ss), cls, length, bytes);
+    ss_count_used(ss);
+    gc_region_publish(gc, ss_from_space(ss), ss_from_arena(ss));
+    return obj;
+}
+
+/* Nothing is remembered between collections, so a store is just a store
+ * (constraints say GC_BARRIER_NONE and gc_write_ref never calls this; it
+ * exists so that every GcOps slot is callable). */
+static void ss_write_barrier(Gc *gc, Obj *holder, Obj **slot, Obj *value) { *slot = value; }
+
+/* ---- the heap as a whole ------------------------------------------------ */
+
+/* Also exact in the middle of a collection (an agent handling OBJECT_MOVE
+ * may ask about objects): from-space's forwarded objects are skipped and
+ * the copies made so far are visited in to-space instead. */
+static void ss_walk_heap(Gc *gc, GcObjectVisitor visit, void *ctx) {
+    SemiSpace *ss = (SemiSpace *)gc;
+    const GcCopyRegion *to = ss->copying_into;
+    if (to == NULL) ss_count_used(ss);
+    const GcRegion *from = ss_from_space(ss);
+    gc_copy_walk_region(from->start, gc_region_current_top(gc, from), ss_from_arena(ss), visit, ctx);
+    if (to != NULL) gc_copy_walk_region(to->start, to->top, to->arena_id, visit, ctx);
+}
+
+static Gc *ss_create(const GcConfig *config) {
+    size_t semispace_bytes = config->heap_bytes / 2 & ~(size_t)(OBJ_ALIGN - 1);
+    SemiSpace *ss = calloc(1, sizeof *ss);
+    if (ss == NULL) return NULL;
+    if (!gc_memory_init(&ss->memory)) {
+        free(ss);
+        return NULL;
+    }
+    /* The reserve is as large as the budget (see the top). */
+    bool have_spaces = gc_region_init(&ss->spaces[0], &ss->memory, semispace_bytes, semispace_bytes);
+    if (have_spaces && !gc_region_init(&ss->spaces[1], &ss->memory, semispace_bytes, semispace_bytes)) {
+        gc_region_release(&ss->spaces[0], &ss->memory);
+        have_spaces = false;
+    }
+    if (!have_spaces) { /* also for a heap too small for one word per semispace */
+        gc_memory_release(&ss->memory);
+        free(ss);
+        return NULL;
+    }
+    Gc *gc = &ss->gc;
+    gc->ops = &gc_semispace_ops;
+    gc->barrier = GC_BARRIER_NONE;
+    gc->fresh_gc_word = 0;
+    gc->config = *config;
+    ss->semispace_bytes = semispace_bytes;
+    ss->from = 0;
+    ss_count_used(ss);
+    for (unsigned i = 0; i < 2; i++)
+        vmpi_post_arena_new((VMPI_ArenaID)ss_arenas[i].arena_id, ss_arenas[i].name);
+    gc_region_publish(gc, ss_from_space(ss), ss_from_arena(ss));
+    return gc;
+}
+
+/* Frees both semispaces and the heap itself.  No events: the heap's end is
+ * not a collection (its objects simply cease with the VM). */
+static void ss_destroy(Gc *gc) {
+    SemiSpace *ss = (SemiSpace *)gc;
+    for (unsigned i = 0; i < 2; i++) gc_region_release(&ss->spaces[i], &ss->memory);
+    gc_memory_release(&ss->memory);
+    free(ss);
+}
+
+static const GcConstraints ss_constraints = {
+    .name = "semispace",
+    .description = "two-space copying: survivors are copied to the other half of the heap",
+    .moves_objects = true,
+    .barrier = GC_BARRIER_NONE,
+    .num_arenas = 2,
+    .arenas = ss_arenas,
+};
+
+const GcOps gc_semispace_ops = {
+    .constraints = &ss_constraints,
+    .create = ss_create,
+    .destroy = ss_destroy,
+    .alloc_slow = ss_alloc_slow,
+    .write_barrier = ss_write_barrier,
+    .collect = ss_collect,
+    .walk_heap = ss_walk_heap,
+};
