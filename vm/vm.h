@@ -26,10 +26,19 @@
 
 typedef struct Frame {
     const ProgMethod *method;
-    const uint8_t *pc;      /* current instruction (saved at calls and safepoints) */
+    /* The code the frame runs: the VM's copy of method->code, rewritten with
+     * superinstructions (vm/interp/quicken.h) but with the same offsets. */
+    const uint8_t *code;
+    /* Current instruction in `code` (saved at calls and safepoints); its
+     * offset in the method is vm_frame_offset(frame). */
+    const uint8_t *pc;
     uint64_t *plocals;      /* first primitive local */
     Obj **rlocals;          /* first reference local */
 } Frame;
+
+/* The offset in frame->method->code of the frame's current instruction
+ * (for line numbers: program_line_of). */
+static inline uint32_t vm_frame_offset(const Frame *frame) { return (uint32_t)(frame->pc - frame->code); }
 
 typedef struct VM VM;
 
@@ -40,15 +49,28 @@ typedef struct VMThread {
     uint64_t *pstack, *pstack_end;
     Obj **rstack, **rstack_end;
     Obj **rtop;             /* roots are [rstack, rtop) */
+    uint64_t *ptop;         /* primitive stack top, saved with rtop (not a root) */
     Frame *frames;          /* frames[0 .. depth) ; frames[depth-1] is running */
     uint32_t depth, max_depth;
     void *vmpi_local_storage; /* VMPI Set/GetThreadLocalStorage */
 } VMThread;
 
+/* What a call needs to know about its callee, gathered when the program is
+ * linked so that CALL reads one small record instead of a ProgMethod. */
+typedef struct LinkedMethod {
+    const ProgMethod *method;
+    const uint8_t *code;    /* the VM's copy of method->code, with superinstructions */
+    uint32_t num_prim_args, num_ref_args;
+    uint32_t num_prim_locals, num_ref_locals;
+    uint32_t pstack_need, rstack_need;   /* locals + max operand depth */
+    bool has_receiver;                   /* an instance method: ref arg 0 must not be null */
+} LinkedMethod;
+
 typedef struct VMOptions {
     const char *gc_name;
     GcConfig gc;            /* heap sizes, stress, verify, log; roots filled by vm_create */
     uint64_t seed;
+    bool plain_code;        /* run the code as loaded, without superinstructions (tests) */
 } VMOptions;
 
 struct VM {
@@ -63,6 +85,10 @@ struct VM {
     RtClass *array_classes;     /* one per array type in program->types */
     uint32_t num_array_classes;
     const RtClass **type_class; /* program->num_types; NULL for primitive types */
+    /* Linked code: linked_methods[i] for program->methods[i]; field_offsets[f]
+     * is the byte offset of instance field f from the start of its object. */
+    LinkedMethod *linked_methods;
+    uint32_t *field_offsets;
     /* Roots outside threads. */
     Obj **string_consts;        /* program->num_strings interned literals */
     Obj **ref_statics;          /* program->num_ref_statics */
@@ -75,6 +101,17 @@ struct VM {
     int exit_status;
 };
 
+/* Every linked class has an index, used by CLASS_LOAD
+ * (vmpi_send_class_load's class_index) and heap walkers:
+ *   0 .. program->num_classes-1   the program's classes (vm->classes)
+ *   program->num_classes          String (vm->string_class)
+ *   after that                    vm->array_classes, in order
+ * A class ID is the address of its RtClass: RtClasses live outside the
+ * collected heap for the VM's whole life, so class IDs never change
+ * (DESIGN.md "Object and arena IDs" lets class objects live anywhere). */
+uint32_t vm_num_linked_classes(const VM *vm);
+const RtClass *vm_linked_class(const VM *vm, uint32_t index);
+
 /* Links `program` (already verified), creates the collector named in opts,
  * posts start-up events, allocates interned strings.  On failure prints one
  * message to stderr and returns NULL. */
@@ -84,11 +121,14 @@ void vm_destroy(VM *vm);
 /* Runs main in the main thread and returns the program's exit status. */
 int vm_run_main(VM *vm, int argc, char **argv);
 
-/* The thread running now (one per OS thread). */
+/* The thread running now (one per OS thread), or NULL on a thread the VM
+ * does not run: an agent's system thread, or after main has returned (its
+ * THREAD_END has been posted). */
 VMThread *vm_current_thread(void);
 
 /* The root enumerator handed to the collector: every slot in every thread's
- * rstack below rtop, reference statics and interned strings. */
+ * rstack below rtop, reference statics and interned strings.  Slots holding
+ * null are skipped, so the visitor only ever sees slots holding objects. */
 void vm_enumerate_roots(void *vm, GcSlotVisitor visit, void *ctx);
 
 /* Prints `message` and the current thread's stack trace to stderr, flushes

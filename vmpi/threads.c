@@ -31,10 +31,13 @@ VMThread *vmpi_thread_of(VMPI_ThreadID env) {
 
 /* ---- call traces ---------------------------------------------------------------- */
 
+/* frame->pc points into the VM's linked copy of the code (frame->code), not
+ * into ProgMethod.code, so the offset comes from vm_frame_offset. */
 static int32_t frame_line(const Frame *frame) {
-    const ProgMethod *m = frame->method;
-    if (!frame->pc || frame->pc < m->code || frame->pc >= m->code + m->code_len) return 0;
-    return (int32_t)program_line_of(m, (uint32_t)(frame->pc - m->code));
+    if (!frame->pc || !frame->code) return 0;
+    uint32_t offset = vm_frame_offset(frame);
+    if (offset >= frame->method->code_len) return 0;
+    return (int32_t)program_line_of(frame->method, offset);
 }
 
 /* JVMPI 1.2, GetCallTrace: frames callee first, at most `depth` of them,

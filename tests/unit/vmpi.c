@@ -30,9 +30,13 @@ static void fake_collect(Gc *gc, GcReason reason) {
     collections++;
 }
 
-static _Alignas(8) uint64_t heap_words[16];
-#define NODE_A ((Obj *)(void *)&heap_words[0])
-#define NODE_B ((Obj *)(void *)&heap_words[4])
+/* A fake heap of two objects, each a header and up to two reference slots. */
+static struct {
+    Obj header;
+    Obj *slots[2];
+} heap_objects[3]; /* the third is never listed by the heap walk */
+#define NODE_A (&heap_objects[0].header)
+#define NODE_B (&heap_objects[1].header)
 
 static void fake_walk(Gc *gc, GcObjectVisitor visit, void *ctx) {
     (void)gc;
@@ -75,8 +79,8 @@ static void attach_fake_vm(void) {
     NODE_A->cls = &node_class;
     NODE_B->cls = &node_class;
     *obj_ref_field(NODE_A, 0) = NODE_B; /* A.next = B */
-    frames[0] = (Frame){.method = &methods[0], .pc = walk_code + 4}; /* line 12 */
-    frames[1] = (Frame){.method = &methods[0], .pc = walk_code + 8}; /* line 11 */
+    frames[0] = (Frame){.method = &methods[0], .code = walk_code, .pc = walk_code + 4}; /* line 12 */
+    frames[1] = (Frame){.method = &methods[0], .code = walk_code, .pc = walk_code + 8}; /* line 11 */
     main_thread.vm = &vm;
     vmpi_attach_vm(&vm);
 }
@@ -245,7 +249,7 @@ Test(vmpi, requested_events_carry_the_bit_and_go_to_the_requester_only) {
     cr_assert_eq(log_[2].event.u.thread_start.thread_env_id, (VMPI_ThreadID)&main_thread);
     cr_assert_str_eq(log_[2].event.u.thread_start.thread_name, "main");
 
-    cr_assert_eq(a->RequestEvent(VMPI_EVENT_OBJECT_ALLOC, &heap_words[12]), VMPI_ERR, "not a live object");
+    cr_assert_eq(a->RequestEvent(VMPI_EVENT_OBJECT_ALLOC, &heap_objects[2].header), VMPI_ERR, "not a live object");
     cr_assert_eq(a->RequestEvent(VMPI_EVENT_CLASS_LOAD, (void *)0x1234), VMPI_ERR);
     cr_assert_eq(a->RequestEvent(VMPI_EVENT_THREAD_START, NULL), VMPI_ERR);
     cr_assert_eq(a->RequestEvent(VMPI_EVENT_GC_START, NULL), VMPI_NOT_AVAILABLE);

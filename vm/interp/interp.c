@@ -1,0 +1,922 @@
+/*
+ * interp.c -- the bytecode interpreter: one dispatch loop per thread.
+ *
+ * The loop keeps the machine state in local variables, which the compiler
+ * keeps in registers: pc, the two operand-stack pointers (psp, rsp: the next
+ * free slot), the running frame's locals (pl, rl) and the frame itself (fp).
+ * Dispatch is computed goto (one indirect jump per instruction, each from its
+ * own site, so the branch predictor learns instruction pairs), over code
+ * that linking rewrote with superinstructions (quicken.h) so that common
+ * sequences take one dispatch.
+ *
+ * Calls are Lua-style: a caller pushes the arguments on its operand stacks
+ * and they become the callee's first locals where they lie, so a call copies
+ * nothing.  A frame's locals are followed by its operand stack:
+ *
+ *     pstack: ... caller operands | callee plocals (args first) | callee operands ...
+ *     rstack: ... caller operands | callee rlocals (args first) | callee operands ...
+ *
+ * A return pops the callee's locals and pushes the result where its first
+ * argument was.
+ *
+ * Invariants, which the verifier (verify.h) makes cheap to keep:
+ *   - nothing checks stack bounds, local indexes or operand types per
+ *     instruction: the verifier proved them for every path.  Stack room is
+ *     checked once per call from the callee's declared needs.
+ *   - the only object addresses held outside the heap are rstack slots
+ *     (and statics and interned strings).  Before anything out of line --
+ *     an allocation, an event, a barrier, printing -- OUT_OF_LINE saves the
+ *     registers to the thread (pc, the stack tops, the depth), and reloads
+ *     them after.  So a collection sees exactly the live slots
+ *     [rstack, rtop), an error trace or an agent's call trace sees the
+ *     right line, and after the call every object is re-read from its slot,
+ *     where a moving collector may have rewritten it.  (Reloading also
+ *     means no register has to survive the call, which leaves the
+ *     compiler more registers for the fast paths.)
+ *   - every reference store into a heap object goes through gc_write_ref.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../../vmpi/post.h"
+#include "../opcodes.h"
+#include "internal.h"
+#include "quicken.h"
+
+/* Operands are read little-endian straight from the code (opcodes.h). */
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "operands are decoded as host integers");
+
+#define UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+static inline uint32_t read_u16(const uint8_t *p) {
+    uint16_t v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+static inline int32_t read_i32(const uint8_t *p) {
+    int32_t v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+/* Primitive slots hold int64, double or bool (0/1) as 64 bits. */
+static inline double as_double(uint64_t bits) {
+    double d;
+    memcpy(&d, &bits, sizeof d);
+    return d;
+}
+
+static inline uint64_t double_bits(double d) {
+    uint64_t bits;
+    memcpy(&bits, &d, sizeof bits);
+    return bits;
+}
+
+/* D2I: truncate toward zero, NaN -> 0, saturate outside the int64 range
+ * (a plain C conversion would be undefined there). */
+static inline int64_t double_to_int(double d) {
+    if (isnan(d)) return 0;
+    if (d >= 9223372036854775808.0) return INT64_MAX;
+    if (d < -9223372036854775808.0) return INT64_MIN;
+    return (int64_t)d;
+}
+
+static void print_bytes(const char *text, size_t len, uint8_t newline) {
+    fwrite(text, 1, len, stdout);
+    if (newline) putc('\n', stdout);
+}
+
+/* The text of a primitive for I2S, D2S, Z2S and PRINTI, PRINTD, PRINTZ:
+ * `op` says which kind `value` is.  Returns the length written to text. */
+static size_t format_prim(uint8_t op, uint64_t value, char text[VM_NUMBER_TEXT_MAX]) {
+    switch (op) {
+    case OP_I2S: case OP_PRINTI:
+        return vm_format_int((int64_t)value, text);
+    case OP_D2S: case OP_PRINTD:
+        return vm_format_double(as_double(value), text);
+    default: /* Z2S, PRINTZ */
+        strcpy(text, value ? "true" : "false");
+        return value ? 4 : 5;
+    }
+}
+
+static void print_prim(uint8_t op, uint64_t value, uint8_t newline) {
+    char text[VM_NUMBER_TEXT_MAX];
+    print_bytes(text, format_prim(op, value, text), newline);
+}
+
+/* PRINTS: a null string prints as "null" (LANGUAGE.md). */
+static void print_string(const Obj *s, uint8_t newline) {
+    if (s) print_bytes(str_chars(s), s->length, newline);
+    else print_bytes("null", 4, newline);
+}
+
+/* Fills frame `fp` for a call of `lm` whose arguments are already the first
+ * locals at pl / rl, and clears the remaining locals (program.h: they start
+ * as 0 and null). */
+static inline void enter_frame(Frame *fp, const LinkedMethod *lm, uint64_t *pl, Obj **rl) {
+    fp->method = lm->method;
+    fp->code = lm->code;
+    fp->pc = lm->code;
+    fp->plocals = pl;
+    fp->rlocals = rl;
+    for (uint32_t i = lm->num_prim_args; i < lm->num_prim_locals; i++) pl[i] = 0;
+    for (uint32_t i = lm->num_ref_args; i < lm->num_ref_locals; i++) rl[i] = NULL;
+}
+
+/* Runs from frame `base` (already entered, its pc at its first instruction)
+ * until that frame returns; returns its primitive result (0 for void). */
+static uint64_t run(VMThread *thread, Frame *base) {
+    Frame *fp = base;
+    const uint8_t *pc = fp->pc;
+    uint64_t *pl = fp->plocals;
+    Obj **rl = fp->rlocals;
+    uint64_t *psp = pl + fp->method->num_prim_locals;
+    Obj **rsp = rl + fp->method->num_ref_locals;
+    uint64_t result = 0;
+
+/* The registers, written to and read back from the thread (see above). */
+#define SAVE_STATE()                                                                                 \
+    do {                                                                                             \
+        fp->pc = pc;                                                                                 \
+        thread->rtop = rsp;                                                                          \
+        thread->ptop = psp;                                                                          \
+        thread->depth = (uint32_t)(fp - thread->frames) + 1;                                         \
+    } while (0)
+#define LOAD_STATE()                                                                                 \
+    do {                                                                                             \
+        fp = thread->frames + thread->depth - 1;                                                     \
+        pc = fp->pc;                                                                                 \
+        pl = fp->plocals;                                                                            \
+        rl = fp->rlocals;                                                                            \
+        rsp = thread->rtop;                                                                          \
+        psp = thread->ptop;                                                                          \
+    } while (0)
+#define OUT_OF_LINE(call)                                                                            \
+    do {                                                                                             \
+        SAVE_STATE();                                                                                \
+        call;                                                                                        \
+        LOAD_STATE();                                                                                \
+    } while (0)
+#define FAIL(...)                                                                                    \
+    do {                                                                                             \
+        SAVE_STATE();                                                                                \
+        vm_runtime_errorf(thread, __VA_ARGS__);                                                      \
+    } while (0)
+#define CHECK_NOT_NULL(obj)                                                                          \
+    do {                                                                                             \
+        if (UNLIKELY((obj) == NULL)) FAIL("null reference");                                        \
+    } while (0)
+#define CHECK_INDEX(what, obj, index)                                                                \
+    do {                                                                                             \
+        CHECK_NOT_NULL(obj);                                                                         \
+        if (UNLIKELY((uint64_t)(index) >= (obj)->length))                                            \
+            FAIL(what " index %lld out of bounds for length %u", (long long)(index), (obj)->length);  \
+    } while (0)
+#define DISPATCH() goto *labels[*pc]
+#define NEXT(size)                                                                                   \
+    do {                                                                                             \
+        pc += (size);                                                                                \
+        DISPATCH();                                                                                  \
+    } while (0)
+#define U16 read_u16(pc + 1)
+#define VM (thread->vm)
+#define POP_INT() ((int64_t)*--psp)
+#define POP_DOUBLE() as_double(*--psp)
+#define PUSH(bits) (*psp++ = (uint64_t)(bits))
+#define PUSH_DOUBLE(d) (*psp++ = double_bits(d))
+#define PUSH_BOOL(cond) (*psp++ = (cond) ? 1u : 0u)
+/* Binary int operators wrap: computed on uint64_t (signed overflow is UB). */
+#define INT_BINARY(op)                                                                               \
+    do {                                                                                             \
+        uint64_t right = *--psp;                                                                     \
+        psp[-1] = psp[-1] op right;                                                                  \
+    } while (0)
+#define INT_COMPARE(op)                                                                              \
+    do {                                                                                             \
+        int64_t right = POP_INT();                                                                   \
+        psp[-1] = (int64_t)psp[-1] op right;                                                         \
+    } while (0)
+#define DOUBLE_BINARY(op)                                                                            \
+    do {                                                                                             \
+        double right = POP_DOUBLE();                                                                 \
+        psp[-1] = double_bits(as_double(psp[-1]) op right);                                          \
+    } while (0)
+#define DOUBLE_COMPARE(op)                                                                           \
+    do {                                                                                             \
+        double right = POP_DOUBLE();                                                                 \
+        psp[-1] = as_double(psp[-1]) op right;                                                       \
+    } while (0)
+#define ARRAY_ELEM(arr, index, ctype) ((ctype *)obj_body(arr) + (index))
+#define ARRAY_GET(ctype, widen)                                                                      \
+    do {                                                                                             \
+        int64_t index = POP_INT();                                                                   \
+        Obj *arr = *--rsp;                                                                           \
+        CHECK_INDEX("array", arr, index);                                                            \
+        ctype elem;                                                                                  \
+        memcpy(&elem, ARRAY_ELEM(arr, index, ctype), sizeof elem);                                   \
+        *psp++ = widen(elem);                                                                        \
+        NEXT(1);                                                                                     \
+    } while (0)
+#define ARRAY_PUT(ctype, narrow)                                                                     \
+    do {                                                                                             \
+        uint64_t value = *--psp;                                                                     \
+        int64_t index = POP_INT();                                                                   \
+        Obj *arr = *--rsp;                                                                           \
+        CHECK_INDEX("array", arr, index);                                                            \
+        ctype elem = narrow(value);                                                                  \
+        memcpy(ARRAY_ELEM(arr, index, ctype), &elem, sizeof elem);                                   \
+        NEXT(1);                                                                                     \
+    } while (0)
+#define WIDEN_SIGNED(e) ((uint64_t)(int64_t)(e))
+#define WIDEN_UNSIGNED(e) ((uint64_t)(e))
+#define WIDEN_FLOAT(e) double_bits((double)(e))
+#define NARROW_BOOL(v) ((uint8_t)((v) != 0))
+#define NARROW_TO(type) (type)
+/* Annex F (IEC 60559, which glibc and gcc follow) defines double -> float
+ * for every value: out-of-range values round to +-inf. */
+#define NARROW_FLOAT(v) ((float)as_double(v))
+#define NARROW_IDENTITY(v) (v)
+/* A reference store into a heap object: the barrier's slow path is out of
+ * line (and may free or move objects, under refcount), the plain store not. */
+#define STORE_REF(holder, slot, value)                                                               \
+    do {                                                                                             \
+        Gc *gc_ = VM->gc;                                                                            \
+        if (GC_LIKELY(gc_->barrier == GC_BARRIER_NONE)) gc_write_ref(gc_, holder, slot, value);      \
+        else OUT_OF_LINE(gc_write_ref(gc_, holder, slot, value));                                    \
+    } while (0)
+#define METHOD_EVENT(post)                                                                           \
+    do {                                                                                             \
+        if (UNLIKELY(vmpi_method_events)) OUT_OF_LINE(post(thread, fp->method));                     \
+    } while (0)
+
+/* Superinstructions.  IMMEDIATE is the k of a "PUSHI k; op" sequence. */
+#define IMMEDIATE ((int64_t)read_i32(pc + 1))
+#define INT_BINARY_K(op)                                                                             \
+    do {                                                                                             \
+        psp[-1] = psp[-1] op (uint64_t)IMMEDIATE;                                                    \
+        NEXT(6);                                                                                     \
+    } while (0)
+#define INT_COMPARE_K(op)                                                                            \
+    do {                                                                                             \
+        psp[-1] = (int64_t)psp[-1] op IMMEDIATE;                                                     \
+        NEXT(6);                                                                                     \
+    } while (0)
+/* "Ixx; Jx off": the jump's offset is relative to the jump, at pc + 1. */
+#define JUMP_IF(op)                                                                                  \
+    do {                                                                                             \
+        psp -= 2;                                                                                    \
+        if ((int64_t)psp[0] op (int64_t)psp[1]) pc += 1 + read_i32(pc + 2);                          \
+        else pc += 6;                                                                                \
+        DISPATCH();                                                                                  \
+    } while (0)
+/* "PUSHI k; Ixx; Jx off": the jump is at pc + 6. */
+#define JUMP_IF_K(op)                                                                                \
+    do {                                                                                             \
+        psp--;                                                                                       \
+        if ((int64_t)psp[0] op IMMEDIATE) pc += 6 + read_i32(pc + 7);                                \
+        else pc += 11;                                                                               \
+        DISPATCH();                                                                                  \
+    } while (0)
+
+    /* Every byte maps to a label; unassigned codes trap (the verifier never
+     * lets one through, but a bad byte must not be undefined behaviour). */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Woverride-init"
+    static const void *const labels[256] = {
+        [0 ... 255] = &&op_trap,
+#define GCLAB_OP_LABEL(name, code, opnd, ppop, ppush, rpop, rpush, sp) [code] = &&op_##name,
+        GCLAB_OPCODES(GCLAB_OP_LABEL)
+#undef GCLAB_OP_LABEL
+#define GCLAB_QUICK_LABEL(name, code) [code] = &&qop_##name,
+        GCLAB_QUICK_OPCODES(GCLAB_QUICK_LABEL)
+#undef GCLAB_QUICK_LABEL
+    };
+#pragma GCC diagnostic pop
+
+    DISPATCH();
+
+op_trap:
+    FAIL("internal error: invalid opcode 0x%02x", *pc);
+
+op_NOP:
+    NEXT(1);
+
+    /* ---- constants ---- */
+op_PUSHI:
+    PUSH((int64_t)read_i32(pc + 1));
+    NEXT(5);
+op_LDI:
+    PUSH(VM->program->ints[U16]);
+    NEXT(3);
+op_LDD:
+    PUSH_DOUBLE(VM->program->doubles[U16]);
+    NEXT(3);
+op_LDS:
+    *rsp++ = VM->string_consts[U16];
+    NEXT(3);
+op_PUSHZ:
+    PUSH(pc[1] != 0);
+    NEXT(2);
+op_ANULL:
+    *rsp++ = NULL;
+    NEXT(1);
+
+    /* ---- locals and stack shuffling ---- */
+op_PLOAD:
+    *psp++ = pl[U16];
+    NEXT(3);
+op_PSTORE:
+    pl[U16] = *--psp;
+    NEXT(3);
+op_RLOAD:
+    *rsp++ = rl[U16];
+    NEXT(3);
+op_RSTORE:
+    rl[U16] = *--rsp;
+    NEXT(3);
+op_PPOP:
+    psp--;
+    NEXT(1);
+op_RPOP:
+    rsp--;
+    NEXT(1);
+op_PDUP:
+    psp[0] = psp[-1];
+    psp++;
+    NEXT(1);
+op_RDUP:
+    rsp[0] = rsp[-1];
+    rsp++;
+    NEXT(1);
+op_IINC:
+    pl[U16] += 1;
+    NEXT(3);
+
+    /* ---- int arithmetic: 64-bit, wrapping ---- */
+op_IADD:
+    INT_BINARY(+);
+    NEXT(1);
+op_ISUB:
+    INT_BINARY(-);
+    NEXT(1);
+op_IMUL:
+    INT_BINARY(*);
+    NEXT(1);
+op_IDIV: {
+    int64_t right = POP_INT(), left = (int64_t)psp[-1];
+    if (UNLIKELY(right == 0)) FAIL("division by zero");
+    /* INT64_MIN / -1 overflows in C; the language wraps it to INT64_MIN. */
+    psp[-1] = right == -1 ? 0 - (uint64_t)left : (uint64_t)(left / right);
+    NEXT(1);
+}
+op_IREM: {
+    int64_t right = POP_INT(), left = (int64_t)psp[-1];
+    if (UNLIKELY(right == 0)) FAIL("division by zero");
+    psp[-1] = right == -1 ? 0 : (uint64_t)(left % right);
+    NEXT(1);
+}
+op_INEG:
+    psp[-1] = 0 - psp[-1];
+    NEXT(1);
+op_IAND:
+    INT_BINARY(&);
+    NEXT(1);
+op_IOR:
+    INT_BINARY(|);
+    NEXT(1);
+op_IXOR:
+    INT_BINARY(^);
+    NEXT(1);
+op_ISHL: {
+    uint64_t count = *--psp & 63;
+    psp[-1] <<= count;
+    NEXT(1);
+}
+op_ISHR: {
+    uint64_t count = *--psp & 63;
+    /* Arithmetic shift: gcc defines >> of a negative int64 as sign-filling. */
+    psp[-1] = (uint64_t)((int64_t)psp[-1] >> count);
+    NEXT(1);
+}
+
+    /* ---- double arithmetic ---- */
+op_DADD:
+    DOUBLE_BINARY(+);
+    NEXT(1);
+op_DSUB:
+    DOUBLE_BINARY(-);
+    NEXT(1);
+op_DMUL:
+    DOUBLE_BINARY(*);
+    NEXT(1);
+op_DDIV:
+    DOUBLE_BINARY(/);
+    NEXT(1);
+op_DNEG:
+    psp[-1] = double_bits(-as_double(psp[-1]));
+    NEXT(1);
+op_I2D:
+    psp[-1] = double_bits((double)(int64_t)psp[-1]);
+    NEXT(1);
+op_D2I:
+    psp[-1] = (uint64_t)double_to_int(as_double(psp[-1]));
+    NEXT(1);
+
+    /* ---- comparisons ---- */
+op_IEQ:
+    INT_COMPARE(==);
+    NEXT(1);
+op_INE:
+    INT_COMPARE(!=);
+    NEXT(1);
+op_ILT:
+    INT_COMPARE(<);
+    NEXT(1);
+op_ILE:
+    INT_COMPARE(<=);
+    NEXT(1);
+op_IGT:
+    INT_COMPARE(>);
+    NEXT(1);
+op_IGE:
+    INT_COMPARE(>=);
+    NEXT(1);
+op_DEQ:
+    DOUBLE_COMPARE(==);
+    NEXT(1);
+op_DNE:
+    DOUBLE_COMPARE(!=);
+    NEXT(1);
+op_DLT:
+    DOUBLE_COMPARE(<);
+    NEXT(1);
+op_DLE:
+    DOUBLE_COMPARE(<=);
+    NEXT(1);
+op_DGT:
+    DOUBLE_COMPARE(>);
+    NEXT(1);
+op_DGE:
+    DOUBLE_COMPARE(>=);
+    NEXT(1);
+op_ZEQ:
+    INT_COMPARE(==);
+    NEXT(1);
+op_ZNE:
+    INT_COMPARE(!=);
+    NEXT(1);
+op_NOT:
+    psp[-1] ^= 1;
+    NEXT(1);
+op_REQ: {
+    Obj *right = *--rsp, *left = *--rsp;
+    PUSH_BOOL(left == right);
+    NEXT(1);
+}
+op_RNE: {
+    Obj *right = *--rsp, *left = *--rsp;
+    PUSH_BOOL(left != right);
+    NEXT(1);
+}
+op_SEQ: {
+    Obj *right = *--rsp, *left = *--rsp;
+    int equal;
+    OUT_OF_LINE(equal = vm_string_equals(left, right));
+    PUSH_BOOL(equal);
+    NEXT(1);
+}
+
+    /* ---- control ---- */
+op_JMP:
+    pc += read_i32(pc + 1);
+    DISPATCH();
+op_JT:
+    if (*--psp) pc += read_i32(pc + 1);
+    else pc += 5;
+    DISPATCH();
+op_JF:
+    if (!*--psp) pc += read_i32(pc + 1);
+    else pc += 5;
+    DISPATCH();
+
+op_CALL: {
+    const LinkedMethod *callee = &VM->linked_methods[U16];
+    uint64_t *callee_pl = psp - callee->num_prim_args;
+    Obj **callee_rl = rsp - callee->num_ref_args;
+    fp->pc = pc; /* the return address, and the caller's line in traces */
+    if (UNLIKELY(fp + 1 == thread->frames + thread->max_depth ||
+                 (size_t)(thread->pstack_end - callee_pl) < callee->pstack_need ||
+                 (size_t)(thread->rstack_end - callee_rl) < callee->rstack_need))
+        FAIL("stack overflow");
+    if (callee->has_receiver) CHECK_NOT_NULL(*callee_rl);
+    fp++;
+    enter_frame(fp, callee, callee_pl, callee_rl);
+    pl = callee_pl;
+    rl = callee_rl;
+    psp = pl + callee->num_prim_locals;
+    rsp = rl + callee->num_ref_locals;
+    pc = callee->code;
+    METHOD_EVENT(vmpi_post_method_entry);
+    DISPATCH();
+}
+op_RET:
+    METHOD_EVENT(vmpi_post_method_exit);
+    if (fp == base) goto finished;
+    psp = pl;
+    rsp = rl;
+    goto return_to_caller;
+op_RETP:
+    METHOD_EVENT(vmpi_post_method_exit);
+    result = psp[-1];
+    if (fp == base) goto finished;
+    psp = pl;
+    *psp++ = result;
+    rsp = rl;
+    goto return_to_caller;
+op_RETR: {
+    METHOD_EVENT(vmpi_post_method_exit);
+    Obj *value = rsp[-1]; /* read after the event, which may have moved it */
+    if (fp == base) goto finished;
+    psp = pl;
+    rsp = rl;
+    *rsp++ = value;
+    goto return_to_caller;
+}
+return_to_caller:
+    fp--;
+    pl = fp->plocals;
+    rl = fp->rlocals;
+    pc = fp->pc + 3; /* past the CALL */
+    DISPATCH();
+
+    /* ---- objects ---- */
+op_NEW: {
+    const RtClass *cls = &VM->classes[U16];
+    Obj *obj;
+    OUT_OF_LINE(obj = vm_alloc(thread, cls, 0));
+    *rsp++ = obj;
+    NEXT(3);
+}
+op_GETFP: {
+    Obj *obj = *--rsp;
+    CHECK_NOT_NULL(obj);
+    *psp++ = *(uint64_t *)((char *)obj + VM->field_offsets[U16]);
+    NEXT(3);
+}
+op_PUTFP: {
+    uint64_t value = *--psp;
+    Obj *obj = *--rsp;
+    CHECK_NOT_NULL(obj);
+    *(uint64_t *)((char *)obj + VM->field_offsets[U16]) = value;
+    NEXT(3);
+}
+op_GETFR: {
+    Obj *obj = rsp[-1];
+    CHECK_NOT_NULL(obj);
+    rsp[-1] = *(Obj **)((char *)obj + VM->field_offsets[U16]);
+    NEXT(3);
+}
+op_PUTFR: {
+    Obj *value = *--rsp;
+    Obj *obj = *--rsp;
+    CHECK_NOT_NULL(obj);
+    STORE_REF(obj, (Obj **)((char *)obj + VM->field_offsets[U16]), value);
+    NEXT(3);
+}
+    /* Statics are roots, not heap slots: plain stores, no barrier. */
+op_GETSP:
+    PUSH(VM->prim_statics[VM->program->statics[U16].slot]);
+    NEXT(3);
+op_PUTSP:
+    VM->prim_statics[VM->program->statics[U16].slot] = *--psp;
+    NEXT(3);
+op_GETSR:
+    *rsp++ = VM->ref_statics[VM->program->statics[U16].slot];
+    NEXT(3);
+op_PUTSR:
+    VM->ref_statics[VM->program->statics[U16].slot] = *--rsp;
+    NEXT(3);
+
+    /* ---- arrays ---- */
+op_NEWARR: {
+    const RtClass *cls = VM->type_class[U16];
+    int64_t length = POP_INT();
+    if (UNLIKELY(length < 0)) FAIL("negative array length %lld", (long long)length);
+    if (UNLIKELY(length > UINT32_MAX)) FAIL("array length %lld is too large", (long long)length);
+    Obj *arr;
+    OUT_OF_LINE(arr = vm_alloc(thread, cls, (uint32_t)length));
+    *rsp++ = arr;
+    NEXT(3);
+}
+op_ALEN: {
+    Obj *arr = rsp[-1];
+    CHECK_NOT_NULL(arr);
+    rsp--;
+    PUSH(arr->length);
+    NEXT(1);
+}
+op_AGETZ:
+    ARRAY_GET(uint8_t, WIDEN_UNSIGNED);
+op_AGETB:
+    ARRAY_GET(int8_t, WIDEN_SIGNED);
+op_AGETC:
+    ARRAY_GET(uint16_t, WIDEN_UNSIGNED);
+op_AGETS:
+    ARRAY_GET(int16_t, WIDEN_SIGNED);
+op_AGETI:
+    ARRAY_GET(int32_t, WIDEN_SIGNED);
+op_AGETJ:
+    ARRAY_GET(uint64_t, WIDEN_UNSIGNED);
+op_AGETF:
+    ARRAY_GET(float, WIDEN_FLOAT);
+op_AGETD:
+    ARRAY_GET(uint64_t, WIDEN_UNSIGNED);
+op_AGETR: {
+    int64_t index = POP_INT();
+    Obj *arr = rsp[-1];
+    CHECK_INDEX("array", arr, index);
+    rsp[-1] = *ARRAY_ELEM(arr, index, Obj *);
+    NEXT(1);
+}
+op_APUTZ:
+    ARRAY_PUT(uint8_t, NARROW_BOOL);
+op_APUTB:
+    ARRAY_PUT(uint8_t, NARROW_TO(uint8_t));
+op_APUTC:
+    ARRAY_PUT(uint16_t, NARROW_TO(uint16_t));
+op_APUTS:
+    ARRAY_PUT(uint16_t, NARROW_TO(uint16_t));
+op_APUTI:
+    ARRAY_PUT(uint32_t, NARROW_TO(uint32_t));
+op_APUTJ:
+    ARRAY_PUT(uint64_t, NARROW_IDENTITY);
+op_APUTF:
+    ARRAY_PUT(float, NARROW_FLOAT);
+op_APUTD:
+    ARRAY_PUT(uint64_t, NARROW_IDENTITY);
+op_APUTR: {
+    int64_t index = POP_INT();
+    Obj *value = *--rsp;
+    Obj *arr = *--rsp;
+    CHECK_INDEX("array", arr, index);
+    STORE_REF(arr, ARRAY_ELEM(arr, index, Obj *), value);
+    NEXT(1);
+}
+
+    /* ---- strings: the operands stay on the rstack (roots) while the
+     * result is allocated, and are popped after. ---- */
+op_SCAT: {
+    Obj *joined;
+    OUT_OF_LINE(joined = vm_string_concat(thread, rsp - 2));
+    rsp--;
+    rsp[-1] = joined;
+    NEXT(1);
+}
+op_I2S:
+op_D2S:
+op_Z2S: {
+    uint8_t op = *pc;
+    uint64_t value = *--psp;
+    char text[VM_NUMBER_TEXT_MAX];
+    Obj *s;
+    OUT_OF_LINE(s = vm_string_from_bytes(thread, text, format_prim(op, value, text)));
+    *rsp++ = s;
+    NEXT(1);
+}
+op_SLEN: {
+    Obj *s = rsp[-1];
+    CHECK_NOT_NULL(s);
+    rsp--;
+    PUSH(s->length);
+    NEXT(1);
+}
+op_SCHAR: {
+    int64_t index = POP_INT();
+    Obj *s = *--rsp;
+    CHECK_INDEX("string", s, index);
+    PUSH((unsigned char)str_chars(s)[index]);
+    NEXT(1);
+}
+op_SSUB: {
+    int64_t to = POP_INT(), from = POP_INT();
+    CHECK_NOT_NULL(rsp[-1]);
+    Obj *sub;
+    OUT_OF_LINE(sub = vm_string_substring(thread, rsp - 1, from, to));
+    rsp[-1] = sub;
+    NEXT(1);
+}
+op_CHR: {
+    char byte = (char)(unsigned char)(*--psp & 255);
+    Obj *s;
+    OUT_OF_LINE(s = vm_string_from_bytes(thread, &byte, 1));
+    *rsp++ = s;
+    NEXT(1);
+}
+op_PARSEI: {
+    Obj *s = *--rsp;
+    CHECK_NOT_NULL(s);
+    int64_t value;
+    OUT_OF_LINE(value = vm_parse_int(thread, s));
+    PUSH(value);
+    NEXT(1);
+}
+
+    /* ---- input/output and process ---- */
+op_PRINTI:
+op_PRINTD:
+op_PRINTZ: {
+    uint8_t op = *pc;
+    uint64_t value = *--psp;
+    OUT_OF_LINE(print_prim(op, value, pc[1]));
+    NEXT(2);
+}
+op_PRINTS: {
+    Obj *s = *--rsp;
+    OUT_OF_LINE(print_string(s, pc[1]));
+    NEXT(2);
+}
+op_EXIT: {
+    /* The OS keeps the low 8 bits of an exit status. */
+    int status = (int)(*--psp & 255);
+    SAVE_STATE();
+    vm_exit(VM, status);
+}
+
+    /* ---- superinstructions (quicken.h): each does the work of the
+     * sequence it replaced, whose bytes follow it unchanged ---- */
+qop_PLOAD2:
+    psp[0] = pl[read_u16(pc + 1)];
+    psp[1] = pl[read_u16(pc + 4)];
+    psp += 2;
+    NEXT(6);
+qop_RLOAD2:
+    rsp[0] = rl[read_u16(pc + 1)];
+    rsp[1] = rl[read_u16(pc + 4)];
+    rsp += 2;
+    NEXT(6);
+qop_RLOAD_GETFP: {
+    Obj *obj = rl[read_u16(pc + 1)];
+    if (UNLIKELY(obj == NULL)) {
+        pc += 3; /* the GETFP fails */
+        FAIL("null reference");
+    }
+    *psp++ = *(uint64_t *)((char *)obj + VM->field_offsets[read_u16(pc + 4)]);
+    NEXT(6);
+}
+qop_RLOAD_GETFR: {
+    Obj *obj = rl[read_u16(pc + 1)];
+    if (UNLIKELY(obj == NULL)) {
+        pc += 3; /* the GETFR fails */
+        FAIL("null reference");
+    }
+    *rsp++ = *(Obj **)((char *)obj + VM->field_offsets[read_u16(pc + 4)]);
+    NEXT(6);
+}
+qop_PLOAD_IADD:
+    psp[-1] += pl[read_u16(pc + 1)];
+    NEXT(4);
+qop_IADD_PSTORE:
+    pl[read_u16(pc + 2)] = psp[-2] + psp[-1];
+    psp -= 2;
+    NEXT(4);
+qop_IADD_K:
+    INT_BINARY_K(+);
+qop_ISUB_K:
+    INT_BINARY_K(-);
+qop_IMUL_K:
+    INT_BINARY_K(*);
+qop_IAND_K:
+    INT_BINARY_K(&);
+qop_IOR_K:
+    INT_BINARY_K(|);
+qop_IXOR_K:
+    INT_BINARY_K(^);
+qop_IDIV_K: /* k is neither 0 nor -1 (quicken.c) */
+    psp[-1] = (uint64_t)((int64_t)psp[-1] / IMMEDIATE);
+    NEXT(6);
+qop_IREM_K:
+    psp[-1] = (uint64_t)((int64_t)psp[-1] % IMMEDIATE);
+    NEXT(6);
+qop_ISHL_K:
+    psp[-1] <<= (uint64_t)IMMEDIATE & 63;
+    NEXT(6);
+qop_ISHR_K:
+    psp[-1] = (uint64_t)((int64_t)psp[-1] >> ((uint64_t)IMMEDIATE & 63));
+    NEXT(6);
+qop_IEQ_K:
+    INT_COMPARE_K(==);
+qop_INE_K:
+    INT_COMPARE_K(!=);
+qop_ILT_K:
+    INT_COMPARE_K(<);
+qop_ILE_K:
+    INT_COMPARE_K(<=);
+qop_IGT_K:
+    INT_COMPARE_K(>);
+qop_IGE_K:
+    INT_COMPARE_K(>=);
+qop_JEQ:
+    JUMP_IF(==);
+qop_JNE:
+    JUMP_IF(!=);
+qop_JLT:
+    JUMP_IF(<);
+qop_JLE:
+    JUMP_IF(<=);
+qop_JGT:
+    JUMP_IF(>);
+qop_JGE:
+    JUMP_IF(>=);
+qop_JEQ_K:
+    JUMP_IF_K(==);
+qop_JNE_K:
+    JUMP_IF_K(!=);
+qop_JLT_K:
+    JUMP_IF_K(<);
+qop_JLE_K:
+    JUMP_IF_K(<=);
+qop_JGT_K:
+    JUMP_IF_K(>);
+qop_JGE_K:
+    JUMP_IF_K(>=);
+
+finished:
+    thread->rtop = rsp;
+    thread->ptop = psp;
+    thread->depth = (uint32_t)(base - thread->frames);
+    return result;
+
+#undef SAVE_STATE
+#undef LOAD_STATE
+#undef OUT_OF_LINE
+#undef FAIL
+#undef CHECK_NOT_NULL
+#undef CHECK_INDEX
+#undef DISPATCH
+#undef NEXT
+#undef U16
+#undef VM
+#undef POP_INT
+#undef POP_DOUBLE
+#undef PUSH
+#undef PUSH_DOUBLE
+#undef PUSH_BOOL
+#undef INT_BINARY
+#undef INT_COMPARE
+#undef DOUBLE_BINARY
+#undef DOUBLE_COMPARE
+#undef ARRAY_ELEM
+#undef ARRAY_GET
+#undef ARRAY_PUT
+#undef STORE_REF
+#undef METHOD_EVENT
+#undef IMMEDIATE
+#undef INT_BINARY_K
+#undef INT_COMPARE_K
+#undef JUMP_IF
+#undef JUMP_IF_K
+}
+
+/* main(string[] args): a string array of the arguments after the program's
+ * name, left in rstack[0], which becomes main's reference local 0. */
+static void push_args_array(VMThread *thread, const RtClass *array_class, int argc, char **argv) {
+    Obj **slot = thread->rstack;
+    thread->rtop = slot;
+    *slot = vm_alloc(thread, array_class, (uint32_t)argc);
+    thread->rtop = slot + 1; /* the array is now a root while its strings are made */
+    for (int i = 0; i < argc; i++) {
+        Obj *arg = vm_string_from_bytes(thread, argv[i], strlen(argv[i]));
+        gc_write_ref(thread->vm->gc, *slot, (Obj **)obj_body(*slot) + i, arg);
+    }
+}
+
+int vm_run_main(VM *vm, int argc, char **argv) {
+    VMThread *thread = vm->threads[0];
+    vm_set_current_thread(thread);
+    vm->argc = argc;
+    vm->argv = argv;
+    const ProgMethod *main_method = &vm->program->methods[vm->program->entry_method];
+    const LinkedMethod *entry = &vm->linked_methods[vm->program->entry_method];
+    thread->depth = 0;
+    thread->rtop = thread->rstack;
+    if (entry->num_ref_args == 1)
+        push_args_array(thread, vm->type_class[main_method->param_types[0]], argc, argv);
+
+    /* main's frame fits: the verifier bounds locals and stack depths far
+     * below VM_STACK_SLOTS.  Calls check their callee's room. */
+    Frame *base = &thread->frames[0];
+    enter_frame(base, entry, thread->pstack, thread->rstack);
+    thread->depth = 1;
+    if (vmpi_method_events) {
+        thread->rtop = thread->rstack + entry->num_ref_locals;
+        thread->ptop = thread->pstack + entry->num_prim_locals;
+        vmpi_post_method_entry(thread, main_method);
+    }
+    uint64_t result = run(thread, base);
+    vm_thread_end(thread);
+    /* int main() returns the exit status, which the OS truncates to 8 bits. */
+    return vm->program->types[main_method->return_type][0] == 'J' ? (int)(result & 255) : 0;
+}

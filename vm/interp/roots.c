@@ -1,0 +1,24 @@
+/*
+ * roots.c -- the VM's precise root set, handed to the collector.
+ *
+ * Invariant: outside the collected heap, object addresses live only in
+ *   - each thread's reference stack below rtop (locals and operands),
+ *   - the reference statics,
+ *   - the interned string constants.
+ * The interpreter keeps nothing else across a safepoint, so visiting these
+ * slots (and letting a moving collector rewrite them) is the whole story.
+ */
+#include "internal.h"
+
+static void visit_range(Obj **from, Obj **to, GcSlotVisitor visit, void *ctx) {
+    for (Obj **slot = from; slot < to; slot++)
+        if (*slot) visit(slot, ctx);
+}
+
+void vm_enumerate_roots(void *vm_arg, GcSlotVisitor visit, void *ctx) {
+    VM *vm = vm_arg;
+    for (uint32_t i = 0; i < vm->num_threads; i++)
+        visit_range(vm->threads[i]->rstack, vm->threads[i]->rtop, visit, ctx);
+    visit_range(vm->ref_statics, vm->ref_statics + vm->program->num_ref_statics, visit, ctx);
+    visit_range(vm->string_consts, vm->string_consts + vm->program->num_strings, visit, ctx);
+}
