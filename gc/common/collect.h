@@ -48,4 +48,8 @@ typedef struct GcCollection {
 GcCollection gc_collection_begin(Gc *gc, GcCollectionKind kind, GcReason reason);
 void gc_collection_end(Gc *gc, const GcCollection *collection);
 
+/* With --gc-log: one closing line for the whole run (collections by kind,
+ * total and longest pause, objects allocated, freed and moved, peak RSS). */
+void gc_log_summary(const Gc *gc);
+
 #endif

@@ -53,3 +53,9 @@ case(cli/runtime/divide_by_zero 1 - "^error: division by zero@@at divide_by_zero
      ${VMRUN} ${cli}/divide_by_zero.gcl)
 case(cli/runtime/stack_overflow 1 - "^error: stack overflow@@at stack_overflow\\.forever \\(stack_overflow\\.gcl:2\\)"
      ${VMRUN} ${cli}/stack_overflow.gcl)
+
+# ---- --gc-log: a line per collection, then one summary line for the run --------
+foreach(gc ${GCLAB_COLLECTORS})
+  case(cli/gc_log/${gc} 0 - "^\\[gc 1\\] ${gc} (minor|major|cycle) \\(alloc\\): [0-9]+ -> [0-9]+ objects@@^\\[gc\\] ${gc}: [1-9][0-9]* collections .* pause total [0-9.]+ ms, longest [0-9.]+ ms; [0-9]+ objects allocated .* peak RSS [0-9]+ KiB$"
+       ${VMRUN} --gc=${gc} --gc-log --heap=256k ${CMAKE_SOURCE_DIR}/examples/bench/binary_trees.gcl 8)
+endforeach()

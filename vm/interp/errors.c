@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "../../gc/common/collect.h"
 #include "internal.h"
 #include "../../vmpi/control.h"
 
@@ -72,6 +73,7 @@ _Noreturn void vm_exit(VM *vm, int status) {
         fprintf(stderr, "vmrun: error writing the program's output\n");
         if (status == 0) status = 1;
     }
+    if (vm->gc != NULL && vm->gc->config.log != NULL) gc_log_summary(vm->gc);
     vmpi_shutdown();
     exit(status);
 }
