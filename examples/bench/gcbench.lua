@@ -1,5 +1,5 @@
 -- gcbench -- Hans Boehm's GCBench (same algorithm as gcbench.gcl).
--- Usage: lua5.4 gcbench.lua [maxDepth]   (default 16)
+-- Usage: lua5.4 gcbench.lua [maxDepth [arraySize]]   (default 16 and 500000)
 
 local function newNode(left, right)
   return { left = left or false, right = right or false, i = 0, j = 0 }
@@ -48,7 +48,7 @@ local minDepth = 4
 local maxDepth = tonumber(arg[1]) or 16
 stretchDepth = maxDepth + 2
 local longLivedDepth = maxDepth
-local arraySize = 500000
+local arraySize = tonumber(arg[2]) or 500000
 
 print("Garbage Collector Test")
 print(string.format(" Stretching memory with a binary tree of depth %d: %d nodes",

@@ -1,5 +1,5 @@
 # gcbench -- Hans Boehm's GCBench (same algorithm as gcbench.gcl).
-# Usage: python3 gcbench.py [maxDepth]   (default 16)
+# Usage: python3 gcbench.py [maxDepth [arraySize]]   (default 16 and 500000)
 import sys
 
 
@@ -65,7 +65,7 @@ def main():
     max_depth = int(sys.argv[1]) if len(sys.argv) > 1 else 16
     stretch_depth = max_depth + 2
     long_lived_depth = max_depth
-    array_size = 500000
+    array_size = int(sys.argv[2]) if len(sys.argv) > 2 else 500000
 
     print("Garbage Collector Test")
     print(f" Stretching memory with a binary tree of depth {stretch_depth}: {count(make_tree(stretch_depth))} nodes")
