@@ -1,0 +1,589 @@
+/*
+ * refcount.c -- the reference-counting collector (--gc=refcount), with
+ * cycle collection.
+ *
+ * The algorithm (VMPI patent, /work/shared/spec/vmpi-patent-and-jvmpi-1.2.md,
+ * "REFERENCE-COUNTING GARBAGE COLLECTOR"): every object counts the
+ * references to it; each store of a reference adds one to the new referent
+ * and takes one from the old; an object whose count drops to zero is
+ * garbage and is freed, and freeing it takes one from each object it refers
+ * to, which may free those in turn.  Objects never move.
+ *
+ * Deferred counting.  The patent counts references from roots too, but here
+ * the roots are the interpreter's reference stacks, which change on every
+ * instruction: counting them would put a barrier on every push and pop.  So
+ * this collector uses deferred reference counting (L. P. Deutsch and D. G.
+ * Bobrow, "An Efficient, Incremental, Automatic Garbage Collector", CACM
+ * 1976): the write barrier (gc_write_ref: GC_BARRIER_REFCOUNT) counts only
+ * references held in heap slots, and a count of zero no longer proves an
+ * object dead -- a local variable may still hold it.  Such an object goes
+ * into the zero-count table (ZCT), and so does every new object (its count
+ * starts at zero).  Nothing is freed by the barrier.  From time to time a
+ * reconciliation settles the ZCT:
+ *
+ *   1. count the roots: one increment per root slot, and set ROOTED;
+ *   2. take back the increments of the previous reconciliation's roots
+ *      (kept until now in `counted_roots`, as the Recycler keeps its stack
+ *      buffers: D. F. Bacon et al., "Java without the Coffee Breaks", PLDI
+ *      2001), so that an object a root has let go of since then is
+ *      decremented like any other -- which is how trial deletion hears
+ *      that a cycle may have lost its last reference from a local;
+ *   3. free every ZCT entry whose count is still zero: no heap slot and no
+ *      root refers to it.  Freeing cascades: each freed object's referents
+ *      are decremented, and those that reach zero are freed too, from an
+ *      explicit work list (never recursion: a list a million long would
+ *      overflow the C stack).  Entries whose count is not zero leave the
+ *      table, alive;
+ *   4. if it is time, collect garbage cycles (below);
+ *   5. clear ROOTED; the roots counted in step 1 stay counted until step 2
+ *      of the next reconciliation.
+ *
+ * So after a reconciliation the ZCT is empty and every object has a count
+ * of at least one.  A reconciliation happens when the ZCT holds
+ * RC_ZCT_LIMIT entries, when an allocation would take the heap past --heap,
+ * at every allocation under --gc-stress, and on request (gc_collect).
+ * Frees are batched (DESIGN.md, "frees are batched (deferred, or one
+ * bracket per cascade); choose and document"): each reconciliation is one
+ * GC_START .. GC_FINISH bracket and posts every OBJECT_FREE of the
+ * cascades it runs.
+ *
+ * Cycle collection.  A garbage cycle keeps its members' counts above zero,
+ * so counting alone never frees it.  Unless --rc-cycles=off
+ * (config.rc_cycles false: the cycles leak, as the patent's collector's
+ * would), step 4 runs D. F. Bacon and V. T. Rajan's synchronous trial
+ * deletion ("Concurrent Cycle Collection in Reference Counted Systems",
+ * ECOOP 2001) over the candidate buffer: MarkGray subtracts from each
+ * object reachable from a candidate the references it gets from the
+ * others, Scan blackens (and ScanBlack restores) whatever still has a count
+ * left -- a reference from outside -- and CollectWhite frees the rest.
+ * Candidates ("purple") are the objects that may head a garbage cycle:
+ *   - those decremented to a count above zero (Bacon-Rajan's rule), by the
+ *     barrier, by a cascade, or by step 2 when a root let go of them;
+ *   - those that leave the ZCT in step 3 alive: they were new or had a zero
+ *     count since the last reconciliation, so a root may have held them
+ *     without being counted (a ring built and dropped by one method call
+ *     is never decremented at all).
+ * Objects that a root refers to during the reconciliation (ROOTED) are not
+ * made candidates: when the root lets go, step 2 of a later reconciliation
+ * will.  Objects without reference slots cannot be on a cycle ("green")
+ * and are never candidates.  Because step 4 runs while the roots are
+ * counted (after step 1), an object a root refers to has a count of at
+ * least one that no trial subtracts, so it and everything it reaches stay
+ * black: a cycle held only by a local is never collected.  Trial deletion
+ * runs when the buffer holds max(RC_MIN_CANDIDATES, used_objects / 2)
+ * candidates -- so its work, at most the objects reachable from the
+ * candidates, is paid for by as many new candidates -- and always when the
+ * heap is short of space, under --gc-stress and on request.
+ *
+ * The --gc-log kind says which: "major" for a reconciliation alone,
+ * "cycle" for one that also ran trial deletion (and counts in
+ * stats.cycle_collections).
+ *
+ * Storage.  Each object is its own block from the memory layer
+ * (gc/common/memory.h), like marksweep's, but the block starts with an
+ * RcLinks record and the object follows it: the object's position in
+ * `objects` (the table of every allocated object, for walk_heap and the
+ * verifier) and in `candidates`, so that a single object is taken out of
+ * either in constant time when it is freed, by moving the last entry into
+ * its place.  --heap (config.heap_bytes) budgets the sum of obj_size over
+ * all objects (gc/common/budget.h); the 8 bytes of RcLinks are the
+ * collector's bookkeeping, like marksweep's table, and not counted.  There
+ * is no bump fast path (bump_ptr == bump_limit == NULL), so every gc_alloc
+ * comes to rc_alloc_slow.  A freed object's block goes back to the memory
+ * layer at once: nothing can find it any more.
+ *
+ * The header word (refcount.h) holds the count, the colour and the IN_ZCT
+ * and ROOTED bits; counts stick at RC_COUNT_STICKY instead of overflowing.
+ *
+ * Invariants between reconciliations:
+ *   - objects.items[0 .. objects.count) are exactly the allocated objects,
+ *     each with its RcLinks.table_index; candidates likewise, with
+ *     candidate_index (RC_NOT_BUFFERED for an object not in it);
+ *   - an object's count is the number of heap slots referring to it, plus
+ *     the number of entries for it in `counted_roots` (or it is sticky);
+ *   - an object has IN_ZCT exactly when it is in the ZCT, once; every
+ *     object with a count of zero is there, and so may be objects whose
+ *     count has risen again since;
+ *   - every purple object is in `candidates`, and no object is ROOTED,
+ *     gray or white;
+ *   - gc->stats.used_objects == objects.count and used_bytes is the sum of
+ *     their sizes; total_bytes is max(heap_bytes, used_bytes);
+ *   - used_bytes <= heap_bytes, except while the VM has disabled collection
+ *     (see rc_make_room).
+ *
+ * Events (DESIGN.md, mapping table, refcount row): ARENA_NEW for the one
+ * arena (RC_ARENA_ID, "heap") when the heap is created; OBJECT_ALLOC per
+ * allocation; within GC_START .. GC_FINISH (gc/common/collect.h) one
+ * OBJECT_FREE for each object freed by the reconciliation: those whose
+ * count is zero and their cascades, then the members of garbage cycles.
+ */
+#include <stdlib.h>
+
+#include "../common/budget.h"
+#include "../common/collect.h"
+#include "../common/markstack.h"
+#include "../common/memory.h"
+#include "../common/trace.h"
+#include "../gc.h"
+#include "refcount.h"
+
+#define RC_ARENA_ID 1u
+/* New objects and objects whose count dropped to zero since the last
+ * reconciliation: this many make the next allocation reconcile. */
+#define RC_ZCT_LIMIT 4096u
+/* The fewest candidates that make a reconciliation collect cycles. */
+#define RC_MIN_CANDIDATES 4096u
+/* RcLinks.candidate_index of an object that is not a candidate. */
+#define RC_NOT_BUFFERED UINT32_MAX
+/* Table positions are 32 bits, and one value means "not buffered". */
+#define RC_MAX_OBJECTS ((size_t)UINT32_MAX)
+
+/* What precedes every object in its block: where it is listed. */
+typedef struct RcLinks {
+    uint32_t table_index;     /* in RefCount.objects */
+    uint32_t candidate_index; /* in RefCount.candidates, or RC_NOT_BUFFERED */
+} RcLinks;
+
+/* The lists below are GcMarkStacks used as growable arrays of objects
+ * (push, read items[0 .. count), truncate): the mark stack's growth and
+ * its out-of-memory exit are what each of them needs. */
+typedef struct RefCount {
+    Gc gc;                    /* first, so a Gc * is a RefCount * */
+    GcMemory memory;
+    GcMarkStack objects;      /* every allocated object, in no particular order */
+    GcMarkStack zct;          /* the zero-count table */
+    GcMarkStack candidates;   /* possible roots of garbage cycles (purple) */
+    GcMarkStack counted_roots; /* one entry per root slot counted at the last reconciliation */
+    GcMarkStack roots_now;    /* the same, being counted by this reconciliation */
+    GcMarkStack worklist;     /* objects still to visit: frees, trial deletion */
+    GcMarkStack doomed;       /* members of garbage cycles, found and not yet freed */
+} RefCount;
+
+extern const GcOps gc_refcount_ops;
+
+static inline RcLinks *rc_links(const Obj *obj) { return (RcLinks *)(uintptr_t)obj - 1; }
+
+static inline bool rc_is_buffered(const Obj *obj) {
+    return rc_links(obj)->candidate_index != RC_NOT_BUFFERED;
+}
+
+/* Objects without reference slots can be on no cycle. */
+static inline bool rc_has_ref_slots(const Obj *obj) {
+    size_t count;
+    obj_ref_slots(obj, &count);
+    return count > 0;
+}
+
+/* ---- counting ------------------------------------------------------------ */
+
+/* Adds one to the count, unless it is sticky. */
+static inline void rc_count_up(Obj *obj) {
+    if ((obj->gc_word & RC_COUNT_MASK) != RC_COUNT_STICKY) obj->gc_word++;
+}
+
+/* Takes one from the count, unless it is sticky; returns the new count. */
+static inline uint32_t rc_count_down(Obj *obj) {
+    if ((obj->gc_word & RC_COUNT_MASK) != RC_COUNT_STICKY) obj->gc_word--;
+    return rc_count(obj);
+}
+
+/* A new reference (Bacon-Rajan's Increment): the object is in use, so it
+ * is no longer a possible cycle root (black; a candidate entry for it is
+ * dropped at the next cycle collection). */
+static inline void rc_increment(Obj *obj) {
+    rc_count_up(obj);
+    rc_set_colour(obj, RC_BLACK);
+}
+
+/* Puts `obj` into the candidate buffer. */
+static void rc_buffer(RefCount *rc, Obj *obj) {
+    rc_links(obj)->candidate_index = (uint32_t)rc->candidates.count;
+    gc_markstack_push(&rc->candidates, obj);
+}
+
+/* Takes buffered `obj` out of the candidate buffer: the last entry moves
+ * into its place. */
+static void rc_unbuffer(RefCount *rc, Obj *obj) {
+    RcLinks *links = rc_links(obj);
+    Obj *last = rc->candidates.items[--rc->candidates.count];
+    rc->candidates.items[links->candidate_index] = last;
+    rc_links(last)->candidate_index = links->candidate_index;
+    links->candidate_index = RC_NOT_BUFFERED;
+}
+
+/* `obj` is alive but may have become the way into a garbage cycle
+ * (Bacon-Rajan's PossibleRoot): it turns purple and is buffered, unless
+ * cycles are not collected, it can be on none, or a root refers to it now
+ * (see the top of the file). */
+static void rc_possible_root(RefCount *rc, Obj *obj) {
+    if (!rc->gc.config.rc_cycles || (obj->gc_word & RC_ROOTED) || rc_colour(obj) == RC_PURPLE) return;
+    if (!rc_has_ref_slots(obj)) return;
+    rc_set_colour(obj, RC_PURPLE);
+    if (!rc_is_buffered(obj)) rc_buffer(rc, obj);
+}
+
+/* A counted reference to `obj` is gone: a count of zero puts it into the
+ * ZCT (a root may still hold it), any other makes it a possible root. */
+static void rc_decrement(RefCount *rc, Obj *obj) {
+    if (rc_count_down(obj) > 0) {
+        rc_possible_root(rc, obj);
+    } else if (!(obj->gc_word & RC_IN_ZCT)) {
+        obj->gc_word |= RC_IN_ZCT;
+        gc_markstack_push(&rc->zct, obj);
+    }
+}
+
+/* ---- freeing ------------------------------------------------------------- */
+
+/* Frees `obj` now: out of the candidate buffer, the table and the
+ * statistics (so that an agent walking the heap from its OBJECT_FREE
+ * handler finds it gone), OBJECT_FREE, back to the memory layer.  Its
+ * references must already be accounted for (released, or subtracted by
+ * trial deletion). */
+static void rc_free(RefCount *rc, Obj *obj) {
+    RcLinks *links = rc_links(obj);
+    if (links->candidate_index != RC_NOT_BUFFERED) rc_unbuffer(rc, obj);
+    Obj *last = rc->objects.items[--rc->objects.count];
+    rc->objects.items[links->table_index] = last;
+    rc_links(last)->table_index = links->table_index;
+
+    size_t bytes = obj_size(obj);
+    GcStats *stats = &rc->gc.stats;
+    stats->objects_freed++;
+    stats->bytes_freed += bytes;
+    stats->used_objects--;
+    stats->used_bytes -= bytes;
+    vmpi_post_object_free(obj);
+    gc_memory_free(&rc->memory, links, sizeof *links + bytes);
+}
+
+/* Frees dead `obj` (count zero, not IN_ZCT) and, through the work list,
+ * everything only it kept alive.  Each dead object gives up its
+ * references (its slots are cleared, so it refers to nothing freed while
+ * it waits); a referent whose count reaches zero is dead too, and one
+ * whose count does not may head a garbage cycle now.  A dead object that
+ * is still listed in the ZCT is not freed here but by its ZCT entry
+ * (rc_settle_zct), which must not be left pointing at freed memory. */
+static void rc_release(RefCount *rc, Obj *obj) {
+    GcMarkStack *worklist = &rc->worklist;
+    gc_markstack_push(worklist, obj);
+    Obj *dead;
+    while ((dead = gc_markstack_pop(worklist)) != NULL) {
+        size_t count;
+        Obj **slots = obj_ref_slots(dead, &count);
+        for (size_t i = 0; i < count; i++) {
+            Obj *child = slots[i];
+            if (child == NULL) continue;
+            slots[i] = NULL;
+            if (rc_count_down(child) == 0) gc_markstack_push(worklist, child);
+            else rc_possible_root(rc, child);
+        }
+        if (!(dead->gc_word & RC_IN_ZCT)) rc_free(rc, dead);
+    }
+}
+
+/* ---- reconciling ----------------------------------------------------------- */
+
+/* Step 1: counts one root slot. */
+static void rc_count_root(Obj **slot, void *ctx) {
+    RefCount *rc = ctx;
+    Obj *obj = *slot;
+    if (obj == NULL) return;
+    rc_increment(obj);
+    obj->gc_word |= RC_ROOTED;
+    gc_markstack_push(&rc->roots_now, obj);
+}
+
+/* Step 2: takes back the previous reconciliation's root counts. */
+static void rc_uncount_old_roots(RefCount *rc) {
+    GcMarkStack *old = &rc->counted_roots;
+    for (size_t i = 0; i < old->count; i++) rc_decrement(rc, old->items[i]);
+    old->count = 0;
+}
+
+/* Step 3: frees every ZCT entry whose count is zero, and what they alone
+ * kept alive.  First the dead entries are moved to the front [0, dead)
+ * and leave the table (IN_ZCT cleared); the others keep IN_ZCT while the
+ * dead are released, so a cascade that reaches one of them leaves it to
+ * its entry (rc_release).  Then each remaining entry is either dead now
+ * (released by a cascade: freed) or alive (a possible root). */
+static void rc_settle_zct(RefCount *rc) {
+    Obj **entries = rc->zct.items;
+    size_t count = rc->zct.count, dead = 0;
+    for (size_t i = 0; i < count; i++) {
+        Obj *obj = entries[i];
+        if (rc_count(obj) != 0) continue;
+        obj->gc_word &= ~RC_IN_ZCT;
+        entries[i] = entries[dead];
+        entries[dead++] = obj;
+    }
+    for (size_t i = 0; i < dead; i++) rc_release(rc, entries[i]);
+    for (size_t i = dead; i < count; i++) {
+        Obj *obj = entries[i];
+        obj->gc_word &= ~RC_IN_ZCT;
+        if (rc_count(obj) == 0) rc_free(rc, obj);
+        else rc_possible_root(rc, obj);
+    }
+    rc->zct.count = 0;
+}
+
+/* ---- cycle collection (Bacon-Rajan trial deletion) ------------------------ */
+
+/* MarkGray and ScanBlack are one traversal in two directions.  From
+ * `root`, it paints `colour` on everything reachable that does not have it
+ * yet, and for each reference it follows it either takes the reference off
+ * its referent's count (gray: MarkGray, so what is left of a gray count is
+ * the references from outside, other objects and roots) or gives it back
+ * (black: ScanBlack, for what turned out to be referenced from outside).
+ * It drains the work list only down to where it found it, because rc_scan
+ * calls it with items of its own on the list. */
+static void rc_paint(RefCount *rc, Obj *root, RcColour colour) {
+    GcMarkStack *worklist = &rc->worklist;
+    size_t base = worklist->count;
+    rc_set_colour(root, colour);
+    gc_markstack_push(worklist, root);
+    while (worklist->count > base) {
+        Obj *obj = gc_markstack_pop(worklist);
+        size_t count;
+        Obj **slots = obj_ref_slots(obj, &count);
+        for (size_t i = 0; i < count; i++) {
+            Obj *child = slots[i];
+            if (child == NULL) continue;
+            if (colour == RC_GRAY) rc_count_down(child);
+            else rc_count_up(child);
+            if (rc_colour(child) != colour) {
+                rc_set_colour(child, colour);
+                gc_markstack_push(worklist, child);
+            }
+        }
+    }
+}
+
+/* Scan: a gray object with a count left is referenced from outside
+ * (so ScanBlack); one with none is, for now, garbage (white), and so are its
+ * gray referents unless something from outside reaches them later. */
+static void rc_scan(RefCount *rc, Obj *root) {
+    GcMarkStack *worklist = &rc->worklist;
+    gc_markstack_push(worklist, root);
+    Obj *obj;
+    while ((obj = gc_markstack_pop(worklist)) != NULL) {
+        if (rc_colour(obj) != RC_GRAY) continue;
+        if (rc_count(obj) > 0) {
+            rc_paint(rc, obj, RC_BLACK); /* ScanBlack */
+            continue;
+        }
+        rc_set_colour(obj, RC_WHITE);
+        size_t count;
+        Obj **slots = obj_ref_slots(obj, &count);
+        for (size_t i = 0; i < count; i++)
+            if (slots[i] != NULL) gc_markstack_push(worklist, slots[i]);
+    }
+}
+
+/* CollectWhite: moves the white objects reachable from `root` through
+ * white objects to `doomed`, blackened so that none is listed twice.  They
+ * are freed only when every candidate has been through here: the paper
+ * frees each at once and lets a later CollectWhite read the colour of a
+ * freed object, which real freeing does not allow. */
+static void rc_collect_white(RefCount *rc, Obj *root) {
+    if (rc_colour(root) != RC_WHITE) return;
+    GcMarkStack *worklist = &rc->worklist;
+    rc_set_colour(root, RC_BLACK);
+    gc_markstack_push(worklist, root);
+    Obj *obj;
+    while ((obj = gc_markstack_pop(worklist)) != NULL) {
+        gc_markstack_push(&rc->doomed, obj);
+        size_t count;
+        Obj **slots = obj_ref_slots(obj, &count);
+        for (size_t i = 0; i < count; i++) {
+            Obj *child = slots[i];
+            if (child == NULL || rc_colour(child) != RC_WHITE) continue;
+            rc_set_colour(child, RC_BLACK);
+            gc_markstack_push(worklist, child);
+        }
+    }
+}
+
+/* Step 4: CollectCycles.  MarkRoots empties the buffer, keeping aside the
+ * candidates that are still purple (one incremented since is black and in
+ * use; one grayed from another candidate is part of that one's trial) and
+ * graying from each; then each kept candidate is scanned, and the white
+ * objects reachable from them are found and freed.  Their references to
+ * each other die with them, and MarkGray has already taken their
+ * references to black objects off those objects' counts. */
+static void rc_collect_cycles(RefCount *rc) {
+    GcMarkStack *candidates = &rc->candidates;
+    Obj **entries = candidates->items;
+    size_t kept = 0;
+    for (size_t i = 0; i < candidates->count; i++) {
+        Obj *obj = entries[i];
+        rc_links(obj)->candidate_index = RC_NOT_BUFFERED;
+        if (rc_colour(obj) != RC_PURPLE) continue;
+        entries[kept++] = obj;
+        rc_paint(rc, obj, RC_GRAY); /* MarkGray */
+    }
+    for (size_t i = 0; i < kept; i++) rc_scan(rc, entries[i]);
+    for (size_t i = 0; i < kept; i++) rc_collect_white(rc, entries[i]);
+    candidates->count = 0;
+    GcMarkStack *doomed = &rc->doomed;
+    for (size_t i = 0; i < doomed->count; i++) rc_free(rc, doomed->items[i]);
+    doomed->count = 0;
+}
+
+/* ---- the reconciliation ---------------------------------------------------- */
+
+static bool rc_cycles_due(const RefCount *rc) {
+    uint64_t half_heap = rc->gc.stats.used_objects / 2;
+    uint64_t due = half_heap > RC_MIN_CANDIDATES ? half_heap : RC_MIN_CANDIDATES;
+    return rc->candidates.count >= due;
+}
+
+/* One reconciliation, steps 1 to 5 (see the top), in one bracket; trial
+ * deletion too if `force_cycles` or the buffer is full enough. */
+static void rc_reconcile(RefCount *rc, GcReason reason, bool force_cycles) {
+    Gc *gc = &rc->gc;
+    bool cycles = gc->config.rc_cycles && (force_cycles || rc_cycles_due(rc));
+    GcCollection collection =
+        gc_collection_begin(gc, cycles ? GC_COLLECTION_CYCLE : GC_COLLECTION_MAJOR, reason);
+    gc_visit_roots(gc, rc_count_root, rc);
+    rc_uncount_old_roots(rc);
+    rc_settle_zct(rc);
+    if (cycles) rc_collect_cycles(rc);
+
+    GcMarkStack *roots = &rc->roots_now;
+    for (size_t i = 0; i < roots->count; i++) roots->items[i]->gc_word &= ~RC_ROOTED;
+    GcMarkStack counted = rc->counted_roots; /* empty: step 2 used it up */
+    rc->counted_roots = *roots;
+    *roots = counted;
+
+    gc_budget_settle(gc, &rc->memory);
+    gc_collection_end(gc, &collection);
+}
+
+/* A collection on request reconciles and collects cycles. */
+static void rc_collect(Gc *gc, GcReason reason) {
+    if (gc->disabled_depth > 0) return; /* VMPI DisableGC: no collection at all */
+    rc_reconcile((RefCount *)gc, reason, true);
+}
+
+/* ---- allocation ----------------------------------------------------------- */
+
+/* Makes room for `bytes` more: reconciles when the ZCT is full, and with
+ * cycle collection when the budget would be exceeded (or always, under
+ * --gc-stress).  False if the request cannot be met. */
+static bool rc_make_room(RefCount *rc, size_t bytes) {
+    Gc *gc = &rc->gc;
+    bool fits = gc_budget_fits(gc, bytes);
+    if (GC_LIKELY(fits && rc->zct.count < RC_ZCT_LIMIT && !gc->config.stress)) return true;
+    /* A request larger than the whole heap can never be met. */
+    if (bytes > gc->config.heap_bytes) return false;
+    /* Collection is disabled (VMPI DisableGC): nothing may be freed, so the
+     * heap grows past its budget for now, and the ZCT with it; the first
+     * reconciliation after EnableGC settles both. */
+    if (gc->disabled_depth > 0) return true;
+    bool short_of_space = !fits || gc->config.stress;
+    rc_reconcile(rc, gc->config.stress ? GC_REASON_STRESS : GC_REASON_ALLOC, short_of_space);
+    return gc_budget_fits(gc, bytes);
+}
+
+static Obj *rc_alloc_slow(Gc *gc, const RtClass *cls, uint32_t length, size_t bytes) {
+    RefCount *rc = (RefCount *)gc;
+    if (!rc_make_room(rc, bytes)) return NULL;
+    if (GC_UNLIKELY(rc->objects.count >= RC_MAX_OBJECTS)) return NULL;
+    RcLinks *links = gc_memory_alloc_zeroed(&rc->memory, sizeof *links + bytes);
+    if (GC_UNLIKELY(links == NULL)) return NULL;
+    Obj *obj = (Obj *)(links + 1);
+    links->table_index = (uint32_t)rc->objects.count;
+    links->candidate_index = RC_NOT_BUFFERED;
+    gc_markstack_push(&rc->objects, obj);
+    gc_markstack_push(&rc->zct, obj); /* its count is zero */
+    return gc_budget_admit(gc, obj, RC_ARENA_ID, cls, length, bytes);
+}
+
+/* The barrier counts the new referent before it uncounts the old one, so
+ * storing the value a slot already holds never takes its count through
+ * zero (into the ZCT for nothing).  It frees nothing -- a zero count only
+ * lists the object in the ZCT -- so the VM may hold object addresses
+ * across a store (the interpreter has already popped both operands). */
+static void rc_write_barrier(Gc *gc, Obj *holder, Obj **slot, Obj *value) {
+    (void)holder;
+    RefCount *rc = (RefCount *)gc;
+    Obj *old = *slot;
+    if (value != NULL) rc_increment(value);
+    *slot = value;
+    if (old != NULL) rc_decrement(rc, old);
+}
+
+/* ---- the heap as a whole ------------------------------------------------ */
+
+static void rc_walk_heap(Gc *gc, GcObjectVisitor visit, void *ctx) {
+    RefCount *rc = (RefCount *)gc;
+    for (size_t i = 0; i < rc->objects.count; i++) visit(rc->objects.items[i], RC_ARENA_ID, ctx);
+}
+
+static Gc *rc_create(const GcConfig *config) {
+    RefCount *rc = calloc(1, sizeof *rc);
+    if (rc == NULL) return NULL;
+    if (!gc_memory_init(&rc->memory)) {
+        free(rc);
+        return NULL;
+    }
+    Gc *gc = &rc->gc;
+    gc->ops = &gc_refcount_ops;
+    gc->bump_ptr = gc->bump_limit = NULL;
+    gc->bump_arena_id = RC_ARENA_ID;
+    gc->barrier = GC_BARRIER_REFCOUNT;
+    gc->fresh_gc_word = RC_IN_ZCT; /* count zero, black, in the ZCT */
+    gc->config = *config;
+    gc->stats.total_bytes = config->heap_bytes;
+    gc_markstack_init(&rc->objects);
+    gc_markstack_init(&rc->zct);
+    gc_markstack_init(&rc->candidates);
+    gc_markstack_init(&rc->counted_roots);
+    gc_markstack_init(&rc->roots_now);
+    gc_markstack_init(&rc->worklist);
+    gc_markstack_init(&rc->doomed);
+    vmpi_post_arena_new((VMPI_ArenaID)RC_ARENA_ID, "heap");
+    return gc;
+}
+
+/* Frees every object and the heap itself.  No events: the heap's end is
+ * not a collection (its objects simply cease with the VM). */
+static void rc_destroy(Gc *gc) {
+    RefCount *rc = (RefCount *)gc;
+    for (size_t i = 0; i < rc->objects.count; i++) {
+        Obj *obj = rc->objects.items[i];
+        gc_memory_free(&rc->memory, rc_links(obj), sizeof(RcLinks) + obj_size(obj));
+    }
+    gc_markstack_free(&rc->objects);
+    gc_markstack_free(&rc->zct);
+    gc_markstack_free(&rc->candidates);
+    gc_markstack_free(&rc->counted_roots);
+    gc_markstack_free(&rc->roots_now);
+    gc_markstack_free(&rc->worklist);
+    gc_markstack_free(&rc->doomed);
+    gc_memory_release(&rc->memory);
+    free(rc);
+}
+
+static const GcArenaInfo rc_arenas[] = {{RC_ARENA_ID, "heap"}};
+
+static const GcConstraints rc_constraints = {
+    .name = "refcount",
+    .description = "reference counting: deferred (zero-count table), trial deletion of "
+                   "garbage cycles; objects never move",
+    .moves_objects = false,
+    .barrier = GC_BARRIER_REFCOUNT,
+    .num_arenas = 1,
+    .arenas = rc_arenas,
+};
+
+const GcOps gc_refcount_ops = {
+    .constraints = &rc_constraints,
+    .create = rc_create,
+    .destroy = rc_destroy,
+    .alloc_slow = rc_alloc_slow,
+    .write_barrier = rc_write_barrier,
+    .collect = rc_collect,
+    .walk_heap = rc_walk_heap,
+};
