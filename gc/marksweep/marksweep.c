@@ -39,6 +39,7 @@
  */
 #include <stdlib.h>
 
+#include "../common/budget.h"
 #include "../common/collect.h"
 #include "../common/memory.h"
 #include "../common/trace.h"
@@ -122,12 +123,7 @@ static void ms_collect(Gc *gc, GcReason reason) {
     ms_sweep(ms);
     gc->fresh_gc_word = ms->mark_value;
     ms_shrink_table(ms);
-    GcStats *stats = &gc->stats;
-    uint64_t budget = gc->config.heap_bytes;
-    stats->total_bytes = stats->used_bytes > budget ? stats->used_bytes : budget;
-    /* Until the next collection at most the rest of the budget is allocated,
-     * so pooled blocks beyond that would only sit idle. */
-    gc_memory_trim(&ms->memory, (size_t)(stats->total_bytes - stats->used_bytes));
+    gc_budget_settle(gc, &ms->memory);
     gc_collection_end(gc, &collection);
 }
 
@@ -137,11 +133,9 @@ static void ms_collect(Gc *gc, GcReason reason) {
  * (or always, under --gc-stress).  False if the request cannot be met. */
 static bool ms_make_room(MarkSweep *ms, size_t bytes) {
     Gc *gc = &ms->gc;
-    uint64_t budget = gc->config.heap_bytes;
-    bool fits = gc->stats.used_bytes + bytes <= budget;
-    if (GC_LIKELY(fits && !gc->config.stress)) return true;
+    if (GC_LIKELY(gc_budget_fits(gc, bytes) && !gc->config.stress)) return true;
     /* A request larger than the whole heap can never be met. */
-    if (bytes > budget) return false;
+    if (bytes > gc->config.heap_bytes) return false;
     /* Collection is disabled (VMPI DisableGC, nested).  An agent holds object
      * IDs and expects them to stay valid, so nothing may be freed; failing
      * the allocation instead would make the program run out of memory only
@@ -149,7 +143,7 @@ static bool ms_make_room(MarkSweep *ms, size_t bytes) {
      * now, and the first collection after EnableGC brings it back. */
     if (gc->disabled_depth > 0) return true;
     ms_collect(gc, gc->config.stress ? GC_REASON_STRESS : GC_REASON_ALLOC);
-    return gc->stats.used_bytes + bytes <= budget;
+    return gc_budget_fits(gc, bytes);
 }
 
 static bool ms_grow_table(MarkSweep *ms) {
@@ -165,21 +159,11 @@ static Obj *ms_alloc_slow(Gc *gc, const RtClass *cls, uint32_t length, size_t by
     MarkSweep *ms = (MarkSweep *)gc;
     if (!ms_make_room(ms, bytes)) return NULL;
     if (GC_UNLIKELY(ms->num_objects == ms->objects_capacity) && !ms_grow_table(ms)) return NULL;
-    Obj *obj = gc_memory_alloc_zeroed(&ms->memory, bytes);
-    if (GC_UNLIKELY(obj == NULL)) return NULL;
-    obj->cls = cls;
-    obj->gc_word = gc->fresh_gc_word;
-    obj->length = length;
-    ms->objects[ms->num_objects++] = obj;
-
-    GcStats *stats = &gc->stats;
-    stats->objects_allocated++;
-    stats->bytes_allocated += bytes;
-    stats->used_objects++;
-    stats->used_bytes += bytes;
-    if (GC_UNLIKELY(stats->used_bytes > stats->total_bytes)) stats->total_bytes = stats->used_bytes;
-    vmpi_post_object_alloc((VMPI_ArenaID)MS_ARENA_ID, obj, bytes);
-    return obj;
+    void *block = gc_memory_alloc_zeroed(&ms->memory, bytes);
+    if (GC_UNLIKELY(block == NULL)) return NULL;
+    /* Listed before OBJECT_ALLOC is posted: its handler may walk the heap. */
+    ms->objects[ms->num_objects++] = block;
+    return gc_budget_admit(gc, block, MS_ARENA_ID, cls, length, bytes);
 }
 
 /* Objects never move and nothing is remembered, so a store is just a store
