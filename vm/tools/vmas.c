@@ -10,28 +10,18 @@
  * (one message on stderr, "NAME:LINE: reason"); 2 for a bad command line.
  */
 #include <stdbool.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "vm/asm/asm.h"
 #include "vm/bytecode/bytecode.h"
+#include "usage.h"
 #include "vm/bytecode/readfile.h"
 
 static const char usage[] = "usage: vmas [--no-verify] PROG.s -o PROG.bc\n";
 
-/* A bad command line: the reason, the usage, status 2. */
-__attribute__((format(printf, 1, 2))) static int usage_error(const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("vmas: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-    fputs(usage, stderr);
-    return 2;
-}
+#define usage_error(...) tool_usage_error("vmas", usage, __VA_ARGS__)
 
 int main(int argc, char **argv) {
     const char *input = NULL, *output = NULL;

@@ -15,23 +15,16 @@
 #include "vm/bytecode/bytecode.h"
 #include "vm/compiler/compiler.h"
 #include "vm/program.h"
+#include "usage.h"
 
-static void usage(FILE *out) {
-    fprintf(out,
-            "usage: vmc SOURCE [-o PROG.bc]\n"
-            "Compiles a gclab source file to bytecode.\n"
-            "  -o PROG.bc   output file (default: SOURCE with the extension .bc)\n"
-            "  --help       show this help\n"
-            "  --version    show the version\n");
-}
+static const char usage[] =
+    "usage: vmc SOURCE [-o PROG.bc]\n"
+    "Compiles a gclab source file to bytecode.\n"
+    "  -o PROG.bc   output file (default: SOURCE with the extension .bc)\n"
+    "  --help       show this help\n"
+    "  --version    show the version\n";
 
-static int usage_error(const char *fmt, const char *arg) {
-    fprintf(stderr, "vmc: ");
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\n");
-    usage(stderr);
-    return 2;
-}
+#define usage_error(...) tool_usage_error("vmc", usage, __VA_ARGS__)
 
 /* "dir/prog.gcl" -> "dir/prog.bc"; a name without extension gets ".bc" added. */
 static char *default_output(const char *source) {
@@ -51,7 +44,7 @@ int main(int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-            usage(stdout);
+            fputs(usage, stdout);
             return 0;
         } else if (strcmp(arg, "--version") == 0) {
             printf("vmc (gclab) %s\n", GCLAB_VERSION);

@@ -10,26 +10,16 @@
  * write; 2 for a bad command line.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "vm/asm/asm.h"
 #include "vm/bytecode/bytecode.h"
+#include "usage.h"
 
 static const char usage[] = "usage: vmdis PROG.bc\n";
 
-/* A bad command line: the reason, the usage, status 2. */
-__attribute__((format(printf, 1, 2))) static int usage_error(const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("vmdis: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-    fputs(usage, stderr);
-    return 2;
-}
+#define usage_error(...) tool_usage_error("vmdis", usage, __VA_ARGS__)
 
 int main(int argc, char **argv) {
     const char *input = NULL;
