@@ -59,3 +59,12 @@ foreach(gc ${GCLAB_COLLECTORS})
   case(cli/gc_log/${gc} 0 - "^\\[gc 1\\] ${gc} (minor|major|cycle) \\(alloc\\): [0-9]+ -> [0-9]+ objects@@^\\[gc\\] ${gc}: [1-9][0-9]* collections .* pause total [0-9.]+ ms, longest [0-9.]+ ms; [0-9]+ objects allocated .* peak RSS [0-9]+ KiB$"
        ${VMRUN} --gc=${gc} --gc-log --heap=256k ${CMAKE_SOURCE_DIR}/examples/bench/binary_trees.gcl 8)
 endforeach()
+
+# ---- every kind of collection happens, and is logged as such -----------------
+case(cli/gc_kinds/generational_minor_and_major 0 - "^\\[gc [0-9]+\\] generational minor @@^\\[gc [0-9]+\\] generational major "
+     ${VMRUN} --gc=generational --gc-log --heap=256k ${CMAKE_SOURCE_DIR}/examples/bench/binary_trees.gcl 10)
+case(cli/gc_kinds/refcount_cycles 0 - "^\\[gc [0-9]+\\] refcount cycle @@^\\[gc\\] refcount: [0-9]+ collections \\([0-9]+ minor, [0-9]+ major, [1-9][0-9]* cycle\\)"
+     ${VMRUN} --gc=refcount --gc-log --heap=256k ${CMAKE_SOURCE_DIR}/examples/bench/cycles.gcl 3000)
+# With cycle collection off the same program leaks its rings and runs out of heap.
+case(cli/gc_kinds/refcount_cycles_off_leaks 1 - "out of memory: heap of 262144 bytes"
+     ${VMRUN} --gc=refcount --rc-cycles=off --heap=256k ${CMAKE_SOURCE_DIR}/examples/bench/cycles.gcl 3000)
