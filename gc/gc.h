@@ -172,7 +172,7 @@ static inline void gc_collect(Gc *gc, GcReason reason) { gc->ops->collect(gc, re
 /* The registry: NULL-terminated list, and lookup by --gc name. */
 extern const GcOps *const gc_all_collectors[];
 const GcOps *gc_ops_by_name(const char *name);
-#define GC_DEFAULT_COLLECTOR "marksweep"
+#define GC_DEFAULT_COLLECTOR "generational"
 
 /* Writes "out of memory: ..." for a failed request into buf. */
 void gc_describe_oom(const Gc *gc, size_t request, char *buf, size_t bufsize);

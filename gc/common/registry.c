@@ -13,7 +13,9 @@
 #define GC_COLLECTORS(X) \
     X(marksweep) \
     X(markcompact) \
-    X(semispace)
+    X(semispace) \
+    X(generational) \
+    X(refcount)
 
 #define GC_DECLARE_OPS(name) extern const GcOps gc_##name##_ops;
 GC_COLLECTORS(GC_DECLARE_OPS)

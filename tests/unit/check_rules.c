@@ -24,12 +24,14 @@ static void stop(void) { check_rules_destroy(rules); }
 
 static int feed(VMPI_Event e) { return check_rules_feed(rules, &e); }
 
-static int arena_new(int32_t id) {
+static int arena_new_named(int32_t id, char *name) {
     VMPI_Event e = {.event_type = VMPI_EVENT_ARENA_NEW};
     e.u.new_arena.arena_id = id;
-    e.u.new_arena.arena_name = "heap";
+    e.u.new_arena.arena_name = name;
     return feed(e);
 }
+
+static int arena_new(int32_t id) { return arena_new_named(id, "heap"); }
 
 static int arena_delete(int32_t id) {
     VMPI_Event e = {.event_type = VMPI_EVENT_ARENA_DELETE};
@@ -487,6 +489,47 @@ Test(check_rules, rule9_generational_allocates_in_old, .fini = stop) {
     two_arenas(CHECK_ROW_GENERATIONAL);
     cr_assert_eq(alloc(1, 0x100), 0);
     expect(alloc(2, 0x5000), 9, "generational allocates only in its youngest arena (arena 1)");
+}
+
+/* The generational collector's own arenas: 1 nursery, 2 and 3 survivor
+ * spaces, 4 the old generation, which it names "old". */
+static void generational_arenas(void) {
+    start(CHECK_ROW_GENERATIONAL);
+    cr_assert_eq(arena_new_named(1, "nursery"), 0);
+    cr_assert_eq(arena_new_named(2, "survivor-0"), 0);
+    cr_assert_eq(arena_new_named(3, "survivor-1"), 0);
+    cr_assert_eq(arena_new_named(4, "old"), 0);
+    cr_assert_eq(class_load(CLASS), 0);
+}
+
+Test(check_rules, generational_pretenures_in_the_old_arena, .fini = stop) {
+    generational_arenas();
+    cr_assert_eq(alloc(4, 0x9000), 0, "a large object may be born in the old generation");
+    cr_assert_eq(alloc(1, 0x100), 0, "a pretenured first object does not make old the youngest");
+    cr_assert_eq(alloc(4, 0x9100), 0);
+    cr_assert_eq(alloc(1, 0x120), 0);
+    cr_assert_eq(gc_start(), 0);
+    cr_assert_eq(move(1, 0x100, 2, 0x2000), 0);
+    cr_assert_eq(arena_delete(1), 0);
+    cr_assert_eq(arena_new_named(1, "nursery"), 0);
+    cr_assert_eq(arena_delete(3), 0);
+    cr_assert_eq(arena_new_named(3, "survivor-1"), 0);
+    cr_assert_eq(gc_finish(3), 0);
+    cr_assert_eq(check_rules_live_objects(rules), 3);
+}
+
+Test(check_rules, rule9_generational_allocates_in_a_survivor_space, .fini = stop) {
+    generational_arenas();
+    cr_assert_eq(alloc(4, 0x9000), 0);
+    cr_assert_eq(alloc(1, 0x100), 0);
+    expect(alloc(2, 0x2000), 9, "generational allocates only in its youngest arena (arena 1) and pretenures only "
+                                "in its \"old\" arena, but this allocation is in arena 2");
+}
+
+Test(check_rules, rule9_generational_old_arena_is_known_by_name, .fini = stop) {
+    two_arenas(CHECK_ROW_GENERATIONAL); /* neither is named "old" */
+    cr_assert_eq(alloc(1, 0x100), 0);
+    expect(alloc(2, 0x5000), 9, "but this allocation is in arena 2");
 }
 
 Test(check_rules, rule9_generational_moves_into_nursery, .fini = stop) {

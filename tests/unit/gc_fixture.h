@@ -135,6 +135,14 @@ static inline void fx_make_garbage(Gc *gc, uint64_t n) {
                            (unsigned long long)i);
 }
 
+/* True if the `bytes` bytes at `start` are all zero (free heap space must be). */
+static inline bool fx_all_zero(const void *start, size_t bytes) {
+    const uint8_t *p = start;
+    for (size_t i = 0; i < bytes; i++)
+        if (p[i] != 0) return false;
+    return true;
+}
+
 /* Counts what walk_heap visits. */
 typedef struct FxHeapCount {
     uint64_t objects, bytes;

@@ -14,9 +14,12 @@
  *                 from that semispace to the other, deletes it and creates
  *                 it again with the same ID; never frees single objects
  *   generational  its arenas made at start-up; allocates only in the
- *                 youngest; never moves into the youngest nor frees objects
- *                 in it (it is emptied by ARENA_DELETE); a deleted arena is
- *                 created again with the same ID in the same collection
+ *                 youngest, except for objects pretenured in the old
+ *                 generation (too large for the youngest, say), the arena
+ *                 whose ARENA_NEW names it "old"; never moves into the youngest
+ *                 nor frees objects in it (it is emptied by ARENA_DELETE); a
+ *                 deleted arena is created again with the same ID in the
+ *                 same collection
  *   refcount      one arena; frees, never moves, never deletes an arena
  */
 #include "check_rules.h"
@@ -32,6 +35,8 @@
 #define MAX_ARENAS 256
 /* Room kept free in the live-object map at GC_START (check_rules.h). */
 #define GC_HEADROOM 1024
+/* The ARENA_NEW name of generational's old generation (gc/generational). */
+#define OLD_GENERATION_NAME "old"
 
 typedef struct Arena {
     int32_t id;
@@ -53,6 +58,9 @@ struct CheckRules {
      * at each GC_FINISH), generational's youngest (for good). */
     bool have_alloc_arena;
     int32_t alloc_arena;
+    /* generational: the old generation, where large objects are pretenured. */
+    bool have_old_arena;
+    int32_t old_arena;
     /* semispace: the direction of this collection's moves. */
     bool moved;
     int32_t moved_from, moved_to;
@@ -151,7 +159,7 @@ static int out_of_memory(CheckRules *r) {
 
 /* ---- arenas ------------------------------------------------------------------------ */
 
-static int arena_new(CheckRules *r, int32_t id) {
+static int arena_new(CheckRules *r, int32_t id, const char *name) {
     Arena *a = find_arena(r, id);
     if (a && a->live)
         return violate(r, 4, "arena %" PRId32 " is created again while it exists (an arena ID is "
@@ -173,6 +181,10 @@ static int arena_new(CheckRules *r, int32_t id) {
     }
     a->live = true;
     a->awaiting_renewal = false;
+    if (r->row == CHECK_ROW_GENERATIONAL && name && strcmp(name, OLD_GENERATION_NAME) == 0) {
+        r->have_old_arena = true;
+        r->old_arena = id;
+    }
     return 0;
 }
 
@@ -222,14 +234,17 @@ static int object_alloc(CheckRules *r, const VMPI_Event *e, bool requested) {
     uint64_t class_id = id_of(e->u.obj_alloc.class_id);
     if (!class_id || !idmap_find(&r->classes, class_id))
         return violate(r, 8, "OBJECT_ALLOC names class %" PRIu64 " before its CLASS_LOAD", class_id);
-    if (renewing_row(r) && r->have_alloc_arena && arena != r->alloc_arena) {
+    /* Pretenured: neither breaks nor teaches which arena is the youngest. */
+    bool pretenured = r->row == CHECK_ROW_GENERATIONAL && r->have_old_arena && arena == r->old_arena;
+    if (renewing_row(r) && !pretenured && r->have_alloc_arena && arena != r->alloc_arena) {
         if (r->row == CHECK_ROW_SEMISPACE)
             return violate(r, 9, "semispace allocates in one semispace between collections (arena %" PRId32
                                  "), but this allocation is in arena %" PRId32, r->alloc_arena, arena);
         return violate(r, 9, "generational allocates only in its youngest arena (arena %" PRId32
-                             "), but this allocation is in arena %" PRId32, r->alloc_arena, arena);
+                             ") and pretenures only in its \"" OLD_GENERATION_NAME "\" arena, but this "
+                             "allocation is in arena %" PRId32, r->alloc_arena, arena);
     }
-    if (!r->have_alloc_arena) {
+    if (!r->have_alloc_arena && !pretenured) {
         r->have_alloc_arena = true;
         r->alloc_arena = arena;
     }
@@ -426,7 +441,7 @@ int check_rules_feed(CheckRules *r, const VMPI_Event *e) {
     if (e->env_id && !idmap_find(&r->threads, id_of(e->env_id)))
         return violate(r, 8, "thread %" PRIu64 " appears before its THREAD_START", id_of(e->env_id));
     switch (code) {
-    case VMPI_EVENT_ARENA_NEW: return arena_new(r, e->u.new_arena.arena_id);
+    case VMPI_EVENT_ARENA_NEW: return arena_new(r, e->u.new_arena.arena_id, e->u.new_arena.arena_name);
     case VMPI_EVENT_ARENA_DELETE: return arena_delete(r, e->u.delete_arena.arena_id);
     case VMPI_EVENT_OBJECT_ALLOC: return object_alloc(r, e, requested);
     case VMPI_EVENT_OBJECT_FREE: return object_free(r, e);
