@@ -235,7 +235,7 @@ void vm_print_usage(FILE *out) {
             "  --verify-heap        verify the heap before and after every collection\n"
             "\n"
             "Profiling (VMPI):\n"
-            "  -agentlib:NAME[=OPTS]   load a bundled or installed agent (hprof, trace, check)\n"
+            "  -agentlib:NAME[=OPTS]   load a bundled or installed agent (trace, check)\n"
             "  -agentpath:PATH[=OPTS]  load an agent from a path\n"
             "\n"
             "Other:\n"
