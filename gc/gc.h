@@ -132,6 +132,11 @@ struct Gc {
     uint32_t bump_arena_id;
     GcBarrierKind barrier;
     uint32_t fresh_gc_word;   /* header gc_word of a new object */
+    /* GC_BARRIER_GENERATIONAL: objects in [young_start, young_start +
+     * young_bytes) are young.  The inline barrier needs the slow path only
+     * for a store that makes an old object point at a young one. */
+    uintptr_t young_start;
+    uintptr_t young_bytes;
     int disabled_depth;       /* VMPI DisableGC nesting: no collection while > 0 */
     GcConfig config;
     GcStats stats;
@@ -156,13 +161,33 @@ static inline Obj *gc_alloc(Gc *gc, const RtClass *cls, uint32_t length) {
     return gc->ops->alloc_slow(gc, cls, length, bytes);
 }
 
+static inline bool gc_is_young(const Gc *gc, const void *p) {
+    return (uintptr_t)p - gc->young_start < gc->young_bytes;
+}
+
+/* The barrier's inline test (as Lua's luaC_barrier tests before it calls
+ * out of line): does the store itself and returns true when the collector
+ * need not see it; returns false, storing nothing, when it must go through
+ * ops->write_barrier -- every store under reference counting, and under a
+ * generational barrier a store that makes an old object point at a young
+ * one. */
+static inline bool gc_write_ref_fast(const Gc *gc, Obj *holder, Obj **slot, Obj *value) {
+    switch (gc->barrier) {
+    case GC_BARRIER_NONE:
+        break;
+    case GC_BARRIER_GENERATIONAL:
+        if (!gc_is_young(gc, holder) && gc_is_young(gc, value)) return false;
+        break;
+    case GC_BARRIER_REFCOUNT:
+        return false;
+    }
+    *slot = value;
+    return true;
+}
+
 /* Every store of a reference into a heap object goes through here. */
 static inline void gc_write_ref(Gc *gc, Obj *holder, Obj **slot, Obj *value) {
-    if (GC_LIKELY(gc->barrier == GC_BARRIER_NONE)) {
-        *slot = value;
-        return;
-    }
-    gc->ops->write_barrier(gc, holder, slot, value);
+    if (GC_UNLIKELY(!gc_write_ref_fast(gc, holder, slot, value))) gc->ops->write_barrier(gc, holder, slot, value);
 }
 
 static inline void gc_collect(Gc *gc, GcReason reason) { gc->ops->collect(gc, reason); }

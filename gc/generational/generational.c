@@ -197,9 +197,9 @@ static const GcArenaInfo gen_arenas[] = {
 
 /* ---- spaces and statistics ------------------------------------------------ */
 
-static inline bool gen_is_young(const Generational *g, const void *p) {
-    return (uintptr_t)p - (uintptr_t)g->young_block < g->young_block_bytes;
-}
+/* The young block's range is published in the Gc record, where the inline
+ * barrier in gc.h reads it. */
+static inline bool gen_is_young(const Generational *g, const void *p) { return gc_is_young(&g->gc, p); }
 
 static inline uint32_t gen_survivor_arena(unsigned index) { return GEN_SURVIVOR_0 + index; }
 
@@ -526,6 +526,8 @@ static Gc *gen_create(const GcConfig *config) {
     size_t evacuation_reserve = nursery_bytes + survivor_bytes;
     g->young_block = gc_memory_region_alloc(&g->memory, young_block_bytes);
     g->young_block_bytes = young_block_bytes;
+    g->gc.young_start = (uintptr_t)g->young_block;
+    g->gc.young_bytes = g->young_block != NULL ? young_block_bytes : 0;
     bool ready = g->young_block != NULL && old_bytes <= SIZE_MAX - evacuation_reserve &&
                  gc_region_init(&g->old, &g->memory, old_bytes, old_bytes + evacuation_reserve) &&
                  gc_compactor_init(&g->compactor, &g->old);

@@ -239,13 +239,14 @@ static uint64_t run(VMThread *thread, Frame *base) {
  * for every value: out-of-range values round to +-inf. */
 #define NARROW_FLOAT(v) ((float)as_double(v))
 #define NARROW_IDENTITY(v) (v)
-/* A reference store into a heap object: the barrier's slow path is out of
- * line (and may free or move objects, under refcount), the plain store not. */
+/* A reference store into a heap object: the barrier's inline test stores
+ * without leaving the fast path; only a store the collector must see goes
+ * out of line. */
 #define STORE_REF(holder, slot, value)                                                               \
     do {                                                                                             \
         Gc *gc_ = VM->gc;                                                                            \
-        if (GC_LIKELY(gc_->barrier == GC_BARRIER_NONE)) gc_write_ref(gc_, holder, slot, value);      \
-        else OUT_OF_LINE(gc_write_ref(gc_, holder, slot, value));                                    \
+        if (!GC_LIKELY(gc_write_ref_fast(gc_, holder, slot, value)))                                 \
+            OUT_OF_LINE(gc_->ops->write_barrier(gc_, holder, slot, value));                          \
     } while (0)
 #define METHOD_EVENT(post)                                                                           \
     do {                                                                                             \
