@@ -50,6 +50,7 @@ typedef struct RunConfig {
     bool plain_code;    /* without superinstructions (VMOptions.plain_code) */
     bool assembly;      /* the source is assembly (vm/asm/asm.c), not the language */
     bool trace_methods; /* an agent prints "> name" / "< name" for METHOD_ENTRY / EXIT */
+    bool trace_calls;   /* an agent prints GetCallTrace's frames at each METHOD_ENTRY */
 } RunConfig;
 
 /* The method-event agent of RunConfig.trace_methods: it writes into the
@@ -57,6 +58,21 @@ typedef struct RunConfig {
 static void print_method_event(VMPI_Event *event) {
     const ProgMethod *m = (const ProgMethod *)event->u.method.method_id;
     printf("%c %s\n", event->event_type == VMPI_EVENT_METHOD_ENTRY ? '>' : '<', m->name);
+}
+
+/* The call-trace agent of RunConfig.trace_calls: at each METHOD_ENTRY it
+ * asks the VM for the running thread's call trace (JVMPI 1.2, GetCallTrace)
+ * and prints its frames, callee first, as "name:line". */
+static VMPI_Interface *call_trace_agent;
+static void print_call_trace(VMPI_Event *event) {
+    VMPI_CallFrame frames[8];
+    VMPI_CallTrace trace = {.env_id = event->env_id, .frames = frames};
+    call_trace_agent->GetCallTrace(&trace, 8);
+    for (int32_t i = 0; i < trace.num_frames; i++) {
+        const ProgMethod *m = (const ProgMethod *)frames[i].method_id;
+        printf("%s%s:%d", i ? " " : "", m->name, frames[i].lineno);
+    }
+    printf("\n");
 }
 
 static void read_all(FILE *file, char *buf, size_t size) {
@@ -84,6 +100,10 @@ static _Noreturn void child_run(const char *source, RunConfig config, int argc, 
         VMPI_Interface *agent = vmpi_register_listener(print_method_event);
         agent->EnableEvent(VMPI_EVENT_METHOD_ENTRY, NULL);
         agent->EnableEvent(VMPI_EVENT_METHOD_EXIT, NULL);
+    }
+    if (config.trace_calls) {
+        call_trace_agent = vmpi_register_listener(print_call_trace);
+        call_trace_agent->EnableEvent(VMPI_EVENT_METHOD_ENTRY, NULL);
     }
     VMOptions options = {
         .gc_name = GC_DEFAULT_COLLECTOR,
@@ -545,6 +565,26 @@ Test(interp, method_entry_and_exit_events_bracket_every_call) {
                          "int main() { show(\"x\" + twice(3)); return twice(1) - 2; }\n",
                          (RunConfig){.trace_methods = true},
                          "> main\n> twice\n< twice\n> show\nx6\n< show\n> twice\n< twice\n< main\n");
+}
+
+/* GetCallTrace on real frames: each frame's line is the line of its call
+ * site (the callee's own frame: its first line), with and without
+ * superinstructions, since frames point into the VM's linked code. */
+Test(interp, call_traces_name_each_frame_with_its_current_line) {
+    expect_output_config("int leaf(int n) {\n"
+                         "    return n + 1;\n"
+                         "}\n"
+                         "int middle(int n) {\n"
+                         "    int m = n * 2;\n"
+                         "    return leaf(m);\n"
+                         "}\n"
+                         "int main() {\n"
+                         "    int x = 1;\n"
+                         "    x = middle(x);\n"
+                         "    return x - 3;\n"
+                         "}\n",
+                         (RunConfig){.trace_calls = true},
+                         "main:9\nmiddle:5 main:10\nleaf:2 middle:6 main:10\n");
 }
 
 /* ---- the root set ------------------------------------------------------------------------------ */
