@@ -41,6 +41,9 @@
 
 #define GC_LIKELY(x) __builtin_expect(!!(x), 1)
 #define GC_UNLIKELY(x) __builtin_expect(!!(x), 0)
+/* For the inline "templates" (trace.h, copy.h): inlined into each caller so
+ * that the collector's callbacks fold into direct calls. */
+#define GC_ALWAYS_INLINE static inline __attribute__((always_inline))
 
 typedef struct Gc Gc;
 
@@ -114,8 +117,12 @@ typedef struct GcOps {
     /* Allocate `bytes` (== obj_size_for(cls, length)) zeroed, fill the header,
      * post OBJECT_ALLOC; collect if needed; NULL if the heap is exhausted. */
     Obj *(*alloc_slow)(Gc *gc, const RtClass *cls, uint32_t length, size_t bytes);
-    /* Store `value` into `*slot`, a reference slot inside `holder`. */
+    /* Store `value` into `*slot`, a reference slot inside `holder`.  Must not
+     * collect, allocate, move objects or post events: the interpreter calls
+     * it without saving its registers to the thread (vm/interp/interp.c,
+     * STORE_REF). */
     void (*write_barrier)(Gc *gc, Obj *holder, Obj **slot, Obj *value);
+    /* Called only through gc_collect, never while collection is disabled. */
     void (*collect)(Gc *gc, GcReason reason);
     /* Visit every object that is allocated and not yet freed, with its arena. */
     void (*walk_heap)(Gc *gc, GcObjectVisitor visit, void *ctx);
@@ -144,19 +151,28 @@ struct Gc {
 
 /* ---- the fast paths ---------------------------------------------------- */
 
+/* The one way an object comes to be, on every path: zero-filled `block`
+ * (`bytes` == obj_size_for(cls, length)) gets its header -- class `cls`,
+ * gc->fresh_gc_word, `length` -- is counted in objects_allocated and
+ * bytes_allocated, and is announced by OBJECT_ALLOC in arena `arena_id`. */
+static inline Obj *gc_new_object(Gc *gc, void *block, uint32_t arena_id, const RtClass *cls,
+                                 uint32_t length, size_t bytes) {
+    Obj *obj = block;
+    obj->cls = cls;
+    obj->gc_word = gc->fresh_gc_word;
+    obj->length = length;
+    gc->stats.objects_allocated++;
+    gc->stats.bytes_allocated += bytes;
+    vmpi_post_object_alloc((VMPI_ArenaID)arena_id, obj, bytes);
+    return obj;
+}
+
 static inline Obj *gc_alloc(Gc *gc, const RtClass *cls, uint32_t length) {
     size_t bytes = obj_size_for(cls, length);
     uint8_t *p = gc->bump_ptr;
     if (GC_LIKELY((size_t)(gc->bump_limit - p) >= bytes)) {
         gc->bump_ptr = p + bytes;
-        Obj *obj = (Obj *)p;
-        obj->cls = cls;
-        obj->gc_word = gc->fresh_gc_word;
-        obj->length = length;
-        gc->stats.objects_allocated++;
-        gc->stats.bytes_allocated += bytes;
-        vmpi_post_object_alloc((VMPI_ArenaID)gc->bump_arena_id, obj, bytes);
-        return obj;
+        return gc_new_object(gc, p, gc->bump_arena_id, cls, length, bytes);
     }
     return gc->ops->alloc_slow(gc, cls, length, bytes);
 }
@@ -190,7 +206,17 @@ static inline void gc_write_ref(Gc *gc, Obj *holder, Obj **slot, Obj *value) {
     if (GC_UNLIKELY(!gc_write_ref_fast(gc, holder, slot, value))) gc->ops->write_barrier(gc, holder, slot, value);
 }
 
-static inline void gc_collect(Gc *gc, GcReason reason) { gc->ops->collect(gc, reason); }
+/* A collection on request; none at all while the VM has disabled collection
+ * (VMPI DisableGC), so ops->collect never has to test for it. */
+static inline void gc_collect(Gc *gc, GcReason reason) {
+    if (gc->disabled_depth > 0) return;
+    gc->ops->collect(gc, reason);
+}
+
+/* Why an allocation's slow path collects: --gc-stress, or the heap is full. */
+static inline GcReason gc_alloc_reason(const Gc *gc) {
+    return gc->config.stress ? GC_REASON_STRESS : GC_REASON_ALLOC;
+}
 
 /* ---- shared machinery (gc/common/) -------------------------------------- */
 
@@ -198,6 +224,16 @@ static inline void gc_collect(Gc *gc, GcReason reason) { gc->ops->collect(gc, re
 extern const GcOps *const gc_all_collectors[];
 const GcOps *gc_ops_by_name(const char *name);
 #define GC_DEFAULT_COLLECTOR "generational"
+
+/* For a collector's create, once its memory is ready: sets gc->ops, the
+ * barrier its constraints name and a copy of `config`, and posts ARENA_NEW
+ * for each of the constraints' arenas, in order.  The rest of `gc` is the
+ * collector's (and zero, from calloc, until it says otherwise). */
+void gc_init(Gc *gc, const GcOps *ops, const GcConfig *config);
+
+/* The write_barrier of a collector with GC_BARRIER_NONE: gc_write_ref never
+ * calls it (the inline test stores), but every GcOps slot is callable. */
+void gc_store_without_barrier(Gc *gc, Obj *holder, Obj **slot, Obj *value);
 
 /* Writes "out of memory: ..." for a failed request into buf. */
 void gc_describe_oom(const Gc *gc, size_t request, char *buf, size_t bufsize);

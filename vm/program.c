@@ -1,6 +1,14 @@
-/* program.c -- deriving layouts from a program's declarations, and freeing it. */
+/*
+ * program.c -- deriving layouts from a program's declarations, freeing it,
+ * and the lookups every reader of a program shares: a type's name in the
+ * language, a class by name, the source line of an instruction.
+ *
+ * Invariant: lookups by name and by pc are binary searches over tables
+ * sorted once, so no pass over a program is quadratic in its size.
+ */
 #include "program.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -121,10 +129,99 @@ bool program_layout(Program *p, const char **why) {
     return true;
 }
 
+static const PrimType prim_types[] = {
+    {'Z', ELEM_BOOL, 1, "bool"},   {'B', ELEM_BYTE, 1, "byte"},
+    {'C', ELEM_CHAR, 2, "char"},   {'S', ELEM_SHORT, 2, "short"},
+    {'I', ELEM_INT, 4, "int32"},   {'J', ELEM_LONG, 8, "int"},
+    {'F', ELEM_FLOAT, 4, "float"}, {'D', ELEM_DOUBLE, 8, "double"},
+};
+
+const PrimType *prim_type_of(char letter) {
+    for (size_t i = 0; i < sizeof prim_types / sizeof prim_types[0]; i++)
+        if (prim_types[i].letter == letter) return &prim_types[i];
+    return NULL;
+}
+
+const char *type_language_name(const char *desc, const char *string_word, char *buf, size_t size) {
+    size_t dims = 0;
+    while (desc[dims] == '[') dims++;
+    const char *base = desc + dims;
+    const PrimType *prim = prim_type_of(*base);
+    const char *word = desc; /* a malformed descriptor names itself */
+    if (prim) word = prim->name;
+    else if (*base == 'V') word = "void";
+    else if (type_is_string(base)) word = string_word;
+    else if (*base == 'L') word = base + 1;
+    size_t word_len = strlen(word);
+    if (word == base + 1) {
+        const char *semi = strchr(word, ';');
+        if (semi) word_len = (size_t)(semi - word);
+    }
+    int used = snprintf(buf, size, "%.*s", (int)word_len, word);
+    for (size_t i = 0; i < dims && used >= 0 && (size_t)used < size; i++)
+        used += snprintf(buf + used, size - (size_t)used, "[]");
+    return buf;
+}
+
+static int compare_named(const void *a, const void *b) {
+    const ProgNamed *x = a, *y = b;
+    int by_name = strcmp(x->name, y->name);
+    return by_name ? by_name : (x->index > y->index) - (x->index < y->index);
+}
+
+void program_sort_names(ProgNamed *entries, uint32_t count) {
+    if (count > 1) qsort(entries, count, sizeof *entries, compare_named);
+}
+
+/* strcmp order between name[0 .. len) and the NUL-terminated candidate. */
+static int compare_name(const char *name, size_t len, const char *candidate) {
+    int order = strncmp(name, candidate, len);
+    if (order == 0 && candidate[len] != '\0') order = -1; /* name is a proper prefix */
+    return order;
+}
+
+uint32_t program_find_name(const ProgNamed *entries, uint32_t count, const char *name, size_t len) {
+    /* The first entry not below the name: equal names sort by index. */
+    uint32_t lo = 0, hi = count;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (compare_name(name, len, entries[mid].name) > 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < count && compare_name(name, len, entries[lo].name) == 0 ? entries[lo].index : PROG_NONE;
+}
+
+bool program_class_index_init(ProgClassIndex *index, const Program *p) {
+    index->count = 0;
+    index->by_name = malloc((p->num_classes ? p->num_classes : 1) * sizeof *index->by_name);
+    if (!index->by_name) return false;
+    for (uint32_t c = 0; c < p->num_classes; c++)
+        index->by_name[c] = (ProgNamed){p->classes[c].name ? p->classes[c].name : "", c};
+    index->count = p->num_classes;
+    program_sort_names(index->by_name, index->count);
+    return true;
+}
+
+void program_class_index_free(ProgClassIndex *index) {
+    free(index->by_name);
+    index->by_name = NULL;
+    index->count = 0;
+}
+
+const LineEntry *program_line_entry(const LineEntry *lines, uint32_t count, uint32_t pc) {
+    /* Binary search for the first entry past pc; the one before it is the answer. */
+    uint32_t lo = 0, hi = count;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (lines[mid].pc <= pc) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo > 0 ? &lines[lo - 1] : NULL;
+}
+
 uint32_t program_line_of(const ProgMethod *m, uint32_t pc) {
-    uint32_t line = 0;
-    for (uint32_t i = 0; i < m->num_lines && m->lines[i].pc <= pc; i++) line = m->lines[i].line;
-    return line;
+    const LineEntry *entry = program_line_entry(m->lines, m->num_lines, pc);
+    return entry ? entry->line : 0;
 }
 
 void program_free(Program *p) {

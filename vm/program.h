@@ -124,6 +124,63 @@ static inline bool type_is_string(const char *desc) {
     return strcmp(desc, "LString;") == 0;
 }
 
+/* One primitive descriptor letter (Z B C S I J F D): its array element kind
+ * and size, and the language's name for it (LANGUAGE.md "Types"). */
+typedef struct PrimType {
+    char letter;
+    ElemKind elem_kind;
+    uint32_t elem_size;     /* bytes per array element */
+    const char *name;       /* "int" for J, "int32" for I, ... */
+} PrimType;
+
+/* The PrimType of `letter`, or NULL if it is not one of Z B C S I J F D. */
+const PrimType *prim_type_of(char letter);
+
+/* A descriptor as a programmer writes the type: the innermost element's
+ * name, then "[]" per dimension ("[[J" -> "int[][]", "[LTree;" -> "Tree[]",
+ * "V" -> "void").  "LString;" is named `string_word` (the verifier says
+ * "string", as the language does; runtime class names say "String").
+ * Writes at most `size` bytes to buf, truncating, and returns buf. */
+const char *type_language_name(const char *desc, const char *string_word, char *buf, size_t size);
+
+/* ---- finding things by name ---------------------------------------------------
+ * A table of names sorted once, then searched in O(log n): start-up must not
+ * be quadratic in the number of classes. */
+
+/* A name and the index of what it names (a class, a member, a type). */
+typedef struct ProgNamed {
+    const char *name;
+    uint32_t index;
+} ProgNamed;
+
+/* Sorts entries by name (strcmp order), equal names by index. */
+void program_sort_names(ProgNamed *entries, uint32_t count);
+
+/* In entries sorted by program_sort_names: the lowest index among those
+ * named exactly name[0 .. len) (name need not be NUL-terminated), or
+ * PROG_NONE. */
+uint32_t program_find_name(const ProgNamed *entries, uint32_t count, const char *name, size_t len);
+
+/* The program's classes sorted by name (a class without a name counts as
+ * ""), built once for all the lookups of a pass. */
+typedef struct ProgClassIndex {
+    ProgNamed *by_name;     /* num_classes entries */
+    uint32_t count;
+} ProgClassIndex;
+
+/* Builds the index of p's classes; false if out of memory. */
+bool program_class_index_init(ProgClassIndex *index, const Program *p);
+void program_class_index_free(ProgClassIndex *index);
+
+/* The lowest-numbered class named name[0 .. len), or PROG_NONE. */
+static inline uint32_t program_find_class(const ProgClassIndex *index, const char *name, size_t len) {
+    return program_find_name(index->by_name, index->count, name, len);
+}
+
+/* In `lines` (count entries sorted by pc): the last entry at or before
+ * `pc` -- the line that instruction belongs to -- or NULL if there is none. */
+const LineEntry *program_line_entry(const LineEntry *lines, uint32_t count, uint32_t pc);
+
 /* The source line of instruction `pc` in `m`, or 0 if unknown. */
 uint32_t program_line_of(const ProgMethod *m, uint32_t pc);
 

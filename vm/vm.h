@@ -95,10 +95,6 @@ struct VM {
     uint64_t *prim_statics;     /* program->num_prim_statics */
     VMThread **threads;
     uint32_t num_threads;
-    /* The program's command line: main(string[] args). */
-    int argc;
-    char **argv;
-    int exit_status;
 };
 
 /* Every linked class has an index, used by CLASS_LOAD
@@ -111,6 +107,11 @@ struct VM {
  * (DESIGN.md "Object and arena IDs" lets class objects live anywhere). */
 uint32_t vm_num_linked_classes(const VM *vm);
 const RtClass *vm_linked_class(const VM *vm, uint32_t index);
+
+/* The inverse of vm_linked_class: if `class_id` is the address of one of this
+ * VM's RtClasses, sets *index to its index and returns true; otherwise
+ * (any other pointer, even a garbage one) returns false. */
+bool vm_class_index(const VM *vm, const void *class_id, uint32_t *index);
 
 /* Links `program` (already verified), creates the collector named in opts,
  * posts start-up events, allocates interned strings.  On failure prints one
@@ -130,10 +131,6 @@ VMThread *vm_current_thread(void);
  * rstack below rtop, reference statics and interned strings.  Slots holding
  * null are skipped, so the visitor only ever sees slots holding objects. */
 void vm_enumerate_roots(void *vm, GcSlotVisitor visit, void *ctx);
-
-/* Prints `message` and the current thread's stack trace to stderr, flushes
- * and shuts down agents (JVM_SHUT_DOWN), and exits with status 1. */
-_Noreturn void vm_runtime_error(VMThread *thread, const char *message);
 
 /* Shuts down agents and exits with `status`: the one way out of the VM, so
  * that no agent output is lost or half-written. */

@@ -126,7 +126,7 @@ bool vmpi_load_agent(const char *spec, bool is_path, char *err, size_t errsize) 
         free(options);
         return false;
     }
-    VmpiAgent *agent = vmpi_agent_claim(name);
+    VmpiAgent *agent = vmpi_agent_claim();
     if (!agent) {
         snprintf(err, errsize, "agent '%s': too many agents (at most %d)", name, VMPI_MAX_AGENTS);
         dlclose(library);

@@ -16,7 +16,6 @@
  * agent's code is still on this thread's stack (the process is exiting).
  */
 #include <dlfcn.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,7 +23,6 @@
 #include "dispatch.h"
 
 uint8_t vmpi_enabled[VMPI_EVENT_CODE_LIMIT];
-uint8_t vmpi_method_events;
 
 VmpiAgent vmpi_agents[VMPI_MAX_AGENTS];
 uint32_t vmpi_num_agents;
@@ -38,12 +36,11 @@ void vmpi_attach_vm(VM *vm) { vmpi_vm = vm; }
 
 bool vmpi_any_agent(void) { return vmpi_num_agents > 0; }
 
-VmpiAgent *vmpi_agent_claim(const char *name) {
+VmpiAgent *vmpi_agent_claim(void) {
     if (vmpi_num_agents == VMPI_MAX_AGENTS) return NULL;
     uint32_t slot = vmpi_num_agents++;
     VmpiAgent *agent = &vmpi_agents[slot];
     memset(agent, 0, sizeof *agent);
-    snprintf(agent->name, sizeof agent->name, "%s", name);
     agent->sampling_interval = -1;
     vmpi_interface_init(agent, slot);
     return agent;
@@ -56,20 +53,15 @@ void vmpi_agent_release_last(void) {
     for (int32_t code = 0; code < VMPI_EVENT_CODE_LIMIT; code++) vmpi_refresh_enabled(code);
 }
 
-static bool wants_samples(const VmpiAgent *agent) {
-    return agent->enabled[VMPI_EVENT_SAMPLED_OBJECT_ALLOC] && agent->sampling_interval >= 0;
-}
-
 void vmpi_refresh_enabled(int32_t code) {
     uint8_t any = 0;
     for (uint32_t i = 0; i < vmpi_num_agents; i++) {
         const VmpiAgent *agent = &vmpi_agents[i];
         if (agent->enabled[code]) any = 1;
-        if (code == VMPI_EVENT_OBJECT_ALLOC && wants_samples(agent)) any = 1;
+        if (code == VMPI_EVENT_OBJECT_ALLOC && vmpi_wants_samples(agent)) any = 1;
     }
     vmpi_enabled[code] = any;
     if (code == VMPI_EVENT_SAMPLED_OBJECT_ALLOC) vmpi_refresh_enabled(VMPI_EVENT_OBJECT_ALLOC);
-    vmpi_method_events = vmpi_enabled[VMPI_EVENT_METHOD_ENTRY] | vmpi_enabled[VMPI_EVENT_METHOD_EXIT];
 }
 
 void vmpi_deliver(VmpiAgent *agent, const VMPI_Event *event) {
@@ -97,15 +89,16 @@ void vmpi_dispatch(const VMPI_Event *event, bool with_gc_disabled) {
 }
 
 struct VMPI_Interface *vmpi_register_listener(void (*notify)(struct VMPI_Event *event)) {
-    VmpiAgent *agent = vmpi_agent_claim("listener");
+    VmpiAgent *agent = vmpi_agent_claim();
     if (!agent) return NULL;
     agent->iface.NotifyEvent = notify;
     return &agent->iface;
 }
 
-void vmpi_post_shutdown(void) {
+/* Offers JVM_SHUT_DOWN to every agent that has not had it yet. */
+static void vmpi_post_shutdown(void) {
     VMPI_Event event = {.event_type = VMPI_EVENT_JVM_SHUT_DOWN,
-                        .env_id = (VMPI_ThreadID)vm_current_thread()};
+                        .env_id = vmpi_current_env()};
     for (uint32_t i = 0; i < vmpi_num_agents; i++) {
         VmpiAgent *agent = &vmpi_agents[i];
         if (agent->shut_down) continue;
@@ -121,7 +114,6 @@ void vmpi_shutdown(void) {
     for (uint32_t i = 0; i < vmpi_num_agents; i++)
         memset(vmpi_agents[i].enabled, 0, sizeof vmpi_agents[i].enabled);
     memset(vmpi_enabled, 0, sizeof vmpi_enabled);
-    vmpi_method_events = 0;
     if (notify_depth > 0) return; /* an agent's code is on the stack: no dlclose */
     for (uint32_t i = 0; i < vmpi_num_agents; i++) {
         if (vmpi_agents[i].library) dlclose(vmpi_agents[i].library);

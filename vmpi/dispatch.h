@@ -47,7 +47,6 @@ typedef struct VmpiAgent {
     bool shut_down;             /* JVM_SHUT_DOWN has been offered to it */
     void *library;              /* dlopen handle; NULL for in-process listeners */
     char *options;              /* malloc'd copy given to VMPI_OnLoad, or NULL */
-    char name[64];              /* for messages: "trace", "/path/libx.so" */
 } VmpiAgent;
 
 extern VmpiAgent vmpi_agents[VMPI_MAX_AGENTS];
@@ -60,14 +59,24 @@ extern VM *vmpi_vm;
 /* The attached VM's collector, or NULL. */
 static inline Gc *vmpi_gc(void) { return vmpi_vm ? vmpi_vm->gc : NULL; }
 
+/* An event's env_id: the VM thread running now, NULL on a thread the VM
+ * does not run (vm_current_thread). */
+static inline VMPI_ThreadID vmpi_current_env(void) { return (VMPI_ThreadID)vm_current_thread(); }
+
 /* ---- agents and delivery (dispatch.c) ------------------------------------ */
 
-/* Claims the next slot for an agent called `name`, with an interface whose
- * VM functions are all set and NotifyEvent NULL.  NULL if all are taken. */
-VmpiAgent *vmpi_agent_claim(const char *name);
+/* Claims the next slot for an agent, with an interface whose VM functions
+ * are all set and NotifyEvent NULL.  NULL if all are taken. */
+VmpiAgent *vmpi_agent_claim(void);
 
 /* Gives back the most recently claimed slot (its VMPI_OnLoad failed). */
 void vmpi_agent_release_last(void);
+
+/* Whether `agent` gets SAMPLED_OBJECT_ALLOC: it enabled the event and set
+ * an interval (JVMTI 11, SetHeapSamplingInterval). */
+static inline bool vmpi_wants_samples(const VmpiAgent *agent) {
+    return agent->enabled[VMPI_EVENT_SAMPLED_OBJECT_ALLOC] && agent->sampling_interval >= 0;
+}
 
 /* Recomputes vmpi_enabled[code] (and what depends on it) from the agents. */
 void vmpi_refresh_enabled(int32_t code);
@@ -86,9 +95,6 @@ void vmpi_deliver(VmpiAgent *agent, const VMPI_Event *event);
  * every event carrying an object ID with GC disabled, and gclab does the
  * same for the events of a collection, so that RunGC is refused there. */
 void vmpi_dispatch(const VMPI_Event *event, bool with_gc_disabled);
-
-/* Offers JVM_SHUT_DOWN to every agent that has not had it yet. */
-void vmpi_post_shutdown(void);
 
 /* ---- building events (events.c) ------------------------------------------ */
 

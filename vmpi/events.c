@@ -7,7 +7,7 @@
  * The heap events run in thread-suspended mode (JVMPI 1.2 section 1.5), so
  * their records live on the C stack.
  *
- * env_id is the VMThread running now (vm_current_thread), NULL before the
+ * env_id is the VMThread running now (vmpi_current_env), NULL before the
  * main thread exists: the collector's ARENA_NEW comes first (JVMPI 1.2
  * section 6 allows events before the main thread's THREAD_START; gclab
  * sends them with no thread rather than an undefined one).
@@ -22,19 +22,17 @@
 #define METHOD_ID(p) ((VMPI_MethodID)(uintptr_t)(p))
 #define THREAD_ID(p) ((VMPI_ThreadID)(uintptr_t)(p))
 
-static VMPI_ThreadID current_env(void) { return THREAD_ID(vm_current_thread()); }
-
 /* ---- heap events (collectors) ---------------------------------------------- */
 
 void vmpi_send_arena_new(VMPI_ArenaID arena_id, const char *arena_name) {
-    VMPI_Event event = {.event_type = VMPI_EVENT_ARENA_NEW, .env_id = current_env()};
+    VMPI_Event event = {.event_type = VMPI_EVENT_ARENA_NEW, .env_id = vmpi_current_env()};
     event.u.new_arena.arena_id = arena_id;
     event.u.new_arena.arena_name = (char *)(uintptr_t)arena_name;
     vmpi_dispatch(&event, true);
 }
 
 void vmpi_send_arena_delete(VMPI_ArenaID arena_id) {
-    VMPI_Event event = {.event_type = VMPI_EVENT_ARENA_DELETE, .env_id = current_env()};
+    VMPI_Event event = {.event_type = VMPI_EVENT_ARENA_DELETE, .env_id = vmpi_current_env()};
     event.u.delete_arena.arena_id = arena_id;
     vmpi_dispatch(&event, true);
 }
@@ -44,7 +42,7 @@ void vmpi_fill_object_alloc(VMPI_Event *event, VMPI_ArenaID arena_id, const Obj 
     /* JVMPI 1.2, OBJECT_ALLOC: class_id is the element class when is_array
      * is JVMPI_CLASS; ElemKind values are the is_array codes (object.h). */
     const RtClass *named = cls->elem_kind == ELEM_REF && cls->elem_class ? cls->elem_class : cls;
-    *event = (VMPI_Event){.event_type = VMPI_EVENT_OBJECT_ALLOC, .env_id = current_env()};
+    *event = (VMPI_Event){.event_type = VMPI_EVENT_OBJECT_ALLOC, .env_id = vmpi_current_env()};
     event->u.obj_alloc.arena_id = arena_id;
     event->u.obj_alloc.class_id = OBJECT_ID(named->class_id);
     event->u.obj_alloc.is_array = (int32_t)cls->elem_kind;
@@ -74,8 +72,7 @@ void vmpi_send_object_alloc(VMPI_ArenaID arena_id, const Obj *obj, size_t size) 
     for (uint32_t i = 0; i < vmpi_num_agents; i++) {
         VmpiAgent *agent = &vmpi_agents[i];
         if (agent->enabled[VMPI_EVENT_OBJECT_ALLOC]) vmpi_deliver(agent, &event);
-        if (agent->enabled[VMPI_EVENT_SAMPLED_OBJECT_ALLOC] && agent->sampling_interval >= 0 &&
-            sample_due(agent, size)) {
+        if (vmpi_wants_samples(agent) && sample_due(agent, size)) {
             VMPI_Event sampled = event;
             sampled.event_type = VMPI_EVENT_SAMPLED_OBJECT_ALLOC;
             vmpi_deliver(agent, &sampled);
@@ -85,14 +82,14 @@ void vmpi_send_object_alloc(VMPI_ArenaID arena_id, const Obj *obj, size_t size) 
 }
 
 void vmpi_send_object_free(const Obj *obj) {
-    VMPI_Event event = {.event_type = VMPI_EVENT_OBJECT_FREE, .env_id = current_env()};
+    VMPI_Event event = {.event_type = VMPI_EVENT_OBJECT_FREE, .env_id = vmpi_current_env()};
     event.u.obj_free.obj_id = OBJECT_ID(obj);
     vmpi_dispatch(&event, true);
 }
 
 void vmpi_send_object_move(VMPI_ArenaID arena_id, const Obj *obj, VMPI_ArenaID new_arena_id,
                            const Obj *new_obj) {
-    VMPI_Event event = {.event_type = VMPI_EVENT_OBJECT_MOVE, .env_id = current_env()};
+    VMPI_Event event = {.event_type = VMPI_EVENT_OBJECT_MOVE, .env_id = vmpi_current_env()};
     event.u.obj_move.arena_id = arena_id;
     event.u.obj_move.obj_id = OBJECT_ID(obj);
     event.u.obj_move.new_arena_id = new_arena_id;
@@ -101,13 +98,13 @@ void vmpi_send_object_move(VMPI_ArenaID arena_id, const Obj *obj, VMPI_ArenaID n
 }
 
 void vmpi_send_gc_start(void) {
-    VMPI_Event event = {.event_type = VMPI_EVENT_GC_START, .env_id = current_env()};
+    VMPI_Event event = {.event_type = VMPI_EVENT_GC_START, .env_id = vmpi_current_env()};
     vmpi_dispatch(&event, true);
 }
 
 void vmpi_send_gc_finish(int64_t used_objects, int64_t used_object_space,
                          int64_t total_object_space) {
-    VMPI_Event event = {.event_type = VMPI_EVENT_GC_FINISH, .env_id = current_env()};
+    VMPI_Event event = {.event_type = VMPI_EVENT_GC_FINISH, .env_id = vmpi_current_env()};
     event.u.gc_info.used_objects = used_objects;
     event.u.gc_info.used_object_space = used_object_space;
     event.u.gc_info.total_object_space = total_object_space;
@@ -167,7 +164,7 @@ void vmpi_send_class_load(const struct VM *vm, uint32_t class_index, int32_t req
         fill_field(&fields[num_statics + i], p, &p->fields[pc->fields[i]]);
 
     VMPI_Event event = {.event_type = event_type(VMPI_EVENT_CLASS_LOAD, requested),
-                        .env_id = current_env()};
+                        .env_id = vmpi_current_env()};
     event.u.class_load.class_name = (char *)(uintptr_t)cls->name;
     event.u.class_load.source_name = pc && pc->source_file ? pc->source_file : "";
     event.u.class_load.num_interfaces = 0; /* the language has no interfaces */
@@ -187,7 +184,7 @@ void vmpi_send_class_load(const struct VM *vm, uint32_t class_index, int32_t req
  * is NULL; every VM thread belongs to group "main". */
 void vmpi_send_thread_start(const struct VMThread *thread, int32_t requested) {
     VMPI_Event event = {.event_type = event_type(VMPI_EVENT_THREAD_START, requested),
-                        .env_id = current_env()};
+                        .env_id = vmpi_current_env()};
     event.u.thread_start.thread_name = (char *)(uintptr_t)thread->name;
     event.u.thread_start.group_name = "main";
     event.u.thread_start.parent_name = NULL;
@@ -202,26 +199,14 @@ void vmpi_send_thread_end(const struct VMThread *thread) {
     vmpi_dispatch(&event, false);
 }
 
-static void send_method_event(int32_t code, const VMThread *thread, const ProgMethod *method) {
-    VMPI_Event event = {.event_type = code, .env_id = THREAD_ID(thread)};
+void vmpi_send_method_event(int32_t event_type, const struct VMThread *thread,
+                            const struct ProgMethod *method) {
+    VMPI_Event event = {.event_type = event_type, .env_id = THREAD_ID(thread)};
     event.u.method.method_id = METHOD_ID(method);
     vmpi_dispatch(&event, false);
 }
 
-void vmpi_send_method_entry(const struct VMThread *thread, const struct ProgMethod *method) {
-    send_method_event(VMPI_EVENT_METHOD_ENTRY, thread, method);
-}
-
-void vmpi_send_method_exit(const struct VMThread *thread, const struct ProgMethod *method) {
-    send_method_event(VMPI_EVENT_METHOD_EXIT, thread, method);
-}
-
-void vmpi_send_simple(int32_t code) {
-    if (code <= 0 || code >= VMPI_EVENT_CODE_LIMIT) return;
-    if (code == VMPI_EVENT_JVM_SHUT_DOWN) {
-        vmpi_post_shutdown(); /* at most once per agent, however it is reached */
-        return;
-    }
-    VMPI_Event event = {.event_type = code, .env_id = current_env()};
+void vmpi_send_jvm_init_done(void) {
+    VMPI_Event event = {.event_type = VMPI_EVENT_JVM_INIT_DONE, .env_id = vmpi_current_env()};
     vmpi_dispatch(&event, false);
 }

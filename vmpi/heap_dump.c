@@ -144,11 +144,20 @@ static void dump_object(DumpBuffer *b, Obj *obj, int32_t level) {
 /* ---- roots ------------------------------------------------------------------------- */
 
 /* The index, callee first, of the frame of `thread` whose reference locals
- * and operands hold `slot`; UINT32_MAX (JVMPI's -1) if it is in none. */
+ * and operands hold `slot`; UINT32_MAX (JVMPI's -1) if it is in none.  That
+ * is the topmost frame whose rlocals is at or below `slot`: frames[i].rlocals
+ * never decreases from the bottom frame up, so a binary search finds it (a
+ * linear scan made a level-2 dump quadratic in the stack's depth). */
 static uint32_t frame_number(const VMThread *thread, Obj **slot) {
-    for (uint32_t i = thread->depth; i-- > 0;)
-        if (thread->frames[i].rlocals <= slot) return thread->depth - 1 - i;
-    return UINT32_MAX;
+    uint32_t at_or_below = 0, above = thread->depth; /* frames [0, at_or_below) start <= slot */
+    while (at_or_below < above) {
+        uint32_t mid = at_or_below + (above - at_or_below) / 2;
+        if (thread->frames[mid].rlocals <= slot)
+            at_or_below = mid + 1;
+        else
+            above = mid;
+    }
+    return at_or_below == 0 ? UINT32_MAX : thread->depth - at_or_below;
 }
 
 static void dump_root(Obj **slot, void *ctx) {
@@ -237,7 +246,7 @@ int32_t vmpi_send_heap_dump(int32_t level) {
     int32_t result = VMPI_ERR;
     if (!buffer.failed) {
         VMPI_Event event = {.event_type = VMPI_EVENT_HEAP_DUMP | VMPI_REQUESTED_EVENT,
-                            .env_id = (VMPI_ThreadID)vm_current_thread()};
+                            .env_id = vmpi_current_env()};
         event.u.heap_dump.dump_level = level;
         event.u.heap_dump.begin = (char *)buffer.bytes;
         event.u.heap_dump.end = (char *)buffer.bytes + buffer.len;
@@ -257,13 +266,9 @@ int32_t vmpi_send_object_dump(const void *object_id) {
     if (!gc || !object_id) return VMPI_ERR;
     gc->disabled_depth++;
     DumpBuffer buffer = {0};
-    bool found = false;
-    for (uint32_t i = 0; i < vm_num_linked_classes(vmpi_vm) && !found; i++) {
-        if (class_id_of(vm_linked_class(vmpi_vm, i)) == object_id) {
-            dump_class(&buffer, i, VMPI_DUMP_LEVEL_2);
-            found = true;
-        }
-    }
+    uint32_t class_index;
+    bool found = vm_class_index(vmpi_vm, object_id, &class_index);
+    if (found) dump_class(&buffer, class_index, VMPI_DUMP_LEVEL_2);
     Obj *obj;
     VMPI_ArenaID arena_id;
     if (!found && vmpi_find_object(object_id, &obj, &arena_id)) {
@@ -273,7 +278,7 @@ int32_t vmpi_send_object_dump(const void *object_id) {
     int32_t result = VMPI_ERR;
     if (found && !buffer.failed) {
         VMPI_Event event = {.event_type = VMPI_EVENT_OBJECT_DUMP | VMPI_REQUESTED_EVENT,
-                            .env_id = (VMPI_ThreadID)vm_current_thread()};
+                            .env_id = vmpi_current_env()};
         event.u.object_dump.data_len = (int32_t)buffer.len;
         event.u.object_dump.data = (char *)buffer.bytes;
         vmpi_dispatch(&event, false);

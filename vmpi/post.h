@@ -40,9 +40,15 @@ struct ProgMethod;
 void vmpi_send_class_load(const struct VM *vm, uint32_t class_index, int32_t requested);
 void vmpi_send_thread_start(const struct VMThread *thread, int32_t requested);
 void vmpi_send_thread_end(const struct VMThread *thread);
-void vmpi_send_method_entry(const struct VMThread *thread, const struct ProgMethod *method);
-void vmpi_send_method_exit(const struct VMThread *thread, const struct ProgMethod *method);
-void vmpi_send_simple(int32_t event_type); /* JVM_INIT_DONE, JVM_SHUT_DOWN, ... */
+/* METHOD_ENTRY or METHOD_EXIT (`event_type`).  No post helper: the
+ * interpreter tests VMPI_IS_ENABLED(METHOD_ENTRY) or (METHOD_EXIT) itself,
+ * because it must save its registers before going out of line
+ * (vm/interp/interp.c, METHOD_EVENT). */
+void vmpi_send_method_event(int32_t event_type, const struct VMThread *thread,
+                            const struct ProgMethod *method);
+/* JVM_SHUT_DOWN is not posted: vmpi_shutdown (control.h) offers it to each
+ * agent once. */
+void vmpi_send_jvm_init_done(void);
 
 static inline void vmpi_post_class_load(const struct VM *vm, uint32_t class_index) {
     if (VMPI_IS_ENABLED(CLASS_LOAD)) vmpi_send_class_load(vm, class_index, 0);
@@ -53,16 +59,8 @@ static inline void vmpi_post_thread_start(const struct VMThread *thread) {
 static inline void vmpi_post_thread_end(const struct VMThread *thread) {
     if (VMPI_IS_ENABLED(THREAD_END)) vmpi_send_thread_end(thread);
 }
-/* Method events: the interpreter tests vmpi_method_events once per call. */
-extern uint8_t vmpi_method_events;
-static inline void vmpi_post_method_entry(const struct VMThread *thread, const struct ProgMethod *m) {
-    if (VMPI_IS_ENABLED(METHOD_ENTRY)) vmpi_send_method_entry(thread, m);
-}
-static inline void vmpi_post_method_exit(const struct VMThread *thread, const struct ProgMethod *m) {
-    if (VMPI_IS_ENABLED(METHOD_EXIT)) vmpi_send_method_exit(thread, m);
-}
 static inline void vmpi_post_jvm_init_done(void) {
-    if (VMPI_IS_ENABLED(JVM_INIT_DONE)) vmpi_send_simple(VMPI_EVENT_JVM_INIT_DONE);
+    if (VMPI_IS_ENABLED(JVM_INIT_DONE)) vmpi_send_jvm_init_done();
 }
 
 static inline void vmpi_post_arena_new(VMPI_ArenaID arena_id, const char *arena_name) {

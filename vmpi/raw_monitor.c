@@ -53,7 +53,7 @@ VMPI_RawMonitor vmpi_raw_monitor_create(char *lock_name) {
 
 static void post_contention(int32_t code, RawMonitor *m) {
     if (!vmpi_enabled[code] || m->name[0] == '_') return;
-    VMPI_Event event = {.event_type = code, .env_id = (VMPI_ThreadID)vm_current_thread()};
+    VMPI_Event event = {.event_type = code, .env_id = vmpi_current_env()};
     event.u.raw_monitor.name = m->name;
     event.u.raw_monitor.id = (VMPI_RawMonitor)(void *)m;
     vmpi_dispatch(&event, false);

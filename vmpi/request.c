@@ -40,21 +40,11 @@ bool vmpi_find_object(const void *object_id, Obj **obj, VMPI_ArenaID *arena_id) 
     return true;
 }
 
-static bool find_class_index(const void *class_id, uint32_t *index) {
-    for (uint32_t i = 0; i < vm_num_linked_classes(vmpi_vm); i++) {
-        if ((uintptr_t)vm_linked_class(vmpi_vm, i)->class_id == (uintptr_t)class_id) {
-            *index = i;
-            return true;
-        }
-    }
-    return false;
-}
-
 static int32_t request(int32_t event_type, void *arg) {
     switch (event_type) {
     case VMPI_EVENT_CLASS_LOAD: {
         uint32_t index;
-        if (!find_class_index(arg, &index)) return VMPI_ERR;
+        if (!vm_class_index(vmpi_vm, arg, &index)) return VMPI_ERR;
         vmpi_send_class_load(vmpi_vm, index, 1);
         return VMPI_OK;
     }

@@ -44,7 +44,7 @@ static int32_t frame_line(const Frame *frame) {
  * for the thread trace->env_id (gclab: NULL means the calling thread);
  * num_frames 0 for an unknown thread. */
 void vmpi_get_call_trace(VMPI_CallTrace *trace, int32_t depth) {
-    if (!trace->env_id) trace->env_id = (VMPI_ThreadID)vm_current_thread();
+    if (!trace->env_id) trace->env_id = vmpi_current_env();
     const VMThread *thread = vmpi_thread_of(trace->env_id);
     trace->num_frames = 0;
     if (!thread || depth <= 0) return;
@@ -120,22 +120,24 @@ void vmpi_suspend_thread(VMPI_ThreadID env) { (void)suspend_one(env); }
 
 void vmpi_resume_thread(VMPI_ThreadID env) { (void)resume_one(env); }
 
-int32_t vmpi_suspend_thread_list(int32_t count, VMPI_ThreadID *threads, int32_t *results) {
-    int32_t failures = 0;
+/* JVMPI 1.4.2 SuspendThreadList and ResumeThreadList: `one` for each
+ * thread, its result in results[i]; VMPI_ERR if any of them failed. */
+static int32_t for_each_thread(int32_t count, VMPI_ThreadID *threads, int32_t *results,
+                               int32_t (*one)(VMPI_ThreadID env)) {
+    bool failed = false;
     for (int32_t i = 0; i < count; i++) {
-        results[i] = suspend_one(threads[i]);
-        if (results[i]) failures++;
+        results[i] = one(threads[i]);
+        if (results[i]) failed = true;
     }
-    return failures ? VMPI_ERR : VMPI_OK;
+    return failed ? VMPI_ERR : VMPI_OK;
+}
+
+int32_t vmpi_suspend_thread_list(int32_t count, VMPI_ThreadID *threads, int32_t *results) {
+    return for_each_thread(count, threads, results, suspend_one);
 }
 
 int32_t vmpi_resume_thread_list(int32_t count, VMPI_ThreadID *threads, int32_t *results) {
-    int32_t failures = 0;
-    for (int32_t i = 0; i < count; i++) {
-        results[i] = resume_one(threads[i]);
-        if (results[i]) failures++;
-    }
-    return failures ? VMPI_ERR : VMPI_OK;
+    return for_each_thread(count, threads, results, resume_one);
 }
 
 /* JVMPI 1.2 GetThreadStatus; the SUSPENDED bit as JVMPI 1.4.2 sets it.

@@ -27,6 +27,7 @@
 #include <stdint.h>
 
 #include "../gc.h"
+#include "collect.h"
 #include "memory.h"
 
 static inline bool gc_budget_fits(const Gc *gc, size_t bytes) {
@@ -39,24 +40,16 @@ static inline bool gc_budget_fits(const Gc *gc, size_t bytes) {
  * lists the block where its walk_heap looks before it calls this. */
 static inline Obj *gc_budget_admit(Gc *gc, void *block, uint32_t arena_id, const RtClass *cls,
                                    uint32_t length, size_t bytes) {
-    Obj *obj = block;
-    obj->cls = cls;
-    obj->gc_word = gc->fresh_gc_word;
-    obj->length = length;
     GcStats *stats = &gc->stats;
-    stats->objects_allocated++;
-    stats->bytes_allocated += bytes;
     stats->used_objects++;
     stats->used_bytes += bytes;
     if (GC_UNLIKELY(stats->used_bytes > stats->total_bytes)) stats->total_bytes = stats->used_bytes;
-    vmpi_post_object_alloc((VMPI_ArenaID)arena_id, obj, bytes);
-    return obj;
+    return gc_new_object(gc, block, arena_id, cls, length, bytes);
 }
 
 static inline void gc_budget_settle(Gc *gc, GcMemory *memory) {
     GcStats *stats = &gc->stats;
-    uint64_t budget = gc->config.heap_bytes;
-    stats->total_bytes = stats->used_bytes > budget ? stats->used_bytes : budget;
+    gc_stats_set_total(stats, gc->config.heap_bytes);
     /* Until the next collection at most the rest of the budget is
      * allocated, so pooled blocks beyond that would only sit idle. */
     gc_memory_trim(memory, (size_t)(stats->total_bytes - stats->used_bytes));

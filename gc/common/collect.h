@@ -48,6 +48,25 @@ typedef struct GcCollection {
 GcCollection gc_collection_begin(Gc *gc, GcCollectionKind kind, GcReason reason);
 void gc_collection_end(Gc *gc, const GcCollection *collection);
 
+/* Sets total_bytes, the heap's size as GC_FINISH reports it: its capacity,
+ * or used_bytes once the heap has grown past that (while collection was
+ * disabled), so that used_bytes <= total_bytes always holds. */
+static inline void gc_stats_set_total(GcStats *stats, uint64_t capacity) {
+    stats->total_bytes = stats->used_bytes > capacity ? stats->used_bytes : capacity;
+}
+
+/* Counts the outcome of collecting `objects_before` objects of
+ * `bytes_before` bytes: `live_*` of them survived, `moved_*` of those were
+ * moved, and the rest were freed (explicitly or with their arena). */
+static inline void gc_stats_count_survivors(GcStats *stats, uint64_t objects_before, uint64_t bytes_before,
+                                            uint64_t live_objects, uint64_t live_bytes,
+                                            uint64_t moved_objects, uint64_t moved_bytes) {
+    stats->objects_freed += objects_before - live_objects;
+    stats->bytes_freed += bytes_before - live_bytes;
+    stats->objects_moved += moved_objects;
+    stats->bytes_moved += moved_bytes;
+}
+
 /* With --gc-log: one closing line for the whole run (collections by kind,
  * total and longest pause, objects allocated, freed and moved, peak RSS). */
 void gc_log_summary(const Gc *gc);

@@ -66,8 +66,6 @@
 
 #include "../gc.h"
 
-#define GC_COPY_INLINE static inline __attribute__((always_inline))
-
 /* ---- forwarding ------------------------------------------------------------- */
 
 /* gc_word bit of an object that has been copied elsewhere. */
@@ -145,7 +143,7 @@ __attribute__((noreturn)) void gc_copy_region_full(const GcCopyRegion *region, s
 /* Copies unforwarded condemned `obj`, which lies in arena `from_arena`, to
  * the region the policy picks, forwards it and posts OBJECT_MOVE.  Returns
  * the copy (grey: its slots still name the old objects). */
-GC_COPY_INLINE Obj *gc_copy_object(GcCopier *copier, const GcCopyPolicy *policy, Obj *obj,
+GC_ALWAYS_INLINE Obj *gc_copy_object(GcCopier *copier, const GcCopyPolicy *policy, Obj *obj,
                                    uint32_t from_arena) {
     size_t bytes = obj_size(obj);
     uint32_t gc_word = obj->gc_word;
@@ -164,7 +162,7 @@ GC_COPY_INLINE Obj *gc_copy_object(GcCopier *copier, const GcCopyPolicy *policy,
 
 /* Makes `*slot` name the copy of what it names, if that is condemned:
  * follows the forwarding pointer, or makes the copy. */
-GC_COPY_INLINE void gc_copy_forward_slot(GcCopier *copier, const GcCopyPolicy *policy, Obj **slot) {
+GC_ALWAYS_INLINE void gc_copy_forward_slot(GcCopier *copier, const GcCopyPolicy *policy, Obj **slot) {
     Obj *obj = *slot;
     if (obj == NULL) return;
     uint32_t from_arena = policy->condemned_arena(obj, copier->ctx);
@@ -173,13 +171,20 @@ GC_COPY_INLINE void gc_copy_forward_slot(GcCopier *copier, const GcCopyPolicy *p
                                  : gc_copy_object(copier, policy, obj, from_arena);
 }
 
+/* Forwards every reference slot of `obj`: scans it. */
+GC_ALWAYS_INLINE void gc_copy_forward_slots(GcCopier *copier, const GcCopyPolicy *policy, Obj *obj) {
+    size_t count;
+    Obj **slots = obj_ref_slots(obj, &count);
+    for (size_t s = 0; s < count; s++) gc_copy_forward_slot(copier, policy, &slots[s]);
+}
+
 /* Forwards every root slot (out of line: the VM's enumerator calls back). */
 void gc_copy_forward_roots(const Gc *gc, GcCopier *copier, const GcCopyPolicy *policy);
 
 /* Scans grey objects in every region until there are none: Cheney's loop.
  * Scanning one region may append to another, so it goes round until a
  * whole pass finds nothing to scan. */
-GC_COPY_INLINE void gc_copy_scan(GcCopier *copier, const GcCopyPolicy *policy) {
+GC_ALWAYS_INLINE void gc_copy_scan(GcCopier *copier, const GcCopyPolicy *policy) {
     bool scanned;
     do {
         scanned = false;
@@ -187,9 +192,7 @@ GC_COPY_INLINE void gc_copy_scan(GcCopier *copier, const GcCopyPolicy *policy) {
             GcCopyRegion *region = copier->regions[i];
             while (region->scan < region->top) {
                 Obj *obj = (Obj *)region->scan;
-                size_t count;
-                Obj **slots = obj_ref_slots(obj, &count);
-                for (size_t s = 0; s < count; s++) gc_copy_forward_slot(copier, policy, &slots[s]);
+                gc_copy_forward_slots(copier, policy, obj);
                 region->scan += obj_size(obj);
                 scanned = true;
             }
@@ -200,7 +203,7 @@ GC_COPY_INLINE void gc_copy_scan(GcCopier *copier, const GcCopyPolicy *policy) {
 /* The whole evacuation: afterwards every condemned object reachable from
  * the roots (and from any slot forwarded before this call) is copied and
  * forwarded, and every root and copied slot names a copy. */
-GC_COPY_INLINE void gc_copy_reachable(const Gc *gc, GcCopier *copier, const GcCopyPolicy *policy) {
+GC_ALWAYS_INLINE void gc_copy_reachable(const Gc *gc, GcCopier *copier, const GcCopyPolicy *policy) {
     gc_copy_forward_roots(gc, copier, policy);
     gc_copy_scan(copier, policy);
 }

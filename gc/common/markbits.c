@@ -8,15 +8,14 @@
 
 bool gc_markbits_init(GcMarkBits *bits, const void *base, size_t bytes) {
     size_t granules = (bytes + OBJ_ALIGN - 1) / OBJ_ALIGN;
-    bits->num_words = (granules + 63) / 64;
+    size_t num_words = (granules + 63) / 64;
     bits->base = base;
     /* calloc: a large table is fresh zero pages, resident only once used. */
-    bits->words = calloc(bits->num_words ? bits->num_words : 1, sizeof *bits->words);
+    bits->words = calloc(num_words ? num_words : 1, sizeof *bits->words);
     return bits->words != NULL;
 }
 
 void gc_markbits_free(GcMarkBits *bits) {
     free(bits->words);
     bits->words = NULL;
-    bits->num_words = 0;
 }

@@ -30,7 +30,6 @@
 typedef struct GcMarkBits {
     uint64_t *words;
     const uint8_t *base;  /* the granule of bit 0 */
-    size_t num_words;
 } GcMarkBits;
 
 /* A table for the region [base, base + bytes), all clear; false if there is

@@ -41,12 +41,6 @@ void gc_memory_region_free(GcMemory *memory, void *region, size_t bytes) {
     free(region);
 }
 
-bool gc_memory_resident(const GcMemory *memory, size_t *bytes) {
-    (void)memory;
-    (void)bytes;
-    return false;
-}
-
 #else
 
 static void destroy_arena(unsigned arena) {
@@ -99,17 +93,6 @@ void *gc_memory_region_alloc(GcMemory *memory, size_t bytes) {
 
 void gc_memory_region_free(GcMemory *memory, void *region, size_t bytes) {
     sdallocx(region, bytes, memory->region_flags);
-}
-
-bool gc_memory_resident(const GcMemory *memory, size_t *bytes) {
-    /* jemalloc's statistics are a snapshot refreshed by writing "epoch". */
-    uint64_t epoch = 1;
-    size_t len = sizeof epoch;
-    if (mallctl("epoch", &epoch, &len, &epoch, len) != 0) return false;
-    char name[64];
-    snprintf(name, sizeof name, "stats.arenas.%u.resident", memory->arena);
-    len = sizeof *bytes;
-    return mallctl(name, bytes, &len, NULL, 0) == 0;
 }
 
 #endif

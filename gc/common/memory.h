@@ -128,10 +128,4 @@ void gc_memory_trim(GcMemory *memory, size_t keep_bytes);
 void *gc_memory_region_alloc(GcMemory *memory, size_t bytes);
 void gc_memory_region_free(GcMemory *memory, void *region, size_t bytes);
 
-/* Bytes of physical memory the allocator holds for `memory` (jemalloc's
- * "stats.arenas.<i>.resident", pooled blocks included).  False where this is
- * not available: the plain-malloc build, or a jemalloc built without
- * statistics. */
-bool gc_memory_resident(const GcMemory *memory, size_t *bytes);
-
 #endif

@@ -35,6 +35,7 @@
 #include <string.h>
 
 #include "../gc.h"
+#include "collect.h"
 #include "memory.h"
 
 typedef struct GcRegion {
@@ -74,6 +75,16 @@ static inline void gc_region_cut(GcRegion *region, uint8_t *new_top) {
     region->top = new_top;
 }
 
+/* Empties a region that holds only garbage (and forwarded objects): its
+ * used part is zero-filled for reuse, and its arena `arena_id` is deleted
+ * (every object still in it dies implicitly) and made anew with the same
+ * ID and `name`.  Within a collection. */
+static inline void gc_region_renew(GcRegion *region, uint32_t arena_id, const char *name) {
+    gc_region_cut(region, region->start);
+    vmpi_post_arena_delete((VMPI_ArenaID)arena_id);
+    vmpi_post_arena_new((VMPI_ArenaID)arena_id, name);
+}
+
 /* The true top of `region` (see the invariant above), without changing
  * anything: for walking the heap.  `region` must be the one last
  * published, if any is. */
@@ -108,23 +119,18 @@ static inline void gc_region_publish(Gc *gc, GcRegion *region, uint32_t arena_id
  * header, counts it and posts OBJECT_ALLOC in arena `arena_id`. */
 static inline Obj *gc_region_alloc_object(Gc *gc, GcRegion *region, uint32_t arena_id,
                                           const RtClass *cls, uint32_t length, size_t bytes) {
-    Obj *obj = gc_region_bump(region, bytes);
-    obj->cls = cls;
-    obj->gc_word = gc->fresh_gc_word;
-    obj->length = length;
-    gc->stats.objects_allocated++;
-    gc->stats.bytes_allocated += bytes;
-    vmpi_post_object_alloc((VMPI_ArenaID)arena_id, obj, bytes);
-    return obj;
+    return gc_new_object(gc, gc_region_bump(region, bytes), arena_id, cls, length, bytes);
 }
 
 /* The fast path counts only objects_allocated and bytes_allocated, so a
  * collector with one brings used_objects / used_bytes up to date from them
  * whenever it is entered: every object allocated and not yet freed is in
- * use (moves change neither count). */
-static inline void gc_stats_count_used(GcStats *stats) {
+ * use (moves change neither count).  total_bytes follows, from the heap's
+ * `capacity` (gc_stats_set_total). */
+static inline void gc_stats_count_used(GcStats *stats, uint64_t capacity) {
     stats->used_objects = stats->objects_allocated - stats->objects_freed;
     stats->used_bytes = stats->bytes_allocated - stats->bytes_freed;
+    gc_stats_set_total(stats, capacity);
 }
 
 #endif

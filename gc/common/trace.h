@@ -36,8 +36,6 @@
  * unmarked, i.e. it has just turned grey and must be scanned. */
 typedef bool (*GcTryMark)(Obj *obj, void *ctx);
 
-#define GC_TRACE_INLINE static inline __attribute__((always_inline))
-
 /* Calls visit(slot, ctx) for every root slot (none if the heap has no root
  * enumerator, as in some unit tests). */
 static inline void gc_visit_roots(const Gc *gc, GcSlotVisitor visit, void *ctx) {
@@ -56,7 +54,7 @@ void gc_trace_mark_roots(const Gc *gc, GcMarkStack *stack, GcTryMark try_mark, v
 
 /* Pops and scans grey objects until the stack is empty: every unmarked
  * child is marked and pushed. */
-GC_TRACE_INLINE void gc_trace_drain(GcMarkStack *stack, GcTryMark try_mark, void *ctx) {
+GC_ALWAYS_INLINE void gc_trace_drain(GcMarkStack *stack, GcTryMark try_mark, void *ctx) {
     Obj *obj;
     while ((obj = gc_markstack_pop(stack)) != NULL) {
         size_t count;
@@ -70,7 +68,7 @@ GC_TRACE_INLINE void gc_trace_drain(GcMarkStack *stack, GcTryMark try_mark, void
 
 /* The whole mark phase: afterwards exactly the objects reachable from the
  * roots are marked (given that none was marked before). */
-GC_TRACE_INLINE void gc_trace_mark_reachable(const Gc *gc, GcMarkStack *stack, GcTryMark try_mark,
+GC_ALWAYS_INLINE void gc_trace_mark_reachable(const Gc *gc, GcMarkStack *stack, GcTryMark try_mark,
                                              void *ctx) {
     gc_trace_mark_roots(gc, stack, try_mark, ctx);
     gc_trace_drain(stack, try_mark, ctx);

@@ -220,10 +220,7 @@ static inline bool gen_old_within_budget(const Generational *g) { return g->old.
 /* Brings used_objects / used_bytes up to date (see region.h) and keeps
  * total_bytes >= used_bytes. */
 static void gen_count_used(Generational *g) {
-    GcStats *stats = &g->gc.stats;
-    gc_stats_count_used(stats);
-    uint64_t capacity = g->gc.config.heap_bytes - g->survivor_bytes;
-    stats->total_bytes = stats->used_bytes > capacity ? stats->used_bytes : capacity;
+    gc_stats_count_used(&g->gc.stats, g->gc.config.heap_bytes - g->survivor_bytes);
 }
 
 /* Hands the nursery to the fast path -- unless the old generation is over
@@ -300,9 +297,7 @@ static void gen_forward_remembered(Generational *g, GcCopier *copier) {
     size_t kept = 0;
     for (size_t i = 0; i < set->count; i++) {
         Obj *obj = set->items[i];
-        size_t count;
-        Obj **slots = obj_ref_slots(obj, &count);
-        for (size_t s = 0; s < count; s++) gc_copy_forward_slot(copier, &gen_copy_policy, &slots[s]);
+        gc_copy_forward_slots(copier, &gen_copy_policy, obj);
         if (gen_refers_to_young(g, obj)) set->items[kept++] = obj;
         else obj->gc_word &= ~GEN_REMEMBERED;
     }
@@ -316,13 +311,9 @@ static void gen_remember_promoted(Generational *g, uint8_t *from) {
         if (gen_refers_to_young(g, (Obj *)scan)) gen_remember(g, (Obj *)scan);
 }
 
-/* Empties a young space that holds only garbage and forwarded objects: its
- * used part is zero-filled for reuse, and its arena deleted (every object
- * still in it dies implicitly) and made anew with the same ID. */
+/* Empties a young space that holds only garbage and forwarded objects. */
 static void gen_renew_space(GcRegion *space, uint32_t arena_id) {
-    gc_region_cut(space, space->start);
-    vmpi_post_arena_delete((VMPI_ArenaID)arena_id);
-    vmpi_post_arena_new((VMPI_ArenaID)arena_id, gen_arenas[arena_id - 1].name);
+    gc_region_renew(space, arena_id, gen_arenas[arena_id - 1].name);
 }
 
 /* Copies every live young object out of the nursery and from-survivor --
@@ -357,10 +348,9 @@ static void gen_evacuate(Generational *g, uint32_t tenure_age) {
     gen_renew_space(from, gen_survivor_arena(g->from));
     g->from = 1 - g->from;
 
-    stats->objects_moved += copier.objects_copied;
-    stats->bytes_moved += copier.bytes_copied;
-    stats->objects_freed += young_objects - copier.objects_copied;
-    stats->bytes_freed += young_bytes - copier.bytes_copied;
+    /* Every young survivor was copied. */
+    gc_stats_count_survivors(stats, young_objects, young_bytes, copier.objects_copied, copier.bytes_copied,
+                             copier.objects_copied, copier.bytes_copied);
     g->old_objects += copying.promoted_objects;
 }
 
@@ -372,10 +362,8 @@ static void gen_compact_old(Generational *g) {
     GcStats *stats = &g->gc.stats;
     uint64_t bytes_before = gc_region_used(&g->old);
     GcCompaction compaction = gc_compact_region(&g->gc, &g->compactor, &g->old, GEN_OLD);
-    stats->objects_freed += g->old_objects - compaction.live_objects;
-    stats->bytes_freed += bytes_before - compaction.live_bytes;
-    stats->objects_moved += compaction.moved_objects;
-    stats->bytes_moved += compaction.moved_bytes;
+    gc_stats_count_survivors(stats, g->old_objects, bytes_before, compaction.live_objects,
+                             compaction.live_bytes, compaction.moved_objects, compaction.moved_bytes);
     g->old_objects = compaction.live_objects;
 }
 
@@ -403,7 +391,6 @@ static GcCollectionKind gen_collect_now(Generational *g, GcCollectionKind kind, 
 /* On request (VMPI RunGC, tests): the whole heap. */
 static void gen_collect(Gc *gc, GcReason reason) {
     Generational *g = (Generational *)gc;
-    if (gc->disabled_depth > 0) return; /* VMPI DisableGC: no collection at all */
     gc_region_reclaim(gc, &g->nursery);
     gen_collect_now(g, GC_COLLECTION_MAJOR, reason);
     gen_publish(g);
@@ -538,20 +525,14 @@ static Gc *gen_create(const GcConfig *config) {
     g->nursery = gen_young_space(g->young_block, nursery_bytes);
     for (unsigned i = 0; i < 2; i++)
         g->survivors[i] = gen_young_space(g->young_block + nursery_bytes + i * survivor_bytes, survivor_bytes);
-    g->from = 0;
     g->nursery_bytes = nursery_bytes;
     g->survivor_bytes = survivor_bytes;
     g->old_bytes = old_bytes;
     g->tenure_age = config->tenure_age < GEN_AGE_MASK ? config->tenure_age : GEN_AGE_MASK;
 
     Gc *gc = &g->gc;
-    gc->ops = &gc_generational_ops;
-    gc->barrier = GC_BARRIER_GENERATIONAL;
-    gc->fresh_gc_word = 0;
-    gc->config = *config;
+    gc_init(gc, &gc_generational_ops, config);
     gen_count_used(g);
-    for (size_t i = 0; i < sizeof gen_arenas / sizeof gen_arenas[0]; i++)
-        vmpi_post_arena_new((VMPI_ArenaID)gen_arenas[i].arena_id, gen_arenas[i].name);
     gen_publish(g);
     return gc;
 }

@@ -92,10 +92,7 @@ extern const GcOps gc_markcompact_ops;
 /* Brings used_objects / used_bytes up to date (see region.h) and keeps
  * total_bytes >= used_bytes. */
 static void mc_count_used(MarkCompact *mc) {
-    GcStats *stats = &mc->gc.stats;
-    gc_stats_count_used(stats);
-    stats->total_bytes = stats->used_bytes > mc->gc.config.heap_bytes ? stats->used_bytes
-                                                                      : mc->gc.config.heap_bytes;
+    gc_stats_count_used(&mc->gc.stats, mc->gc.config.heap_bytes);
 }
 
 /* ---- compacting ---------------------------------------------------------- */
@@ -108,17 +105,14 @@ static void mc_compact(MarkCompact *mc, GcReason reason) {
     mc_count_used(mc);
     GcCollection collection = gc_collection_begin(gc, GC_COLLECTION_MAJOR, reason);
     GcCompaction done = gc_compact_region(gc, &mc->compactor, &mc->heap, MC_ARENA_ID);
-    stats->objects_freed += stats->used_objects - done.live_objects;
-    stats->bytes_freed += stats->used_bytes - done.live_bytes;
-    stats->objects_moved += done.moved_objects;
-    stats->bytes_moved += done.moved_bytes;
+    gc_stats_count_survivors(stats, stats->used_objects, stats->used_bytes, done.live_objects, done.live_bytes,
+                             done.moved_objects, done.moved_bytes);
     mc_count_used(mc);
     gc_collection_end(gc, &collection);
 }
 
 static void mc_collect(Gc *gc, GcReason reason) {
     MarkCompact *mc = (MarkCompact *)gc;
-    if (gc->disabled_depth > 0) return; /* VMPI DisableGC: no collection at all */
     gc_region_reclaim(gc, &mc->heap);
     mc_compact(mc, reason);
     gc_region_publish(gc, &mc->heap, MC_ARENA_ID);
@@ -138,7 +132,7 @@ static bool mc_make_room(MarkCompact *mc, size_t bytes) {
     if (bytes > gc->config.heap_bytes) return false;
     /* Collection disabled: no collection, the reserve instead (see top). */
     if (gc->disabled_depth > 0) return gc_region_fits(heap, heap->end, bytes);
-    mc_compact(mc, gc->config.stress ? GC_REASON_STRESS : GC_REASON_ALLOC);
+    mc_compact(mc, gc_alloc_reason(gc));
     return gc_region_fits(heap, heap->limit, bytes);
 }
 
@@ -154,11 +148,6 @@ static Obj *mc_alloc_slow(Gc *gc, const RtClass *cls, uint32_t length, size_t by
     gc_region_publish(gc, &mc->heap, MC_ARENA_ID);
     return obj;
 }
-
-/* Nothing is remembered, so a store is just a store (constraints say
- * GC_BARRIER_NONE and gc_write_ref never calls this; it exists so that
- * every GcOps slot is callable). */
-static void mc_write_barrier(Gc *gc, Obj *holder, Obj **slot, Obj *value) { *slot = value; }
 
 /* ---- the heap as a whole ------------------------------------------------ */
 
@@ -189,13 +178,9 @@ static Gc *mc_create(const GcConfig *config) {
         return NULL;
     }
     Gc *gc = &mc->gc;
-    gc->ops = &gc_markcompact_ops;
-    gc->barrier = GC_BARRIER_NONE;
-    gc->fresh_gc_word = 0;
-    gc->config = *config;
     gc->stats.total_bytes = config->heap_bytes;
+    gc_init(gc, &gc_markcompact_ops, config);
     gc_region_publish(gc, &mc->heap, MC_ARENA_ID);
-    vmpi_post_arena_new((VMPI_ArenaID)MC_ARENA_ID, "heap");
     return gc;
 }
 
@@ -225,7 +210,7 @@ const GcOps gc_markcompact_ops = {
     .create = mc_create,
     .destroy = mc_destroy,
     .alloc_slow = mc_alloc_slow,
-    .write_barrier = mc_write_barrier,
+    .write_barrier = gc_store_without_barrier,
     .collect = mc_collect,
     .walk_heap = mc_walk_heap,
 };

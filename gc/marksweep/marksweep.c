@@ -116,7 +116,6 @@ static void ms_shrink_table(MarkSweep *ms) {
 
 static void ms_collect(Gc *gc, GcReason reason) {
     MarkSweep *ms = (MarkSweep *)gc;
-    if (gc->disabled_depth > 0) return; /* VMPI DisableGC: no collection at all */
     GcCollection collection = gc_collection_begin(gc, GC_COLLECTION_MAJOR, reason);
     ms->mark_value = gc->fresh_gc_word ^ 1u;
     gc_trace_mark_reachable(gc, &ms->mark_stack, ms_try_mark, ms);
@@ -142,7 +141,7 @@ static bool ms_make_room(MarkSweep *ms, size_t bytes) {
      * because it is being profiled.  So the heap grows past its budget for
      * now, and the first collection after EnableGC brings it back. */
     if (gc->disabled_depth > 0) return true;
-    ms_collect(gc, gc->config.stress ? GC_REASON_STRESS : GC_REASON_ALLOC);
+    ms_collect(gc, gc_alloc_reason(gc));
     return gc_budget_fits(gc, bytes);
 }
 
@@ -166,11 +165,6 @@ static Obj *ms_alloc_slow(Gc *gc, const RtClass *cls, uint32_t length, size_t by
     return gc_budget_admit(gc, block, MS_ARENA_ID, cls, length, bytes);
 }
 
-/* Objects never move and nothing is remembered, so a store is just a store
- * (constraints say GC_BARRIER_NONE and gc_write_ref never calls this; it
- * exists so that every GcOps slot is callable). */
-static void ms_write_barrier(Gc *gc, Obj *holder, Obj **slot, Obj *value) { *slot = value; }
-
 /* ---- the heap as a whole ------------------------------------------------ */
 
 static void ms_walk_heap(Gc *gc, GcObjectVisitor visit, void *ctx) {
@@ -186,15 +180,9 @@ static Gc *ms_create(const GcConfig *config) {
         return NULL;
     }
     Gc *gc = &ms->gc;
-    gc->ops = &gc_marksweep_ops;
-    gc->bump_ptr = gc->bump_limit = NULL;
-    gc->bump_arena_id = MS_ARENA_ID;
-    gc->barrier = GC_BARRIER_NONE;
-    gc->fresh_gc_word = 0;
-    gc->config = *config;
     gc->stats.total_bytes = config->heap_bytes;
     gc_markstack_init(&ms->mark_stack);
-    vmpi_post_arena_new((VMPI_ArenaID)MS_ARENA_ID, "heap");
+    gc_init(gc, &gc_marksweep_ops, config);
     return gc;
 }
 
@@ -228,7 +216,7 @@ const GcOps gc_marksweep_ops = {
     .create = ms_create,
     .destroy = ms_destroy,
     .alloc_slow = ms_alloc_slow,
-    .write_barrier = ms_write_barrier,
+    .write_barrier = gc_store_without_barrier,
     .collect = ms_collect,
     .walk_heap = ms_walk_heap,
 };

@@ -462,7 +462,6 @@ static void rc_reconcile(RefCount *rc, GcReason reason, bool force_cycles) {
 
 /* A collection on request reconciles and collects cycles. */
 static void rc_collect(Gc *gc, GcReason reason) {
-    if (gc->disabled_depth > 0) return; /* VMPI DisableGC: no collection at all */
     rc_reconcile((RefCount *)gc, reason, true);
 }
 
@@ -482,7 +481,7 @@ static bool rc_make_room(RefCount *rc, size_t bytes) {
      * reconciliation after EnableGC settles both. */
     if (gc->disabled_depth > 0) return true;
     bool short_of_space = !fits || gc->config.stress;
-    rc_reconcile(rc, gc->config.stress ? GC_REASON_STRESS : GC_REASON_ALLOC, short_of_space);
+    rc_reconcile(rc, gc_alloc_reason(gc), short_of_space);
     return gc_budget_fits(gc, bytes);
 }
 
@@ -529,12 +528,7 @@ static Gc *rc_create(const GcConfig *config) {
         return NULL;
     }
     Gc *gc = &rc->gc;
-    gc->ops = &gc_refcount_ops;
-    gc->bump_ptr = gc->bump_limit = NULL;
-    gc->bump_arena_id = RC_ARENA_ID;
-    gc->barrier = GC_BARRIER_REFCOUNT;
     gc->fresh_gc_word = RC_IN_ZCT; /* count zero, black, in the ZCT */
-    gc->config = *config;
     gc->stats.total_bytes = config->heap_bytes;
     gc_markstack_init(&rc->objects);
     gc_markstack_init(&rc->zct);
@@ -543,7 +537,7 @@ static Gc *rc_create(const GcConfig *config) {
     gc_markstack_init(&rc->roots_now);
     gc_markstack_init(&rc->worklist);
     gc_markstack_init(&rc->doomed);
-    vmpi_post_arena_new((VMPI_ArenaID)RC_ARENA_ID, "heap");
+    gc_init(gc, &gc_refcount_ops, config);
     return gc;
 }
 

@@ -96,9 +96,7 @@ static inline uint32_t ss_from_arena(const SemiSpace *ss) { return ss_arenas[ss-
 /* Brings used_objects / used_bytes up to date (see region.h) and keeps
  * total_bytes >= used_bytes. */
 static void ss_count_used(SemiSpace *ss) {
-    GcStats *stats = &ss->gc.stats;
-    gc_stats_count_used(stats);
-    stats->total_bytes = stats->used_bytes > ss->semispace_bytes ? stats->used_bytes : ss->semispace_bytes;
+    gc_stats_count_used(&ss->gc.stats, ss->semispace_bytes);
 }
 
 /* ---- copying ------------------------------------------------------------ */
@@ -144,20 +142,16 @@ static void ss_evacuate(SemiSpace *ss, GcReason reason) {
     to->top = into.top;
     ss->from = filled;
     ss->copying_into = NULL;
-    stats->objects_moved += copier.objects_copied;
-    stats->bytes_moved += copier.bytes_copied;
-    stats->objects_freed += stats->used_objects - copier.objects_copied;
-    stats->bytes_freed += stats->used_bytes - copier.bytes_copied;
-    vmpi_post_arena_delete((VMPI_ArenaID)ss_arenas[emptied].arena_id);
-    gc_region_cut(&ss->spaces[emptied], ss->spaces[emptied].start);
-    vmpi_post_arena_new((VMPI_ArenaID)ss_arenas[emptied].arena_id, ss_arenas[emptied].name);
+    /* Every survivor was copied. */
+    gc_stats_count_survivors(stats, stats->used_objects, stats->used_bytes, copier.objects_copied,
+                             copier.bytes_copied, copier.objects_copied, copier.bytes_copied);
+    gc_region_renew(&ss->spaces[emptied], ss_arenas[emptied].arena_id, ss_arenas[emptied].name);
     ss_count_used(ss);
     gc_collection_end(gc, &collection);
 }
 
 static void ss_collect(Gc *gc, GcReason reason) {
     SemiSpace *ss = (SemiSpace *)gc;
-    if (gc->disabled_depth > 0) return; /* VMPI DisableGC: no collection at all */
     gc_region_reclaim(gc, ss_from_space(ss));
     ss_evacuate(ss, reason);
     gc_region_publish(gc, ss_from_space(ss), ss_from_arena(ss));
@@ -177,7 +171,7 @@ static bool ss_make_room(SemiSpace *ss, size_t bytes) {
     if (bytes > ss->semispace_bytes) return false;
     /* Collection disabled: no collection, the reserve instead (see top). */
     if (gc->disabled_depth > 0) return gc_region_fits(from, from->end, bytes);
-    ss_evacuate(ss, gc->config.stress ? GC_REASON_STRESS : GC_REASON_ALLOC);
+    ss_evacuate(ss, gc_alloc_reason(gc));
     from = ss_from_space(ss);
     return gc_region_fits(from, from->limit, bytes);
 }
@@ -192,11 +186,6 @@ static Obj *ss_alloc_slow(Gc *gc, const RtClass *cls, uint32_t length, size_t by
     gc_region_publish(gc, ss_from_space(ss), ss_from_arena(ss));
     return obj;
 }
-
-/* Nothing is remembered between collections, so a store is just a store
- * (constraints say GC_BARRIER_NONE and gc_write_ref never calls this; it
- * exists so that every GcOps slot is callable). */
-static void ss_write_barrier(Gc *gc, Obj *holder, Obj **slot, Obj *value) { *slot = value; }
 
 /* ---- the heap as a whole ------------------------------------------------ */
 
@@ -232,15 +221,9 @@ static Gc *ss_create(const GcConfig *config) {
         return NULL;
     }
     Gc *gc = &ss->gc;
-    gc->ops = &gc_semispace_ops;
-    gc->barrier = GC_BARRIER_NONE;
-    gc->fresh_gc_word = 0;
-    gc->config = *config;
     ss->semispace_bytes = semispace_bytes;
-    ss->from = 0;
     ss_count_used(ss);
-    for (unsigned i = 0; i < 2; i++)
-        vmpi_post_arena_new((VMPI_ArenaID)ss_arenas[i].arena_id, ss_arenas[i].name);
+    gc_init(gc, &gc_semispace_ops, config);
     gc_region_publish(gc, ss_from_space(ss), ss_from_arena(ss));
     return gc;
 }
@@ -268,7 +251,7 @@ const GcOps gc_semispace_ops = {
     .create = ss_create,
     .destroy = ss_destroy,
     .alloc_slow = ss_alloc_slow,
-    .write_barrier = ss_write_barrier,
+    .write_barrier = gc_store_without_barrier,
     .collect = ss_collect,
     .walk_heap = ss_walk_heap,
 };

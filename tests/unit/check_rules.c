@@ -101,6 +101,23 @@ static void two_arenas(CheckRow row) {
     cr_assert_eq(arena_new(2), 0);
 }
 
+/* ---- the rows' names ------------------------------------------------------------ */
+
+Test(check_rules, row_names_list_every_row_in_table_order) {
+    char names[128];
+    check_row_names(names, sizeof names, ", ");
+    cr_assert_str_eq(names, "marksweep, markcompact, semispace, generational, refcount");
+    check_row_names(names, sizeof names, "|");
+    cr_assert_str_eq(names, "marksweep|markcompact|semispace|generational|refcount");
+    char cut[12];
+    check_row_names(cut, sizeof cut, "|");
+    cr_assert_str_eq(cut, "marksweep|m", "cut short to fit");
+    CheckRow row;
+    cr_assert(check_row_by_name("generational", &row));
+    cr_assert_eq(row, CHECK_ROW_GENERATIONAL);
+    cr_assert_not(check_row_by_name("copying", &row));
+}
+
 /* ---- valid streams, one per row ------------------------------------------------ */
 
 Test(check_rules, marksweep_stream_passes, .fini = stop) {

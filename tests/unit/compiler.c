@@ -47,18 +47,14 @@ static const ProgMethod *method_named(const Program *p, const char *cls, const c
 static void opcode_list(const ProgMethod *m, char *buf, size_t size) {
     buf[0] = '\0';
     for (uint32_t pc = 0; pc < m->code_len;) {
-        const OpInfo *info = &op_info[m->code[pc]];
         size_t used = strlen(buf);
-        snprintf(buf + used, size - used, "%s%s", used ? " " : "", info->name);
-        pc += 1 + (uint32_t)op_operand_size(info->operand);
+        snprintf(buf + used, size - used, "%s%s", used ? " " : "", op_info[m->code[pc]].name);
+        pc += op_size(m->code[pc]);
     }
 }
 
 static uint32_t operand_at(const ProgMethod *m, uint32_t pc) {
-    int size = op_operand_size(op_info[m->code[pc]].operand);
-    uint32_t v = 0;
-    for (int i = 0; i < size; i++) v |= (uint32_t)m->code[pc + 1 + (uint32_t)i] << (8 * i);
-    return v;
+    return op_operand_get(m->code + pc + 1, op_operand_size(op_info[m->code[pc]].operand));
 }
 
 static const char *trees_src =

@@ -192,13 +192,6 @@ Test(copy, a_slot_outside_the_regions_can_be_forwarded_like_a_remembered_set) {
     cr_assert_eq(*fx_value(*fx_left(tenured)), 7);
 }
 
-static void count_visit(Obj *obj, uint32_t arena_id, void *ctx) {
-    FxHeapCount *count = ctx;
-    count->objects++;
-    count->bytes += obj_size(obj);
-    count->arena_id = arena_id;
-}
-
 Test(copy, walking_a_region_skips_forwarded_objects) {
     TwoGenerations gens = generations();
     fx_roots[0] = place_node(&gens.young, 1, 0);
@@ -213,11 +206,11 @@ Test(copy, walking_a_region_skips_forwarded_objects) {
     gc_copy_forward_slot(&copier, &generational_policy, &fx_roots[1]); /* copy the array only */
 
     FxHeapCount young = {0, 0, 0};
-    gc_copy_walk_region(gens.young.start, gens.young.top, YOUNG_ARENA, count_visit, &young);
+    gc_copy_walk_region(gens.young.start, gens.young.top, YOUNG_ARENA, fx_count_object, &young);
     cr_assert_eq(young.objects, 2, "the forwarded array is skipped, with its own size");
     cr_assert_eq(young.bytes, 2 * FX_NODE_BYTES);
     FxHeapCount survivor = {0, 0, 0};
-    gc_copy_walk_region(gens.survivor.start, gens.survivor.top, SURVIVOR_ARENA, count_visit, &survivor);
+    gc_copy_walk_region(gens.survivor.start, gens.survivor.top, SURVIVOR_ARENA, fx_count_object, &survivor);
     cr_assert_eq(survivor.objects, 1);
     cr_assert_eq(survivor.bytes, obj_size_for(&fx_array_class, 3));
     cr_assert_eq(survivor.arena_id, SURVIVOR_ARENA);

@@ -162,6 +162,27 @@ static inline FxHeapCount fx_count_heap(Gc *gc) {
     return count;
 }
 
+/* Where walk_heap lists one object: how many times (an exact walk lists a
+ * live object once and a dead one never), and in which arena (0 if none). */
+typedef struct FxFinding {
+    const void *obj;
+    uint32_t arena_id;
+    int times;
+} FxFinding;
+
+static inline void fx_find_object(Obj *obj, uint32_t arena_id, void *ctx) {
+    FxFinding *finding = ctx;
+    if ((const void *)obj != finding->obj) return;
+    finding->arena_id = arena_id;
+    finding->times++;
+}
+
+static inline FxFinding fx_find_in_heap(Gc *gc, const void *obj) {
+    FxFinding finding = {obj, 0, 0};
+    gc->ops->walk_heap(gc, fx_find_object, &finding);
+    return finding;
+}
+
 /* ---- recording events ---------------------------------------------------------- */
 
 typedef struct FxEvent {
@@ -254,6 +275,195 @@ static inline void fx_assert_events(const FxEvent *expected, int count) {
         cr_assert_eq(got->used_object_space, want->used_object_space, "event %d: used_object_space", i);
         cr_assert_eq(got->total_object_space, want->total_object_space, "event %d: total_object_space", i);
     }
+}
+
+/* ---- the event stream against a model -------------------------------------------
+ * fx_stream replays the heap events onto a table of the IDs they define,
+ * each with its arena and size, and checks as it goes the event-stream
+ * rules every collector keeps (DESIGN.md): an ID is used only while defined
+ * and defined again only once undefined (rules 1, 3); objects are born and
+ * moved only into arenas that exist, a move out of the arena the ID is in
+ * (2, 3); an arena's delete undefines its IDs, and it is made again only
+ * once deleted (4); frees, moves and arena deletes lie between GC_START and
+ * GC_FINISH (5); GC_FINISH reports the stream's live objects and bytes (6);
+ * and, once fx_stream.gc is set, walk_heap lists exactly the live IDs, in
+ * their arenas, with their sizes, at every event, even in the middle of a
+ * collection (7).  A collector's own row of the mapping table is its test's
+ * `row` check, called after those with each event and, for OBJECT_FREE and
+ * OBJECT_MOVE, what the stream held for the ID before.
+ *
+ * The table is open addressing with linear probing, deleting by shifting
+ * the rest of the cluster back; it stays at most half full. */
+
+#define FX_STREAM_CAPACITY 2048u /* a power of two, above twice the live objects */
+#define FX_STREAM_MASK (FX_STREAM_CAPACITY - 1)
+#define FX_STREAM_MAX_ARENA 8u
+
+typedef struct FxStreamEntry {
+    const void *id; /* NULL: an empty slot */
+    uint32_t arena;
+    int32_t size;
+} FxStreamEntry;
+
+typedef void (*FxStreamRow)(const VMPI_Event *event, const FxStreamEntry *before);
+
+static struct FxStream {
+    FxStreamEntry ids[FX_STREAM_CAPACITY];
+    uint32_t live;
+    FxStreamRow row;
+    Gc *gc; /* walked at every event, once set */
+    bool collecting;
+    bool exists[FX_STREAM_MAX_ARENA + 1]; /* by arena ID */
+    uint64_t walks, frees, deaths, moves, collections;
+} fx_stream;
+
+static inline uint32_t fx_stream_home(const void *id) { return (uint32_t)((uintptr_t)id >> 3) & FX_STREAM_MASK; }
+
+/* The entry of `id`, or the empty slot where it would go. */
+static inline FxStreamEntry *fx_stream_slot(const void *id) {
+    uint32_t i = fx_stream_home(id);
+    while (fx_stream.ids[i].id != NULL && fx_stream.ids[i].id != id) i = (i + 1) & FX_STREAM_MASK;
+    return &fx_stream.ids[i];
+}
+
+static inline void fx_stream_define(const void *id, uint32_t arena, int32_t size) {
+    FxStreamEntry *entry = fx_stream_slot(id);
+    cr_assert_null(entry->id, "ID %p is defined again while defined (rule 1/3)", id);
+    cr_assert_lt(fx_stream.live, FX_STREAM_CAPACITY / 2);
+    *entry = (FxStreamEntry){id, arena, size};
+    fx_stream.live++;
+}
+
+/* Undefines `id` and returns what it was. */
+static inline FxStreamEntry fx_stream_undefine(const void *id) {
+    FxStreamEntry *entry = fx_stream_slot(id);
+    cr_assert_not_null(entry->id, "ID %p is used but not defined (rule 1)", id);
+    FxStreamEntry gone = *entry;
+    uint32_t hole = (uint32_t)(entry - fx_stream.ids);
+    fx_stream.ids[hole].id = NULL;
+    for (uint32_t i = (hole + 1) & FX_STREAM_MASK; fx_stream.ids[i].id != NULL; i = (i + 1) & FX_STREAM_MASK) {
+        uint32_t home = fx_stream_home(fx_stream.ids[i].id);
+        if (((i - home) & FX_STREAM_MASK) >= ((i - hole) & FX_STREAM_MASK)) {
+            fx_stream.ids[hole] = fx_stream.ids[i];
+            fx_stream.ids[i].id = NULL;
+            hole = i;
+        }
+    }
+    fx_stream.live--;
+    return gone;
+}
+
+/* Rule 4: every ID in a deleted arena is undefined with it. */
+static inline void fx_stream_delete_arena(uint32_t arena) {
+    static FxStreamEntry before[FX_STREAM_CAPACITY];
+    memcpy(before, fx_stream.ids, sizeof before);
+    memset(fx_stream.ids, 0, sizeof fx_stream.ids);
+    fx_stream.live = 0;
+    for (uint32_t i = 0; i < FX_STREAM_CAPACITY; i++) {
+        if (before[i].id == NULL) continue;
+        if (before[i].arena == arena) fx_stream.deaths++;
+        else fx_stream_define(before[i].id, before[i].arena, before[i].size);
+    }
+}
+
+static inline void fx_stream_assert_listed(Obj *obj, uint32_t arena_id, void *ctx) {
+    FxStreamEntry *entry = fx_stream_slot(obj);
+    cr_assert_not_null(entry->id, "walk_heap lists %p, which the stream does not define", (void *)obj);
+    cr_assert_eq(entry->arena, arena_id);
+    cr_assert_eq(entry->size, (int32_t)obj_size(obj));
+    (*(uint32_t *)ctx)++;
+}
+
+/* Rule 7's view: walk_heap lists exactly the IDs the stream says are live. */
+static inline void fx_stream_assert_heap(Gc *gc) {
+    uint32_t seen = 0;
+    gc->ops->walk_heap(gc, fx_stream_assert_listed, &seen);
+    cr_assert_eq(seen, fx_stream.live, "walk_heap lists %u objects, the stream has %u", seen, fx_stream.live);
+    fx_stream.walks++;
+}
+
+static inline void fx_stream_apply(VMPI_Event *event, FxStreamEntry *before) {
+    switch (event->event_type) {
+    case VMPI_EVENT_OBJECT_ALLOC: {
+        uint32_t arena = (uint32_t)event->u.obj_alloc.arena_id;
+        cr_assert(arena <= FX_STREAM_MAX_ARENA && fx_stream.exists[arena],
+                  "OBJECT_ALLOC in arena %u, which does not exist (rule 2)", arena);
+        fx_stream_define(event->u.obj_alloc.obj_id, arena, event->u.obj_alloc.size);
+        break;
+    }
+    case VMPI_EVENT_OBJECT_FREE:
+        cr_assert(fx_stream.collecting, "OBJECT_FREE outside GC_START .. GC_FINISH (rule 5)");
+        *before = fx_stream_undefine(event->u.obj_free.obj_id);
+        fx_stream.frees++;
+        break;
+    case VMPI_EVENT_OBJECT_MOVE: {
+        uint32_t from = (uint32_t)event->u.obj_move.arena_id, to = (uint32_t)event->u.obj_move.new_arena_id;
+        cr_assert(fx_stream.collecting, "OBJECT_MOVE outside GC_START .. GC_FINISH (rule 5)");
+        *before = fx_stream_undefine(event->u.obj_move.obj_id);
+        cr_assert_eq(before->arena, from, "moved out of arena %u but it is in arena %u (rule 3)", from,
+                     before->arena);
+        cr_assert(to <= FX_STREAM_MAX_ARENA && fx_stream.exists[to],
+                  "moved into arena %u, which does not exist (rule 3)", to);
+        fx_stream_define(event->u.obj_move.new_obj_id, to, before->size);
+        fx_stream.moves++;
+        break;
+    }
+    case VMPI_EVENT_ARENA_DELETE: {
+        uint32_t arena = (uint32_t)event->u.delete_arena.arena_id;
+        cr_assert(fx_stream.collecting, "ARENA_DELETE outside GC_START .. GC_FINISH (rule 5)");
+        cr_assert(arena <= FX_STREAM_MAX_ARENA && fx_stream.exists[arena], "arena %u deleted twice", arena);
+        fx_stream_delete_arena(arena);
+        fx_stream.exists[arena] = false;
+        break;
+    }
+    case VMPI_EVENT_ARENA_NEW: {
+        uint32_t arena = (uint32_t)event->u.new_arena.arena_id;
+        cr_assert_leq(arena, FX_STREAM_MAX_ARENA, "arena %u", arena);
+        cr_assert(!fx_stream.exists[arena], "arena %u made while it exists (rule 4)", arena);
+        fx_stream.exists[arena] = true;
+        break;
+    }
+    case VMPI_EVENT_GC_START:
+        cr_assert(!fx_stream.collecting, "GC_START twice (rule 5)");
+        fx_stream.collecting = true;
+        break;
+    case VMPI_EVENT_GC_FINISH: {
+        cr_assert(fx_stream.collecting, "GC_FINISH without GC_START (rule 5)");
+        fx_stream.collecting = false;
+        fx_stream.collections++;
+        int64_t bytes = 0;
+        for (uint32_t i = 0; i < FX_STREAM_CAPACITY; i++)
+            if (fx_stream.ids[i].id != NULL) bytes += fx_stream.ids[i].size;
+        cr_assert_eq(event->u.gc_info.used_objects, (int64_t)fx_stream.live, "rule 6");
+        cr_assert_eq(event->u.gc_info.used_object_space, bytes, "rule 6");
+        cr_assert_geq(event->u.gc_info.total_object_space, bytes, "rule 6");
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+static inline void fx_stream_notify(VMPI_Event *event) {
+    FxStreamEntry before = {NULL, 0, 0};
+    fx_stream_apply(event, &before);
+    fx_stream.row(event, &before);
+    if (fx_stream.gc != NULL) fx_stream_assert_heap(fx_stream.gc);
+}
+
+/* Starts the model, empty, with the collector's `row` check; call it before
+ * the heap is created (its ARENA_NEW events make the arenas exist). */
+static inline void fx_stream_listen(FxStreamRow row) {
+    memset(&fx_stream, 0, sizeof fx_stream);
+    fx_stream.row = row;
+    VMPI_Interface *iface = vmpi_register_listener(fx_stream_notify);
+    cr_assert_not_null(iface, "vmpi_register_listener failed");
+    static const int32_t codes[] = {VMPI_EVENT_OBJECT_ALLOC, VMPI_EVENT_OBJECT_FREE, VMPI_EVENT_OBJECT_MOVE,
+                                    VMPI_EVENT_ARENA_NEW,    VMPI_EVENT_ARENA_DELETE, VMPI_EVENT_GC_START,
+                                    VMPI_EVENT_GC_FINISH};
+    for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++)
+        cr_assert_eq(iface->EnableEvent(codes[i], NULL), VMPI_OK, "cannot enable %s",
+                     vmpi_event_name(codes[i]));
 }
 
 /* ---- behaviours every collector shares ----------------------------------------

@@ -305,119 +305,53 @@ Test(markcompact, events_follow_the_mapping_row) {
 Test(markcompact, destroy_posts_no_events) { fx_assert_destroy_posts_no_events(MC, 1 << 20); }
 
 /* ---- the event stream against a model, under a random program ----------------
- * A listener keeps the set of defined IDs with their sizes, as the check
- * agent does, and asserts the contract rules this collector's events must
- * keep: IDs are used only while defined (rule 1), a move's new ID is not
- * defined (rule 3), frees and moves only inside the bracket (rule 5), the
- * totals at GC_FINISH (rule 6), and this row's own order: every free before
- * every move, moves in address order, each one down the heap. */
+ * The fixture's model (fx_stream) keeps the set of defined IDs with their
+ * sizes, as the check agent does, and checks the contract rules; this row
+ * adds the collector's own: one arena, whose size GC_FINISH reports, and in
+ * each collection every free before every move, the moves in address
+ * order, each one down the heap. */
 
-#define MODEL_MAX_IDS 4096
-typedef struct Model {
-    const void *ids[MODEL_MAX_IDS];
-    int32_t sizes[MODEL_MAX_IDS];
-    int count;
-    bool in_gc, moved_yet;
-    uintptr_t last_move;
-    uint64_t collections, frees, moves;
+static struct {
+    bool moved_yet;          /* in this collection */
+    uintptr_t last_move;     /* the old ID of its last move */
     int64_t total_object_space;
-    Gc *walk_gc; /* if set, walked at every free and move (rule 7, mid-collection) */
-} Model;
-static Model model;
+} mc_row;
 
-static int model_find(const void *id) {
-    for (int i = 0; i < model.count; i++)
-        if (model.ids[i] == id) return i;
-    return -1;
-}
-
-/* Rule 7's view: walk_heap lists exactly the IDs the stream says are live. */
-static void assert_modelled(Obj *obj, uint32_t arena_id, void *ctx) {
-    int *seen = ctx;
-    int i = model_find(obj);
-    cr_assert_neq(i, -1, "walk_heap lists %p, which the stream does not define", (void *)obj);
-    cr_assert_eq(model.sizes[i], (int32_t)obj_size(obj));
-    (*seen)++;
-}
-
-static void assert_heap_is_modelled(Gc *gc) {
-    int seen = 0;
-    gc->ops->walk_heap(gc, assert_modelled, &seen);
-    cr_assert_eq(seen, model.count, "walk_heap lists %d objects, the stream %d", seen, model.count);
-}
-
-static void model_notify(VMPI_Event *event) {
+static void markcompact_row(const VMPI_Event *event, const FxStreamEntry *before) {
+    (void)before;
     switch (event->event_type) {
-    case VMPI_EVENT_OBJECT_ALLOC: {
-        const void *id = event->u.obj_alloc.obj_id;
+    case VMPI_EVENT_OBJECT_ALLOC:
         cr_assert_eq(event->u.obj_alloc.arena_id, 1);
-        cr_assert_eq(model_find(id), -1, "allocated ID %p is already defined", id);
-        cr_assert_lt(model.count, MODEL_MAX_IDS);
-        model.ids[model.count] = id;
-        model.sizes[model.count++] = event->u.obj_alloc.size;
         break;
-    }
-    case VMPI_EVENT_OBJECT_FREE: {
-        const void *id = event->u.obj_free.obj_id;
-        cr_assert(model.in_gc, "OBJECT_FREE outside GC_START .. GC_FINISH");
-        cr_assert(!model.moved_yet, "OBJECT_FREE after an OBJECT_MOVE");
-        int i = model_find(id);
-        cr_assert_neq(i, -1, "freed ID %p is not defined", id);
-        model.frees++;
-        model.ids[i] = model.ids[--model.count];
-        model.sizes[i] = model.sizes[model.count];
-        if (model.walk_gc != NULL) assert_heap_is_modelled(model.walk_gc);
+    case VMPI_EVENT_OBJECT_FREE:
+        cr_assert(!mc_row.moved_yet, "OBJECT_FREE after an OBJECT_MOVE");
         break;
-    }
     case VMPI_EVENT_OBJECT_MOVE: {
         const void *id = event->u.obj_move.obj_id, *new_id = event->u.obj_move.new_obj_id;
-        cr_assert(model.in_gc, "OBJECT_MOVE outside GC_START .. GC_FINISH");
         cr_assert_eq(event->u.obj_move.arena_id, 1);
         cr_assert_eq(event->u.obj_move.new_arena_id, 1);
         cr_assert_lt((uintptr_t)new_id, (uintptr_t)id, "objects only slide down");
-        cr_assert_gt((uintptr_t)id, model.last_move, "moves in address order");
-        model.last_move = (uintptr_t)id;
-        model.moved_yet = true;
-        int i = model_find(id);
-        cr_assert_neq(i, -1, "moved ID %p is not defined", id);
-        cr_assert_eq(model_find(new_id), -1, "move to ID %p, which is defined", new_id);
-        model.ids[i] = new_id;
-        model.moves++;
-        if (model.walk_gc != NULL) assert_heap_is_modelled(model.walk_gc);
+        cr_assert_gt((uintptr_t)id, mc_row.last_move, "moves in address order");
+        mc_row.last_move = (uintptr_t)id;
+        mc_row.moved_yet = true;
         break;
     }
     case VMPI_EVENT_GC_START:
-        cr_assert(!model.in_gc, "GC_START twice");
-        model.in_gc = true;
-        model.moved_yet = false;
-        model.last_move = 0;
+        mc_row.moved_yet = false;
+        mc_row.last_move = 0;
         break;
-    case VMPI_EVENT_GC_FINISH: {
-        cr_assert(model.in_gc, "GC_FINISH without GC_START");
-        model.in_gc = false;
-        model.collections++;
-        int64_t bytes = 0;
-        for (int i = 0; i < model.count; i++) bytes += model.sizes[i];
-        cr_assert_eq(event->u.gc_info.used_objects, model.count);
-        cr_assert_eq(event->u.gc_info.used_object_space, bytes);
-        cr_assert_eq(event->u.gc_info.total_object_space, model.total_object_space);
+    case VMPI_EVENT_GC_FINISH:
+        cr_assert_eq(event->u.gc_info.total_object_space, mc_row.total_object_space);
         break;
-    }
     default:
         break;
     }
 }
 
 static void model_listen(int64_t heap_bytes) {
-    memset(&model, 0, sizeof model);
-    model.total_object_space = heap_bytes;
-    VMPI_Interface *iface = vmpi_register_listener(model_notify);
-    cr_assert_not_null(iface);
-    static const int32_t codes[] = {VMPI_EVENT_OBJECT_ALLOC, VMPI_EVENT_OBJECT_FREE,
-                                    VMPI_EVENT_OBJECT_MOVE, VMPI_EVENT_GC_START,
-                                    VMPI_EVENT_GC_FINISH};
-    for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++)
-        cr_assert_eq(iface->EnableEvent(codes[i], NULL), VMPI_OK);
+    memset(&mc_row, 0, sizeof mc_row);
+    mc_row.total_object_space = heap_bytes;
+    fx_stream_listen(markcompact_row);
 }
 
 static uint64_t rng_state = 0x9E3779B97F4A7C15u;
@@ -472,11 +406,11 @@ Test(markcompact, random_program_keeps_the_event_contract) {
         for (int i = 0; i < FX_NUM_ROOTS; i++)
             if (serial[i] != 0) cr_assert_eq(*fx_value(fx_roots[i]), serial[i], "root %d, step %d", i, step);
     }
-    cr_assert_gt(model.collections, 100, "the small heap made many collections");
-    cr_assert_gt(model.moves, 1000);
-    cr_assert_eq(gc->stats.objects_freed, model.frees, "the statistics count every event");
-    cr_assert_eq(gc->stats.objects_moved, model.moves);
-    assert_heap_is_modelled(gc);
+    cr_assert_gt(fx_stream.collections, 100, "the small heap made many collections");
+    cr_assert_gt(fx_stream.moves, 1000);
+    cr_assert_eq(gc->stats.objects_freed, fx_stream.frees, "the statistics count every event");
+    cr_assert_eq(gc->stats.objects_moved, fx_stream.moves);
+    fx_stream_assert_heap(gc);
     gc->ops->destroy(gc);
 }
 
@@ -488,7 +422,7 @@ Test(markcompact, random_program_keeps_the_event_contract) {
 Test(markcompact, walk_heap_is_exact_in_the_middle_of_a_collection) {
     model_listen(1 << 20);
     Gc *gc = mc_heap(1 << 20);
-    model.walk_gc = gc;
+    fx_stream.gc = gc; /* walked at every event */
     fx_build_list(gc, 0, 1, 1);
     for (uint64_t i = 0; i < 60; i++) {
         make_dirty_garbage(gc, i % 4);
@@ -499,8 +433,8 @@ Test(markcompact, walk_heap_is_exact_in_the_middle_of_a_collection) {
     }
     fx_roots[1] = NULL;
     gc_collect(gc, GC_REASON_REQUESTED);
-    cr_assert_gt(model.frees, 100);
-    cr_assert_gt(model.moves, 50);
+    cr_assert_gt(fx_stream.frees, 100);
+    cr_assert_gt(fx_stream.moves, 50);
     uint64_t count = 0;
     for (Obj *node = fx_roots[0]; node != NULL; node = *fx_left(node)) count++;
     cr_assert_eq(count, 61);

@@ -498,29 +498,19 @@ Test(refcount, destroy_posts_no_events) { fx_assert_destroy_posts_no_events(RC, 
 static Gc *walked_gc;
 static int allocs_seen, frees_seen;
 
-typedef struct Sighting {
-    const void *id;
-    int times;
-} Sighting;
-
-static void look_for(Obj *obj, uint32_t arena_id, void *ctx) {
-    Sighting *sighting = ctx;
-    if (obj == sighting->id) sighting->times++;
-}
-
 static void walk_at_every_alloc_and_free(VMPI_Event *event) {
-    Sighting sighting = {NULL, 0};
+    const void *id = NULL;
     if (event->event_type == VMPI_EVENT_OBJECT_ALLOC) {
         allocs_seen++;
-        sighting.id = event->u.obj_alloc.obj_id;
+        id = event->u.obj_alloc.obj_id;
     } else if (event->event_type == VMPI_EVENT_OBJECT_FREE) {
         frees_seen++;
-        sighting.id = event->u.obj_free.obj_id;
+        id = event->u.obj_free.obj_id;
     }
-    walked_gc->ops->walk_heap(walked_gc, look_for, &sighting);
+    FxFinding sighting = fx_find_in_heap(walked_gc, id);
     cr_assert_eq(sighting.times, event->event_type == VMPI_EVENT_OBJECT_ALLOC ? 1 : 0,
-                 "%s of %p: walk_heap lists it %d times", vmpi_event_name(event->event_type),
-                 sighting.id, sighting.times);
+                 "%s of %p: walk_heap lists it %d times", vmpi_event_name(event->event_type), id,
+                 sighting.times);
     cr_assert_eq(fx_count_heap(walked_gc).objects, walked_gc->stats.used_objects);
 }
 

@@ -16,6 +16,7 @@
 #include "vm/asm/asm.h"
 #include "vm/bytecode/bytecode.h"
 #include "vm/opcodes.h"
+#include "vm/readfile.h"
 #include "vm/verify/optypes.h"
 #include "vm/verify/verify.h"
 
@@ -429,20 +430,6 @@ static char *expected_text(const char *text) {
     return expected;
 }
 
-static char *read_text(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    cr_assert_not_null(f, "cannot open %s", path);
-    fseek(f, 0, SEEK_END);
-    long size = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *text = malloc((size_t)size + 1);
-    cr_assert_eq(fread(text, 1, (size_t)size, f), (size_t)size);
-    text[size] = '\0';
-    fclose(f);
-    *len = (size_t)size;
-    return text;
-}
-
 Test(malformed, every_fixture_is_rejected_by_the_loader) {
     const char *dir_path = GCLAB_SOURCE_DIR "/tests/malformed";
     DIR *dir = opendir(dir_path);
@@ -458,7 +445,8 @@ Test(malformed, every_fixture_is_rejected_by_the_loader) {
         snprintf(path, sizeof path, "%s/%s", dir_path, entry->d_name);
         snprintf(bc_path, sizeof bc_path, "%s/%.*s.bc", tmpdir, (int)(name_len - 2), entry->d_name);
         size_t len;
-        char *text = read_text(path, &len);
+        char *text = (char *)read_whole_file(path, &len, err, sizeof err);
+        cr_assert_not_null(text, "%s", err);
         char *expected = expected_text(text);
         Program *p = asm_parse(entry->d_name, text, len, err, sizeof err);
         cr_assert_not_null(p, "%s does not assemble: %s", entry->d_name, err);

@@ -308,6 +308,55 @@ Test(vmpi, object_dump_of_an_instance) {
     cr_assert_eq(logged, 1);
 }
 
+/* The JAVA_FRAME roots at the start of a level-2 dump: their frame numbers. */
+#define MAX_FRAME_ROOTS 8
+static uint32_t root_frames[MAX_FRAME_ROOTS];
+static int num_root_frames;
+
+static void collect_root_frames(VMPI_Event *e) {
+    cr_assert_eq(e->event_type, VMPI_EVENT_HEAP_DUMP | VMPI_REQUESTED_EVENT);
+    const size_t id = sizeof(void *), root = 1 + id + id + 4;
+    const char *p = e->u.heap_dump.begin;
+    while (p < e->u.heap_dump.end && (uint8_t)p[0] == VMPI_GC_ROOT_JAVA_FRAME) {
+        cr_assert_lt(num_root_frames, MAX_FRAME_ROOTS);
+        void *thread;
+        memcpy(&thread, p + 1 + id, id);
+        cr_assert_eq(thread, &main_thread);
+        memcpy(&root_frames[num_root_frames++], p + 1 + 2 * id, 4);
+        p += root;
+    }
+    record('a', e);
+}
+
+Test(vmpi, java_frame_roots_are_numbered_callee_first) {
+    /* Four frames, the third with no reference slots at all (so its
+     * rlocals equals the fourth's), and a root below every frame. */
+    static Obj *slots[5];
+    static Obj *no_statics[1];
+    static Frame deep[4];
+    slots[0] = NODE_B; /* below frame 0: in no frame */
+    slots[1] = NODE_A; /* frame 0, the bottom: callee-first number 3 */
+    slots[3] = NODE_A; /* frame 2 owns it (frame 1 is empty): number 1 */
+    slots[4] = NODE_B; /* frame 3, the running one: number 0 */
+    Obj **starts[4] = {&slots[1], &slots[3], &slots[3], &slots[4]};
+    for (int i = 0; i < 4; i++)
+        deep[i] = (Frame){.method = &methods[0], .code = walk_code, .pc = walk_code, .rlocals = starts[i]};
+    main_thread.frames = deep;
+    main_thread.depth = main_thread.max_depth = 4;
+    main_thread.rstack = slots;
+    main_thread.rtop = slots + 5;
+    vm.ref_statics = vm.string_consts = no_statics;
+
+    VMPI_Interface *a = vmpi_register_listener(collect_root_frames);
+    cr_assert_eq(a->RequestEvent(VMPI_EVENT_HEAP_DUMP, NULL), VMPI_OK);
+    cr_assert_eq(logged, 1);
+    cr_assert_eq(num_root_frames, 4, "every non-null slot of the reference stack");
+    cr_assert_eq(root_frames[0], UINT32_MAX);
+    cr_assert_eq(root_frames[1], 3);
+    cr_assert_eq(root_frames[2], 1);
+    cr_assert_eq(root_frames[3], 0);
+}
+
 /* ---- heap sampling ------------------------------------------------------------------------------ */
 
 Test(vmpi, heap_sampling_counts_bytes_down) {
@@ -525,7 +574,7 @@ Test(vmpi, trace_agent_writes_the_documented_format) {
 
     vmpi_post_arena_new(1, "heap \"one\"\n");
     vmpi_post_thread_start(&main_thread);
-    vmpi_post_method_entry(&main_thread, &methods[0]);
+    vmpi_send_method_event(VMPI_EVENT_METHOD_ENTRY, &main_thread, &methods[0]);
     vmpi_post_object_alloc(1, NODE_A, 24);
     vmpi_post_gc_start();
     vmpi_post_object_move(1, NODE_A, 2, NODE_B);

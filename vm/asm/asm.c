@@ -89,11 +89,6 @@ typedef struct NameUse {
     uint32_t at, line;
 } NameUse;
 
-/* Where each instruction came from, for verifier errors. */
-typedef struct PcLine {
-    uint32_t pc, line;
-} PcLine;
-
 /* Where a field or static was declared. */
 typedef struct MemberSource {
     bool defined;
@@ -103,7 +98,7 @@ typedef struct MemberSource {
 typedef struct MethodSource {
     bool defined;
     uint32_t line;    /* of its .method directive */
-    PcLine *pcs;      /* instruction starts, in pc order */
+    LineEntry *pcs;   /* where each instruction came from, in pc order, for verifier errors */
     uint32_t num_pcs, cap_pcs;
 } MethodSource;
 
@@ -572,7 +567,7 @@ static bool emit(Asm *a, const uint8_t *bytes, uint32_t n) {
 
 static bool emit_uint(Asm *a, uint32_t v, int size) {
     uint8_t bytes[4];
-    for (int i = 0; i < size; i++) bytes[i] = (uint8_t)(v >> (8 * i));
+    op_operand_put(bytes, v, size);
     return emit(a, bytes, (uint32_t)size);
 }
 
@@ -582,7 +577,7 @@ static bool start_code(Asm *a) {
     if (a->current_method == PROG_NONE) return error(a, "code outside a method (add a .method)");
     MethodSource *src = &a->method_sources[a->current_method];
     if (!grow(a, src->pcs, src->cap_pcs, src->num_pcs + 1)) return false;
-    src->pcs[src->num_pcs++] = (PcLine){a->code_len, a->line};
+    src->pcs[src->num_pcs++] = (LineEntry){a->code_len, a->line};
     a->in_code = true;
     return true;
 }
@@ -757,7 +752,7 @@ static bool resolve_labels(Asm *a) {
         const Label *target = find_label(a->labels, a->num_labels, use->name);
         if (!target) return error_at(a, use->line, "undefined label %s", use->name);
         uint32_t offset = target->pc - use->pc; /* wraps to the two's complement of a backward jump */
-        for (int b = 0; b < 4; b++) a->code[use->at + (uint32_t)b] = (uint8_t)(offset >> (8 * b));
+        op_operand_put(a->code + use->at, offset, 4);
     }
     return true;
 }
@@ -797,70 +792,43 @@ static bool finish_method(Asm *a) {
     return true;
 }
 
-/* A name ("Node", "Node.next") and the index it names. */
-typedef struct NamedIndex {
-    char *name;
-    uint32_t index;
-} NamedIndex;
-
-/* The declarations of one kind, sorted by name for the lookups. */
-typedef struct NameTable {
-    NamedIndex *entries;
+/* The members of one kind, named "Owner.member" (the table owns the
+ * names), sorted by name for the lookups. */
+typedef struct MemberTable {
+    ProgNamed *entries;
     uint32_t count;
-} NameTable;
+} MemberTable;
 
-static int compare_named(const void *x, const void *y) {
-    const NamedIndex *a = x, *b = y;
-    int by_name = strcmp(a->name, b->name);
-    return by_name ? by_name : (a->index > b->index) - (a->index < b->index);
-}
-
-/* Adds "Owner.member" (or just the class name when member is NULL). */
-static bool add_name(Asm *a, NameTable *t, const char *owner, const char *member, uint32_t index) {
-    size_t len = strlen(owner) + (member ? strlen(member) + 1 : 0) + 1;
+static bool add_member(Asm *a, MemberTable *t, const char *owner, const char *member, uint32_t index) {
+    size_t len = strlen(owner) + strlen(member) + 2;
     char *name = malloc(len);
     if (!name) return error(a, "out of memory");
-    if (member) snprintf(name, len, "%s.%s", owner, member);
-    else snprintf(name, len, "%s", owner);
-    t->entries[t->count++] = (NamedIndex){name, index};
+    snprintf(name, len, "%s.%s", owner, member);
+    t->entries[t->count++] = (ProgNamed){name, index};
     return true;
 }
 
-static bool build_table(Asm *a, NameTable *t, int kind) {
+/* kind: OP_GETFP (fields), OP_GETSP (statics) or OP_CALL (methods). */
+static bool build_table(Asm *a, MemberTable *t, int kind) {
     const Program *p = a->p;
-    uint32_t n = kind == OP_NEW ? p->num_classes : kind == OP_GETFP ? p->num_fields
-                                               : kind == OP_GETSP ? p->num_statics : p->num_methods;
+    uint32_t n = kind == OP_GETFP ? p->num_fields : kind == OP_GETSP ? p->num_statics : p->num_methods;
     t->entries = calloc(n ? n : 1, sizeof *t->entries);
     t->count = 0;
     if (!t->entries) return error(a, "out of memory");
     for (uint32_t i = 0; i < n; i++) {
         bool ok;
-        if (kind == OP_NEW) ok = add_name(a, t, p->classes[i].name, NULL, i);
-        else if (kind == OP_GETFP) ok = add_name(a, t, p->classes[p->fields[i].owner_class].name, p->fields[i].name, i);
-        else if (kind == OP_GETSP) ok = add_name(a, t, p->classes[p->statics[i].owner_class].name, p->statics[i].name, i);
-        else ok = add_name(a, t, p->classes[p->methods[i].owner_class].name, p->methods[i].name, i);
+        if (kind == OP_GETFP) ok = add_member(a, t, p->classes[p->fields[i].owner_class].name, p->fields[i].name, i);
+        else if (kind == OP_GETSP) ok = add_member(a, t, p->classes[p->statics[i].owner_class].name, p->statics[i].name, i);
+        else ok = add_member(a, t, p->classes[p->methods[i].owner_class].name, p->methods[i].name, i);
         if (!ok) return false;
     }
-    qsort(t->entries, t->count, sizeof *t->entries, compare_named);
+    program_sort_names(t->entries, t->count);
     return true;
 }
 
-static void free_table(NameTable *t) {
-    for (uint32_t i = 0; i < t->count; i++) free(t->entries[i].name);
+static void free_table(MemberTable *t) {
+    for (uint32_t i = 0; i < t->count; i++) free((char *)t->entries[i].name);
     free(t->entries);
-}
-
-/* The lowest index with that name, or false. */
-static bool look_up(const NameTable *t, const char *name, uint32_t *out) {
-    uint32_t lo = 0, hi = t->count;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (strcmp(t->entries[mid].name, name) < 0) lo = mid + 1;
-        else hi = mid;
-    }
-    if (lo == t->count || strcmp(t->entries[lo].name, name) != 0) return false;
-    *out = t->entries[lo].index;
-    return true;
 }
 
 /* Which table a name use looks in: NEW a class, field and static
@@ -880,27 +848,29 @@ static const char *kind_word(int kind) {
 
 static bool resolve_names(Asm *a) {
     if (a->num_name_uses == 0) return true;
-    NameTable classes = {0}, fields = {0}, statics = {0}, methods = {0};
-    bool ok = build_table(a, &classes, OP_NEW) && build_table(a, &fields, OP_GETFP) &&
-              build_table(a, &statics, OP_GETSP) && build_table(a, &methods, OP_CALL);
+    ProgClassIndex classes = {0};
+    MemberTable fields = {0}, statics = {0}, methods = {0};
+    bool ok = program_class_index_init(&classes, a->p) || error(a, "out of memory");
+    ok = ok && build_table(a, &fields, OP_GETFP) && build_table(a, &statics, OP_GETSP) &&
+         build_table(a, &methods, OP_CALL);
     for (uint32_t i = 0; ok && i < a->num_name_uses; i++) {
         const NameUse *use = &a->name_uses[i];
         int kind = name_kind(use->opcode);
-        const NameTable *t = kind == OP_NEW ? &classes : kind == OP_GETFP ? &fields : kind == OP_GETSP ? &statics : &methods;
-        uint32_t index = 0;
-        if (!look_up(t, use->name, &index)) {
+        size_t len = strlen(use->name);
+        const MemberTable *t = kind == OP_GETFP ? &fields : kind == OP_GETSP ? &statics : &methods;
+        uint32_t index = kind == OP_NEW ? program_find_class(&classes, use->name, len)
+                                        : program_find_name(t->entries, t->count, use->name, len);
+        if (index == PROG_NONE) {
             ok = error_at(a, use->line, "no %s named %s", kind_word(kind), use->name);
         } else if (use->opcode < 0) {
             a->p->entry_method = index;
         } else if (index > 65535) {
             ok = error_at(a, use->line, "%s is index %u, past 65535, too far for an operand", use->name, index);
         } else {
-            uint8_t *at = a->p->methods[use->method].code + use->at;
-            at[0] = (uint8_t)index;
-            at[1] = (uint8_t)(index >> 8);
+            op_operand_put(a->p->methods[use->method].code + use->at, index, 2);
         }
     }
-    free_table(&classes);
+    program_class_index_free(&classes);
     free_table(&fields);
     free_table(&statics);
     free_table(&methods);
@@ -978,17 +948,8 @@ static uint32_t error_line(const Asm *a, const VerifyError *e) {
     switch (e->place) {
     case VERIFY_IN_CODE: {
         const MethodSource *src = &a->method_sources[e->method];
-        uint32_t line = src->line;
-        for (uint32_t lo = 0, hi = src->num_pcs; lo < hi;) {
-            uint32_t mid = lo + (hi - lo) / 2;
-            if (src->pcs[mid].pc <= e->pc) {
-                line = src->pcs[mid].line;
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return line;
+        const LineEntry *entry = program_line_entry(src->pcs, src->num_pcs, e->pc);
+        return entry ? entry->line : src->line;
     }
     case VERIFY_IN_METHOD: return a->method_sources[e->method].line;
     case VERIFY_IN_TYPE: return a->type_lines[e->index];

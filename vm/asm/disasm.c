@@ -118,12 +118,6 @@ static void print_member_comment(FILE *out, const Program *p, const ProgField *f
         fputs("?", out);
 }
 
-static uint32_t operand_value(const uint8_t *at, int size) {
-    uint32_t v = 0;
-    for (int i = 0; i < size; i++) v |= (uint32_t)at[i] << (8 * i);
-    return v;
-}
-
 /* The comment that names what an instruction's operand stands for. */
 static void print_operand_comment(FILE *out, const Program *p, const ProgMethod *m, uint8_t op, uint32_t n) {
     switch (op) {
@@ -180,21 +174,19 @@ static bool has_comment(uint8_t op) {
     }
 }
 
-static uint32_t instruction_size(uint8_t op) { return 1 + (uint32_t)op_operand_size(op_info[op].operand); }
-
 /* Marks instruction starts (1) and the jump targets among them (2), so the
  * printer can label exactly the targets. */
 static uint8_t *find_targets(const ProgMethod *m) {
     uint8_t *marks = calloc(m->code_len ? m->code_len : 1, 1);
     if (!marks) return NULL;
-    for (uint32_t pc = 0; pc < m->code_len; pc += instruction_size(m->code[pc])) {
+    for (uint32_t pc = 0; pc < m->code_len; pc += op_size(m->code[pc])) {
         uint8_t op = m->code[pc];
-        if (!op_info[op].name || instruction_size(op) > m->code_len - pc) break;
+        if (!op_info[op].name || op_size(op) > m->code_len - pc) break;
         marks[pc] |= 1;
     }
     for (uint32_t pc = 0; pc < m->code_len; pc++) {
         if (!(marks[pc] & 1) || op_info[m->code[pc]].operand != OPND_JUMP) continue;
-        int64_t target = (int64_t)pc + (int32_t)operand_value(m->code + pc + 1, 4);
+        int64_t target = (int64_t)pc + (int32_t)op_operand_get(m->code + pc + 1, 4);
         if (target >= 0 && target < m->code_len && (marks[target] & 1)) marks[target] |= 2;
     }
     return marks;
@@ -221,10 +213,10 @@ static void print_code(FILE *out, const Program *p, const ProgMethod *m) {
         uint32_t n = 0;
         switch (op_info[op].operand) {
         case OPND_U8: n = at[0]; used += fprintf(out, " %u", n); break;
-        case OPND_U16: n = operand_value(at, 2); used += fprintf(out, " %u", n); break;
-        case OPND_I32: used += fprintf(out, " %" PRId32, (int32_t)operand_value(at, 4)); break;
+        case OPND_U16: n = op_operand_get(at, 2); used += fprintf(out, " %u", n); break;
+        case OPND_I32: used += fprintf(out, " %" PRId32, (int32_t)op_operand_get(at, 4)); break;
         case OPND_JUMP: {
-            int32_t offset = (int32_t)operand_value(at, 4);
+            int32_t offset = (int32_t)op_operand_get(at, 4);
             int64_t target = (int64_t)pc + offset;
             if (target >= 0 && target < m->code_len && (marks[target] & 2)) used += fprintf(out, " L%" PRId64, target);
             else used += fprintf(out, " %+" PRId32, offset);
@@ -237,7 +229,7 @@ static void print_code(FILE *out, const Program *p, const ProgMethod *m) {
             print_operand_comment(out, p, m, op, n);
         }
         fputc('\n', out);
-        pc += instruction_size(op);
+        pc += op_size(op);
     }
     for (; line < m->num_lines; line++) fprintf(out, "    .line %u\n", m->lines[line].line);
     free(marks);

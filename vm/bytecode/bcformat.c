@@ -83,4 +83,12 @@
  */
 #include "bcformat.h"
 
+#include <string.h>
+
+#include "bytecode.h"
+
 const uint8_t bc_magic[4] = {'G', 'C', 'L', 'B'};
+
+bool bc_has_magic(const uint8_t *data, size_t len) {
+    return len >= sizeof bc_magic && memcmp(data, bc_magic, sizeof bc_magic) == 0;
+}

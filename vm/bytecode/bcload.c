@@ -1,6 +1,6 @@
 /*
- * bcload.c -- the loader vmrun and vmdis use: read a .bc file, parse it, lay
- * it out and verify it.  A program it returns has passed the verifier, so
+ * bcload.c -- the loader vmrun and vmdis use: read a .bc file (or take its
+ * bytes from the caller), parse it, lay it out and verify it.  A program it returns has passed the verifier, so
  * the interpreter may trust it.  Every error, the verifier's included, is
  * "NAME: offset N: reason" with N a byte offset in the file: for an
  * instruction, the method's code offset plus the pc; for a declaration, the
@@ -9,10 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "../readfile.h"
 #include "../verify/verify.h"
 #include "bcformat.h"
 #include "bytecode.h"
-#include "readfile.h"
 
 /* The file offset of what a verifier error is about (0 if the error names
  * nothing in the file, as "out of memory" does). */
@@ -30,22 +30,27 @@ static uint32_t error_offset(const Program *p, const BcOffsets *where, const Ver
     return 0;
 }
 
-Program *bc_load_file(const char *path, char *err, size_t errsize) {
-    size_t len;
-    uint8_t *data = read_whole_file(path, &len, err, errsize);
-    if (!data) return NULL;
+Program *bc_load_image(const uint8_t *data, size_t len, const char *name, char *err, size_t errsize) {
     BcOffsets where;
-    Program *p = bc_parse_located(data, len, path, &where, err, errsize);
-    free(data);
+    Program *p = bc_parse_located(data, len, name, &where, err, errsize);
     if (!p) return NULL;
     VerifyError verr;
     if (!verify_program(p, &verr)) {
         char reason[512];
         verify_describe(p, &verr, reason, sizeof reason);
-        snprintf(err, errsize, "%s: offset %u: %s", path, error_offset(p, &where, &verr), reason);
+        snprintf(err, errsize, "%s: offset %u: %s", name, error_offset(p, &where, &verr), reason);
         program_free(p);
         p = NULL;
     }
     bc_offsets_free(&where);
+    return p;
+}
+
+Program *bc_load_file(const char *path, char *err, size_t errsize) {
+    size_t len;
+    uint8_t *data = read_whole_file(path, &len, err, errsize);
+    if (!data) return NULL;
+    Program *p = bc_load_image(data, len, path, err, errsize);
+    free(data);
     return p;
 }

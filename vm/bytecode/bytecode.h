@@ -21,8 +21,17 @@ bool bc_write_file(const Program *p, const char *path, char *err, size_t errsize
  * image; on failure returns NULL with err = "NAME: offset N: reason". */
 Program *bc_parse(const uint8_t *data, size_t len, const char *name, char *err, size_t errsize);
 
-/* Reads, parses, lays out and verifies a .bc file: the loader vmrun uses.
- * Errors, including the verifier's, are "NAME: offset N: reason". */
+/* True if data starts with the .bc magic, i.e. is meant to be a .bc image
+ * (so vmrun can tell one from source text without trusting the name). */
+bool bc_has_magic(const uint8_t *data, size_t len);
+
+/* Parses, lays out and verifies a .bc image already in memory, named `name`
+ * in messages.  Errors, including the verifier's, are "NAME: offset N:
+ * reason". */
+Program *bc_load_image(const uint8_t *data, size_t len, const char *name, char *err, size_t errsize);
+
+/* Reads a .bc file and loads it as bc_load_image does: the loader vmdis
+ * uses.  A file that cannot be read gives "PATH: cannot read: reason". */
 Program *bc_load_file(const char *path, char *err, size_t errsize);
 
 #endif

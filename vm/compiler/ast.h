@@ -92,7 +92,7 @@ struct Expr {
             uint32_t num_args;
             struct MethodDecl *method;    /* checker */
         } call;
-        struct { Builtin which; const char *name; Expr *args; uint32_t num_args; } builtin;
+        struct { Builtin which; const char *name; Expr *args; } builtin;
         struct { TypeRef class_ref; struct ClassDecl *cls; } new_object;
         struct { TypeRef elem_ref; Expr *length; } new_array;
         struct { TokenKind op; Expr *operand; } unary;
@@ -127,6 +127,7 @@ struct Stmt {
             SrcPos op_pos;
             Expr *target;
             Expr *value;          /* for ++ and -- the parser supplies the literal 1 */
+            TokenKind arith;      /* checker, compound only: the operator applied ('+' for '+=' and '++') */
             Type *operand;        /* checker, compound only: the type the operator works on */
         } assign;
         struct { Expr *cond; Stmt *then_branch, *else_branch; } if_;

@@ -407,6 +407,16 @@ static bool printable(const Type *t) {
 static bool has_length(const Type *t) { return t->kind == TY_STRING || t->kind == TY_ARRAY; }
 static bool stringable(const Type *t) { return t->kind == TY_INT || t->kind == TY_DOUBLE || t->kind == TY_BOOL; }
 
+/* Converts an operand of string concatenation, or the argument of str(), to
+ * a string. */
+static bool stringify(Checker *c, Expr **slot, const Type *t) {
+    static const Opcode to_string[] = {[TY_INT] = OP_I2S, [TY_DOUBLE] = OP_D2S, [TY_BOOL] = OP_Z2S};
+    if (t->kind == TY_STRING || t->kind == TY_NULL) return true;
+    if (!stringable(t)) return false;
+    if (slot) wrap_convert(c, slot, to_string[t->kind], c->types->string);
+    return true;
+}
+
 static void check_builtin(Checker *c, Expr *e, Builtin which) {
     const char *name = e->u.call.name;
     SrcPos at = e->u.call.name_pos;
@@ -416,7 +426,6 @@ static void check_builtin(Checker *c, Expr *e, Builtin which) {
     e->u.builtin.which = which;
     e->u.builtin.name = name;
     e->u.builtin.args = args;
-    e->u.builtin.num_args = n;
     Types *ty = c->types;
     /* Fixed signatures: parameter types, then the result. */
     Type *params[3] = {NULL, NULL, NULL};
@@ -444,6 +453,7 @@ static void check_builtin(Checker *c, Expr *e, Builtin which) {
     case BI_STR:
         check_arg_count(c, at, name, 1, n);
         check_open_arg(c, args, name, stringable, "an int, double or bool");
+        stringify(c, &e->u.builtin.args, args->type);   /* the conversion is all str() does */
         e->type = ty->string;
         return;
     case BI_CHARAT: params[0] = ty->string; params[1] = ty->int_; num_params = 2; e->type = ty->int_; break;
@@ -516,15 +526,6 @@ static void check_call(Checker *c, Expr *e) {
 
 static _Noreturn void operator_error(Checker *c, SrcPos at, TokenKind op, const Type *l, const Type *r) {
     session_error(c->s, at, "operator %s cannot be applied to %s and %s", token_spelling(op), l->name, r->name);
-}
-
-/* Converts one operand of string concatenation to a string. */
-static bool stringify(Checker *c, Expr **slot, const Type *t) {
-    static const Opcode to_string[] = {[TY_INT] = OP_I2S, [TY_DOUBLE] = OP_D2S, [TY_BOOL] = OP_Z2S};
-    if (t->kind == TY_STRING || t->kind == TY_NULL) return true;
-    if (!stringable(t)) return false;
-    if (slot) wrap_convert(c, slot, to_string[t->kind], c->types->string);
-    return true;
 }
 
 /* Types `left op right` (LANGUAGE.md "Expressions") and inserts the
@@ -712,7 +713,8 @@ static void check_assign(Checker *c, Stmt *s) {
     /* LANGUAGE.md: ++ and -- work on ints only. */
     if ((op == TOK_PLUSPLUS || op == TOK_MINUSMINUS) && tt->kind != TY_INT)
         session_error(c->s, s->u.assign.op_pos, "operator %s cannot be applied to %s", token_spelling(op), tt->name);
-    Type *result = check_operator(c, arithmetic_of(op), op, s->u.assign.op_pos, NULL, tt, &s->u.assign.value, vt,
+    s->u.assign.arith = arithmetic_of(op);
+    Type *result = check_operator(c, s->u.assign.arith, op, s->u.assign.op_pos, NULL, tt, &s->u.assign.value, vt,
                                   &s->u.assign.operand);
     if (result != tt)
         session_error(c->s, s->u.assign.value->pos, "type mismatch: cannot assign %s to %s", result->name, tt->name);

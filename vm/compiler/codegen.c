@@ -148,10 +148,8 @@ static void adjust(Gen *g, uint32_t ppop, uint32_t ppush, uint32_t rpop, uint32_
 static void emit(Gen *g, Opcode op, int64_t operand) {
     const OpInfo *info = &op_info[op];
     uint8_t buf[5] = {(uint8_t)op};
-    uint32_t size = (uint32_t)op_operand_size(info->operand);
-    uint32_t bits = (uint32_t)operand;   /* little-endian, as the .bc format stores it */
-    for (uint32_t i = 0; i < size; i++) buf[1 + i] = (uint8_t)(bits >> (8 * i));
-    emit_bytes(g, buf, 1 + size);
+    op_operand_put(buf + 1, (uint32_t)operand, op_operand_size(info->operand));
+    emit_bytes(g, buf, op_size((uint8_t)op));
     adjust(g, (uint32_t)info->ppop, (uint32_t)info->ppush, (uint32_t)info->rpop, (uint32_t)info->rpush);
     if (op == OP_RET || op == OP_RETP || op == OP_RETR) g->reachable = false;
 }
@@ -162,15 +160,16 @@ static void emit_call(Gen *g, const MethodDecl *md) {
         if (type_is_reference(p->local->type)) ref_args++;
         else prim_args++;
     }
-    uint8_t buf[3] = {OP_CALL, (uint8_t)md->index, (uint8_t)(md->index >> 8)};
-    emit_bytes(g, buf, 3);
+    uint8_t buf[3] = {OP_CALL};
+    op_operand_put(buf + 1, md->index, op_operand_size(op_info[OP_CALL].operand));
+    emit_bytes(g, buf, op_size(OP_CALL));
     bool void_result = md->result->kind == TY_VOID, ref_result = type_is_reference(md->result);
     adjust(g, prim_args, !void_result && !ref_result, ref_args, ref_result);
 }
 
 static void write_jump_offset(Gen *g, uint32_t insn, uint32_t target) {
     uint32_t offset = target - insn;   /* relative to the instruction start; wraps for backward jumps */
-    for (int i = 0; i < 4; i++) g->pm->code[insn + 1 + (uint32_t)i] = (uint8_t)(offset >> (8 * i));
+    op_operand_put(g->pm->code + insn + 1, offset, op_operand_size(OPND_JUMP));
 }
 
 /* JMP, JT or JF to a label, bound or not. */
@@ -343,9 +342,7 @@ static void gen_builtin(Gen *g, Expr *e) {
     case BI_SUBSTR: emit(g, OP_SSUB, 0); break;
     case BI_CHR: emit(g, OP_CHR, 0); break;
     case BI_PARSEINT: emit(g, OP_PARSEI, 0); break;
-    case BI_STR:
-        emit(g, arg->type->kind == TY_INT ? OP_I2S : arg->type->kind == TY_DOUBLE ? OP_D2S : OP_Z2S, 0);
-        break;
+    case BI_STR: break;   /* the checker wrapped the argument in its I2S, D2S or Z2S */
     case BI_TOINT: emit(g, OP_D2I, 0); break;
     case BI_TODOUBLE: emit(g, OP_I2D, 0); break;
     case BI_EXIT: emit(g, OP_EXIT, 0); break;
@@ -464,17 +461,13 @@ static void gen_store(Gen *g, Expr *target) {
 
 static void gen_assign(Gen *g, Stmt *s) {
     Expr *target = s->u.assign.target, *value = s->u.assign.value;
-    TokenKind op = s->u.assign.op;
-    if (op == TOK_ASSIGN) {
+    if (s->u.assign.op == TOK_ASSIGN) {
         gen_place(g, target, false);
         gen_expr(g, value);
         gen_store(g, target);
         return;
     }
-    TokenKind arith = op == TOK_PLUSPLUS || op == TOK_PLUS_ASSIGN ? TOK_PLUS
-                    : op == TOK_MINUSMINUS || op == TOK_MINUS_ASSIGN ? TOK_MINUS
-                    : op == TOK_STAR_ASSIGN ? TOK_STAR
-                    : op == TOK_SLASH_ASSIGN ? TOK_SLASH : TOK_PERCENT;
+    TokenKind arith = s->u.assign.arith;
     /* `i++` and `i += 1` on an int local: one instruction. */
     if (target->kind == EX_LOCAL && target->type->kind == TY_INT && arith == TOK_PLUS && value->kind == EX_INT &&
         value->u.int_value == 1) {

@@ -8,11 +8,11 @@
  */
 #include "compiler.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../readfile.h"
 #include "check.h"
 #include "codegen.h"
 #include "lexer.h"
@@ -64,38 +64,10 @@ Program *compile_source(const char *path, const char *text, size_t len, char *er
 }
 
 Program *compile_file(const char *path, char *err, size_t errsize) {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errsize, "%s: %s", path, strerror(errno));
-        return NULL;
-    }
-    char *text = NULL;
-    size_t len = 0, cap = 0;
-    for (;;) {
-        if (len == cap) {
-            cap = cap ? cap * 2 : 64 * 1024;
-            char *bigger = realloc(text, cap);
-            if (!bigger) {
-                free(text);
-                fclose(f);
-                snprintf(err, errsize, "%s: out of memory", path);
-                return NULL;
-            }
-            text = bigger;
-        }
-        errno = 0;
-        size_t got = fread(text + len, 1, cap - len, f);
-        len += got;
-        if (got == 0) break;
-    }
-    int read_errno = ferror(f) ? (errno ? errno : EIO) : 0;
-    fclose(f);
-    if (read_errno) {
-        free(text);
-        snprintf(err, errsize, "%s: %s", path, strerror(read_errno));
-        return NULL;
-    }
-    Program *p = compile_source(path, text, len, err, errsize);
+    size_t len;
+    uint8_t *text = read_whole_file(path, &len, err, errsize);
+    if (!text) return NULL;
+    Program *p = compile_source(path, (const char *)text, len, err, errsize);
     free(text);
     return p;
 }

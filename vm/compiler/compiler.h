@@ -13,7 +13,8 @@
  * or NULL with err = "path:line:col: message" for the first error. */
 Program *compile_source(const char *path, const char *text, size_t len, char *err, size_t errsize);
 
-/* Reads and compiles a file. */
+/* Reads and compiles a file; if it cannot be read, err = "path: cannot read:
+ * reason". */
 Program *compile_file(const char *path, char *err, size_t errsize);
 
 #endif

@@ -43,7 +43,8 @@ static void print_stack_trace(const VMThread *thread) {
     if (thread->depth > shown) fprintf(stderr, "    ... %u more frames\n", thread->depth - shown);
 }
 
-_Noreturn void vm_runtime_error(VMThread *thread, const char *message) {
+/* Prints `message` and the thread's stack trace, then exits with status 1. */
+static _Noreturn void vm_runtime_error(VMThread *thread, const char *message) {
     fflush(stdout);
     fprintf(stderr, "error: %s\n", message);
     print_stack_trace(thread);
@@ -66,7 +67,6 @@ _Noreturn void vm_out_of_memory(VMThread *thread, const RtClass *cls, uint32_t l
 }
 
 _Noreturn void vm_exit(VM *vm, int status) {
-    vm->exit_status = status;
     /* A program whose output was lost (disk full, closed pipe) must not
      * report success. */
     if (fflush(stdout) != 0 || ferror(stdout)) {

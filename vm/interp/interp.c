@@ -24,16 +24,18 @@
  *     instruction: the verifier proved them for every path.  Stack room is
  *     checked once per call from the callee's declared needs.
  *   - the only object addresses held outside the heap are rstack slots
- *     (and statics and interned strings).  Before anything out of line --
- *     an allocation, an event, a barrier, printing -- OUT_OF_LINE saves the
- *     registers to the thread (pc, the stack tops, the depth), and reloads
- *     them after.  So a collection sees exactly the live slots
+ *     (and statics and interned strings).  Before anything out of line
+ *     that may collect or look at the stack -- an allocation, an event,
+ *     printing -- OUT_OF_LINE saves the registers to the thread (pc, the
+ *     stack tops, the depth), and reloads them after.  So a collection sees exactly the live slots
  *     [rstack, rtop), an error trace or an agent's call trace sees the
  *     right line, and after the call every object is re-read from its slot,
  *     where a moving collector may have rewritten it.  (Reloading also
  *     means no register has to survive the call, which leaves the
  *     compiler more registers for the fast paths.)
- *   - every reference store into a heap object goes through gc_write_ref.
+ *   - every reference store into a heap object goes through gc_write_ref,
+ *     with no save around it: a write barrier never collects, allocates
+ *     or posts an event.
  */
 #include <math.h>
 #include <stdio.h>
@@ -239,18 +241,16 @@ static uint64_t run(VMThread *thread, Frame *base) {
  * for every value: out-of-range values round to +-inf. */
 #define NARROW_FLOAT(v) ((float)as_double(v))
 #define NARROW_IDENTITY(v) (v)
-/* A reference store into a heap object: the barrier's inline test stores
- * without leaving the fast path; only a store the collector must see goes
- * out of line. */
-#define STORE_REF(holder, slot, value)                                                               \
+/* A reference store into a heap object.  No registers are saved around it:
+ * no write barrier collects, allocates or posts an event (gc.h), so the
+ * barrier's out-of-line half sees no stack and moves no object. */
+#define STORE_REF(holder, slot, value) gc_write_ref(VM->gc, holder, slot, value)
+/* METHOD_EVENT(ENTRY) or METHOD_EVENT(EXIT): one branch while no agent
+ * enabled that event. */
+#define METHOD_EVENT(kind)                                                                           \
     do {                                                                                             \
-        Gc *gc_ = VM->gc;                                                                            \
-        if (!GC_LIKELY(gc_write_ref_fast(gc_, holder, slot, value)))                                 \
-            OUT_OF_LINE(gc_->ops->write_barrier(gc_, holder, slot, value));                          \
-    } while (0)
-#define METHOD_EVENT(post)                                                                           \
-    do {                                                                                             \
-        if (UNLIKELY(vmpi_method_events)) OUT_OF_LINE(post(thread, fp->method));                     \
+        if (VMPI_IS_ENABLED(METHOD_##kind))                                                          \
+            OUT_OF_LINE(vmpi_send_method_event(VMPI_EVENT_METHOD_##kind, thread, fp->method));       \
     } while (0)
 
 /* Superinstructions.  IMMEDIATE is the k of a "PUSHI k; op" sequence. */
@@ -288,7 +288,7 @@ static uint64_t run(VMThread *thread, Frame *base) {
 #pragma GCC diagnostic ignored "-Woverride-init"
     static const void *const labels[256] = {
         [0 ... 255] = &&op_trap,
-#define GCLAB_OP_LABEL(name, code, opnd, ppop, ppush, rpop, rpush, sp) [code] = &&op_##name,
+#define GCLAB_OP_LABEL(name, code, opnd, ppop, ppush, rpop, rpush) [code] = &&op_##name,
         GCLAB_OPCODES(GCLAB_OP_LABEL)
 #undef GCLAB_OP_LABEL
 #define GCLAB_QUICK_LABEL(name, code) [code] = &&qop_##name,
@@ -520,17 +520,17 @@ op_CALL: {
     psp = pl + callee->num_prim_locals;
     rsp = rl + callee->num_ref_locals;
     pc = callee->code;
-    METHOD_EVENT(vmpi_post_method_entry);
+    METHOD_EVENT(ENTRY);
     DISPATCH();
 }
 op_RET:
-    METHOD_EVENT(vmpi_post_method_exit);
+    METHOD_EVENT(EXIT);
     if (fp == base) goto finished;
     psp = pl;
     rsp = rl;
     goto return_to_caller;
 op_RETP:
-    METHOD_EVENT(vmpi_post_method_exit);
+    METHOD_EVENT(EXIT);
     result = psp[-1];
     if (fp == base) goto finished;
     psp = pl;
@@ -538,7 +538,7 @@ op_RETP:
     rsp = rl;
     goto return_to_caller;
 op_RETR: {
-    METHOD_EVENT(vmpi_post_method_exit);
+    METHOD_EVENT(EXIT);
     Obj *value = rsp[-1]; /* read after the event, which may have moved it */
     if (fp == base) goto finished;
     psp = pl;
@@ -897,8 +897,6 @@ static void push_args_array(VMThread *thread, const RtClass *array_class, int ar
 int vm_run_main(VM *vm, int argc, char **argv) {
     VMThread *thread = vm->threads[0];
     vm_set_current_thread(thread);
-    vm->argc = argc;
-    vm->argv = argv;
     const ProgMethod *main_method = &vm->program->methods[vm->program->entry_method];
     const LinkedMethod *entry = &vm->linked_methods[vm->program->entry_method];
     thread->depth = 0;
@@ -911,10 +909,10 @@ int vm_run_main(VM *vm, int argc, char **argv) {
     Frame *base = &thread->frames[0];
     enter_frame(base, entry, thread->pstack, thread->rstack);
     thread->depth = 1;
-    if (vmpi_method_events) {
+    if (VMPI_IS_ENABLED(METHOD_ENTRY)) {
         thread->rtop = thread->rstack + entry->num_ref_locals;
         thread->ptop = thread->pstack + entry->num_prim_locals;
-        vmpi_post_method_entry(thread, main_method);
+        vmpi_send_method_event(VMPI_EVENT_METHOD_ENTRY, thread, main_method);
     }
     uint64_t result = run(thread, base);
     vm_thread_end(thread);

@@ -46,128 +46,124 @@ static void set_class_id(RtClass *cls) { cls->class_id = (uint64_t)(uintptr_t)cl
 
 /* ---- array classes -------------------------------------------------------- */
 
-/* One array class per distinct array descriptor: every "[..." in the type
+/* The names link_classes looks up: one array class per distinct array
+ * descriptor, numbered in first-seen order -- every "[..." in the type
  * table, plus the element types of those (a "[[J" needs a "[J" class as its
- * element class even if the program never names "[J" itself). */
-typedef struct ArrayDescs {
-    const char **descs;
-    uint32_t count, capacity;
-} ArrayDescs;
+ * element class even if the program never names "[J" itself) -- and the
+ * program's classes by name.  Both are sorted once, so that linking is not
+ * quadratic in the number of classes. */
+typedef struct LinkNames {
+    const char **array_descs;   /* array class i is array_descs[i] */
+    uint32_t num_array_descs;
+    ProgNamed *arrays_by_desc;  /* the same, sorted, each with its array class index */
+    ProgClassIndex classes;
+} LinkNames;
 
-static int find_desc(const ArrayDescs *set, const char *desc) {
-    for (uint32_t i = 0; i < set->count; i++)
-        if (strcmp(set->descs[i], desc) == 0) return (int)i;
-    return -1;
+static void free_link_names(LinkNames *names) {
+    free(names->array_descs);
+    free(names->arrays_by_desc);
+    program_class_index_free(&names->classes);
 }
 
-static bool add_array_desc(ArrayDescs *set, const char *desc) {
-    for (; desc[0] == '['; desc++) {
-        if (find_desc(set, desc) >= 0) continue;
-        if (set->count == set->capacity) {
-            uint32_t capacity = set->capacity ? 2 * set->capacity : 16;
-            const char **grown = realloc(set->descs, capacity * sizeof *grown);
-            if (!grown) return false;
-            set->descs = grown;
-            set->capacity = capacity;
-        }
-        set->descs[set->count++] = desc;
+/* Collects the distinct array descriptors of p's types; false if out of memory. */
+static bool collect_array_descs(const Program *p, LinkNames *names) {
+    uint32_t n = 0;
+    for (uint32_t t = 0; t < p->num_types; t++)
+        for (const char *d = p->types[t]; *d == '['; d++) n++;
+    const char **descs = alloc_table(n, sizeof *descs);
+    ProgNamed *sorted = alloc_table(n, sizeof *sorted);
+    uint32_t *class_of = alloc_table(n, sizeof *class_of); /* per occurrence */
+    names->array_descs = descs;
+    names->arrays_by_desc = sorted;
+    if (!descs || !sorted || !class_of) {
+        free(class_of);
+        return false;
     }
+    /* Every occurrence, in order... */
+    n = 0;
+    for (uint32_t t = 0; t < p->num_types; t++) {
+        for (const char *d = p->types[t]; *d == '['; d++) {
+            descs[n] = d;
+            sorted[n] = (ProgNamed){d, n};
+            n++;
+        }
+    }
+    /* ...the first occurrence of each descriptor, found by sorting (equal
+     * descriptors sort by occurrence)... */
+    program_sort_names(sorted, n);
+    uint32_t distinct = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (i > 0 && strcmp(sorted[i - 1].name, sorted[i].name) == 0) continue;
+        class_of[sorted[i].index] = 1;
+        sorted[distinct++] = sorted[i];
+    }
+    /* ...and those numbered in order. */
+    uint32_t count = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (!class_of[i]) continue;
+        class_of[i] = count;
+        descs[count++] = descs[i];
+    }
+    for (uint32_t i = 0; i < distinct; i++) sorted[i].index = class_of[sorted[i].index];
+    names->num_array_descs = count;
+    free(class_of);
     return true;
 }
 
-typedef struct PrimElem {
-    char letter;
-    ElemKind kind;
-    uint32_t size;
-    const char *name;     /* the language's name of the element type */
-} PrimElem;
-
-static const PrimElem prim_elems[] = {
-    {'Z', ELEM_BOOL, 1, "bool"},   {'B', ELEM_BYTE, 1, "byte"},
-    {'C', ELEM_CHAR, 2, "char"},   {'S', ELEM_SHORT, 2, "short"},
-    {'I', ELEM_INT, 4, "int32"},   {'J', ELEM_LONG, 8, "int"},
-    {'F', ELEM_FLOAT, 4, "float"}, {'D', ELEM_DOUBLE, 8, "double"},
-};
-
-static const PrimElem *prim_elem(char letter) {
-    for (size_t i = 0; i < sizeof prim_elems / sizeof prim_elems[0]; i++)
-        if (prim_elems[i].letter == letter) return &prim_elems[i];
-    return NULL;
-}
-
 /* The class named by an "LName;" descriptor, or NULL. */
-static const RtClass *instance_class_of(const VM *vm, const char *desc) {
+static const RtClass *instance_class_of(const VM *vm, const LinkNames *names, const char *desc) {
     if (type_is_string(desc)) return &vm->string_class;
     size_t len = strlen(desc);
     if (len < 3 || desc[0] != 'L' || desc[len - 1] != ';') return NULL;
-    for (uint32_t i = 0; i < vm->program->num_classes; i++) {
-        const char *name = vm->classes[i].name;
-        if (strlen(name) == len - 2 && memcmp(name, desc + 1, len - 2) == 0) return &vm->classes[i];
-    }
-    return NULL;
+    uint32_t c = program_find_class(&names->classes, desc + 1, len - 2);
+    return c == PROG_NONE ? NULL : &vm->classes[c];
 }
 
 /* The runtime class of a reference descriptor, or NULL. */
-static const RtClass *ref_class_of(const VM *vm, const ArrayDescs *set, const char *desc) {
+static const RtClass *ref_class_of(const VM *vm, const LinkNames *names, const char *desc) {
     if (desc[0] == '[') {
-        int i = find_desc(set, desc);
-        return i >= 0 ? &vm->array_classes[i] : NULL;
+        uint32_t i = program_find_name(names->arrays_by_desc, names->num_array_descs, desc, strlen(desc));
+        return i == PROG_NONE ? NULL : &vm->array_classes[i];
     }
-    return instance_class_of(vm, desc);
+    return instance_class_of(vm, names, desc);
 }
 
-/* The language's name of an array descriptor: the innermost element's name,
- * then "[]" per dimension ("[[J" -> "int[][]", "[LTree;" -> "Tree[]").
- * NULL if malformed or out of memory. */
+/* The runtime name of a well-formed array descriptor ("[[J" -> "int[][]",
+ * "[LString;" -> "String[]"), or NULL if out of memory. */
 static char *array_class_name(const char *desc) {
-    size_t dims = 0;
-    while (desc[dims] == '[') dims++;
-    const char *elem = desc + dims;
-    const char *base;
-    size_t base_len;
-    if (elem[0] == 'L') {
-        base = elem + 1;
-        base_len = strlen(base) - 1; /* drop the ';' */
-    } else {
-        const PrimElem *pe = prim_elem(elem[0]);
-        if (!pe) return NULL;
-        base = pe->name;
-        base_len = strlen(base);
-    }
-    char *name = malloc(base_len + 2 * dims + 1);
-    if (!name) return NULL;
-    memcpy(name, base, base_len);
-    for (size_t d = 0; d < dims; d++) memcpy(name + base_len + 2 * d, "[]", 2);
-    name[base_len + 2 * dims] = '\0';
-    return name;
+    /* Each '[' becomes "[]", an element letter at most "double", and
+     * "LString;" "String": never more than twice the descriptor. */
+    size_t size = 2 * strlen(desc) + sizeof "double";
+    char *name = malloc(size);
+    return name ? (char *)type_language_name(desc, "String", name, size) : NULL;
 }
 
 /* Fills array class i from its descriptor.  The classes of all descriptors
- * in `set` already have their addresses, so an element class may be one
+ * in `names` already have their addresses, so an element class may be one
  * that is filled later. */
-static bool link_array_class(VM *vm, const ArrayDescs *set, uint32_t i, const char **why) {
+static bool link_array_class(VM *vm, const LinkNames *names, uint32_t i, const char **why) {
     RtClass *cls = &vm->array_classes[i];
-    const char *elem = set->descs[i] + 1;
+    const char *elem = names->array_descs[i] + 1;
     cls->kind = CLASS_ARRAY;
     cls->program_index = UINT32_MAX;
     if (type_is_ref(elem)) {
         cls->elem_kind = ELEM_REF;
         cls->elem_size = sizeof(Obj *);
-        cls->elem_class = ref_class_of(vm, set, elem);
+        cls->elem_class = ref_class_of(vm, names, elem);
         if (!cls->elem_class) {
             *why = "array of an unknown class";
             return false;
         }
     } else {
-        const PrimElem *pe = prim_elem(elem[0]);
-        if (!pe) {
+        const PrimType *prim = prim_type_of(elem[0]);
+        if (!prim) {
             *why = "malformed array type";
             return false;
         }
-        cls->elem_kind = pe->kind;
-        cls->elem_size = pe->size;
+        cls->elem_kind = prim->elem_kind;
+        cls->elem_size = prim->elem_size;
     }
-    cls->name = array_class_name(set->descs[i]);
+    cls->name = array_class_name(names->array_descs[i]);
     if (!cls->name) {
         *why = "malformed array type";
         return false;
@@ -199,33 +195,26 @@ static bool link_classes(VM *vm, const char **why) {
     vm->string_class = (RtClass){.name = "String", .kind = CLASS_STRING, .program_index = UINT32_MAX};
     set_class_id(&vm->string_class);
 
-    ArrayDescs set = {0};
-    for (uint32_t t = 0; t < p->num_types; t++) {
-        if (!add_array_desc(&set, p->types[t])) {
-            free(set.descs);
-            *why = "out of memory";
-            return false;
-        }
-    }
-    bool ok = true;
-    vm->array_classes = alloc_table(set.count, sizeof *vm->array_classes);
-    if (!vm->array_classes) {
+    LinkNames names = {0};
+    bool ok = collect_array_descs(p, &names) && program_class_index_init(&names.classes, p);
+    if (ok) vm->array_classes = alloc_table(names.num_array_descs, sizeof *vm->array_classes);
+    if (!ok || !vm->array_classes) {
         *why = "out of memory";
         ok = false;
     }
-    for (uint32_t i = 0; ok && i < set.count; i++) {
-        ok = link_array_class(vm, &set, i, why);
+    for (uint32_t i = 0; ok && i < names.num_array_descs; i++) {
+        ok = link_array_class(vm, &names, i, why);
         if (ok) vm->num_array_classes = i + 1;
     }
     for (uint32_t t = 0; ok && t < p->num_types; t++) {
         if (!type_is_ref(p->types[t])) continue;
-        vm->type_class[t] = ref_class_of(vm, &set, p->types[t]);
+        vm->type_class[t] = ref_class_of(vm, &names, p->types[t]);
         if (!vm->type_class[t]) {
             *why = "reference to an unknown class";
             ok = false;
         }
     }
-    free(set.descs);
+    free_link_names(&names);
     return ok;
 }
 
@@ -282,22 +271,35 @@ static bool link_code(VM *vm, bool plain_code, const char **why) {
     return true;
 }
 
-/* GcConfig.is_known_class: is `cls` one of this VM's RtClasses?  Compared
- * as integers, since `cls` may be any garbage the heap verifier found. */
-static bool vm_is_known_class(void *vm_arg, const RtClass *cls) {
-    const VM *vm = vm_arg;
-    uintptr_t c = (uintptr_t)cls;
-    if (c == (uintptr_t)&vm->string_class) return true;
+bool vm_class_index(const VM *vm, const void *class_id, uint32_t *index) {
+    /* Compared as integers, since `class_id` may be any garbage (a heap
+     * verifier's find, an agent's argument). */
+    uintptr_t c = (uintptr_t)class_id;
+    uint32_t num_classes = vm->program->num_classes;
+    if (c == (uintptr_t)&vm->string_class) {
+        *index = num_classes;
+        return true;
+    }
     const struct {
         const RtClass *table;
-        uint32_t count;
-    } tables[] = {{vm->classes, vm->program->num_classes}, {vm->array_classes, vm->num_array_classes}};
+        uint32_t count, first_index;
+    } tables[] = {{vm->classes, num_classes, 0},
+                  {vm->array_classes, vm->num_array_classes, num_classes + 1}};
     for (size_t t = 0; t < 2; t++) {
         uintptr_t first = (uintptr_t)tables[t].table;
         uintptr_t end = first + (uintptr_t)tables[t].count * sizeof(RtClass);
-        if (c >= first && c < end && (c - first) % sizeof(RtClass) == 0) return true;
+        if (c >= first && c < end && (c - first) % sizeof(RtClass) == 0) {
+            *index = tables[t].first_index + (uint32_t)((c - first) / sizeof(RtClass));
+            return true;
+        }
     }
     return false;
+}
+
+/* GcConfig.is_known_class: is `cls` one of this VM's RtClasses? */
+static bool vm_is_known_class(void *vm_arg, const RtClass *cls) {
+    uint32_t index;
+    return vm_class_index(vm_arg, cls, &index);
 }
 
 /* Interned string constants go in the heap like any string; string_consts

@@ -15,7 +15,7 @@
 
 #include "../opcodes.h"
 
-#define CHECK_PUBLIC_BELOW_QUICK(name, code, opnd, ppop, ppush, rpop, rpush, sp) \
+#define CHECK_PUBLIC_BELOW_QUICK(name, code, opnd, ppop, ppush, rpop, rpush)       \
     _Static_assert((code) < QUICK_FIRST,                                           \
                    "opcode " #name " collides with the interpreter's superinstructions (quicken.h)");
 GCLAB_OPCODES(CHECK_PUBLIC_BELOW_QUICK)
@@ -61,17 +61,15 @@ static const IntOperator *jump_condition(const IntOperator *cmp, uint8_t jump_op
     return jump_op == OP_JT ? cmp : int_operator(cmp->negation);
 }
 
-static uint32_t instruction_size(uint8_t op) { return 1u + (uint32_t)op_operand_size(op_info[op].operand); }
-
 /* The superinstruction for the sequence at code[pc], and in *covered the
  * bytes it spans; 0 (and the first instruction's size) if there is none. */
 static uint8_t match_at(const uint8_t *code, uint32_t len, uint32_t pc, uint32_t *covered) {
     uint8_t first = code[pc];
-    uint32_t second_at = pc + instruction_size(first);
-    *covered = instruction_size(first);
+    uint32_t second_at = pc + op_size(first);
+    *covered = op_size(first);
     if (second_at >= len) return 0;
     uint8_t second = code[second_at];
-    uint32_t third_at = second_at + instruction_size(second);
+    uint32_t third_at = second_at + op_size(second);
     uint8_t third = third_at < len ? code[third_at] : OP_NOP;
     const IntOperator *op2 = int_operator(second);
 
@@ -79,7 +77,7 @@ static uint8_t match_at(const uint8_t *code, uint32_t len, uint32_t pc, uint32_t
         int32_t k;
         memcpy(&k, code + pc + 1, sizeof k);
         if (op2->negation && (third == OP_JT || third == OP_JF)) {
-            *covered = third_at + instruction_size(third) - pc;
+            *covered = third_at + op_size(third) - pc;
             return jump_condition(op2, third)->jump_immediate;
         }
         /* Division by 0 must fail, and by -1 may overflow: leave those to

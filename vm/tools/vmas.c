@@ -16,8 +16,8 @@
 
 #include "vm/asm/asm.h"
 #include "vm/bytecode/bytecode.h"
+#include "vm/readfile.h"
 #include "usage.h"
-#include "vm/bytecode/readfile.h"
 
 static const char usage[] = "usage: vmas [--no-verify] PROG.s -o PROG.bc\n";
 

@@ -4,29 +4,29 @@
  *   vmrun [options] PROG.bc|SOURCE [args]
  *
  * Order of a run (vmpi/control.h): parse the command line; load the program
- * (a .bc file through the loader, which verifies it, or a source file through
- * the compiler, verified here as well); load the agents in command-line
- * order; create the VM (collector, main thread, classes, interned strings);
- * post JVM_INIT_DONE; run main; leave through vm_exit, which flushes the
- * program's output and shuts the agents down.
+ * (read once, then a .bc image through the loader, which verifies it, or
+ * source text through the compiler, verified here as well); load the agents
+ * in command-line order; create the VM (collector, main thread, classes,
+ * interned strings); post JVM_INIT_DONE; run main; leave through vm_exit,
+ * which flushes the program's output and shuts the agents down.
  *
  * Exit status: the program's own; 1 for bad input, a runtime error or an
  * agent that fails to load; 2 for a bad command line.  Every failure prints
  * one message on stderr.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "vm/bytecode/bytecode.h"
 #include "vm/compiler/compiler.h"
 #include "vm/interp/options.h"
+#include "vm/readfile.h"
 #include "vm/verify/verify.h"
 #include "vm/vm.h"
 #include "vmpi/control.h"
 #include "vmpi/post.h"
-
-#define BC_MAGIC "GCLB"
 
 static bool ends_with(const char *s, const char *suffix) {
     size_t len = strlen(s), suffix_len = strlen(suffix);
@@ -36,11 +36,6 @@ static bool ends_with(const char *s, const char *suffix) {
 /* A compiled program is verified like a loaded one: a compiler bug must
  * stop here, not reach the interpreter. */
 static bool check_compiled(Program *program, const char *path) {
-    const char *why;
-    if (!program_layout(program, &why)) {
-        fprintf(stderr, "vmrun: internal error: %s: the compiler's output does not lay out: %s\n", path, why);
-        return false;
-    }
     VerifyError verr;
     if (!verify_program(program, &verr)) {
         char message[512];
@@ -52,33 +47,25 @@ static bool check_compiled(Program *program, const char *path) {
     return true;
 }
 
-/* True if the file starts with the .bc magic.  An unreadable file is not
- * one: the compiler or loader then reports it in its own words. */
-static bool has_bc_magic(const char *path) {
-    FILE *file = fopen(path, "rb");
-    if (!file) return false;
-    char magic[sizeof BC_MAGIC - 1];
-    size_t got = fread(magic, 1, sizeof magic, file);
-    fclose(file);
-    return got == sizeof magic && memcmp(magic, BC_MAGIC, sizeof magic) == 0;
-}
-
-/* Loads a .bc file (by name or by magic) or compiles a source file; on
- * failure prints one message and returns NULL. */
+/* Reads the file once, then loads it as a .bc image (by name or by magic)
+ * or compiles it as source; on failure prints one message and returns NULL. */
 static Program *load_program(const char *path) {
     char err[512];
-    Program *program;
-    if (ends_with(path, ".bc") || has_bc_magic(path)) {
-        program = bc_load_file(path, err, sizeof err);
-        if (!program) fprintf(stderr, "%s\n", err);
-        return program;
+    size_t len;
+    uint8_t *data = read_whole_file(path, &len, err, sizeof err);
+    if (!data) {
+        fprintf(stderr, "%s\n", err);
+        return NULL;
     }
-    program = compile_file(path, err, sizeof err);
+    bool is_bc = ends_with(path, ".bc") || bc_has_magic(data, len);
+    Program *program = is_bc ? bc_load_image(data, len, path, err, sizeof err)
+                             : compile_source(path, (const char *)data, len, err, sizeof err);
+    free(data);
     if (!program) {
         fprintf(stderr, "%s\n", err);
         return NULL;
     }
-    if (!check_compiled(program, path)) {
+    if (!is_bc && !check_compiled(program, path)) {
         program_free(program);
         return NULL;
     }

@@ -24,53 +24,28 @@
 #define MAX_LOCALS 65536u
 #define MAX_STACK_DEPTH 65535u
 
-bool verify_fail(const Verifier *v, VerifyPlace place, uint32_t method, uint32_t pc_or_index, const char *fmt, ...) {
+bool verify_vfail(const Verifier *v, VerifyPlace place, uint32_t method, uint32_t pc_or_index, const char *fmt,
+                  va_list ap) {
     VerifyError *e = v->err;
     bool in_method = place == VERIFY_IN_CODE || place == VERIFY_IN_METHOD;
     e->place = place;
     e->method = in_method ? method : PROG_NONE;
     e->pc = place == VERIFY_IN_CODE ? pc_or_index : 0;
     e->index = in_method ? PROG_NONE : pc_or_index;
+    vsnprintf(e->message, sizeof e->message, fmt, ap);
+    return false;
+}
+
+bool verify_fail(const Verifier *v, VerifyPlace place, uint32_t method, uint32_t pc_or_index, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(e->message, sizeof e->message, fmt, ap);
+    verify_vfail(v, place, method, pc_or_index, fmt, ap);
     va_end(ap);
     return false;
 }
 
 const char *verify_type_name(const char *desc, char *buf, size_t size) {
-    if (!desc) return "null";
-    size_t dims = 0;
-    while (desc[dims] == '[') dims++;
-    const char *base = desc + dims;
-    const char *word;
-    int word_len = -1;
-    switch (*base) {
-    case 'Z': word = "bool"; break;
-    case 'B': word = "byte"; break;
-    case 'C': word = "char"; break;
-    case 'S': word = "short"; break;
-    case 'I': word = "int32"; break;
-    case 'J': word = "int"; break;
-    case 'F': word = "float"; break;
-    case 'D': word = "double"; break;
-    case 'V': word = "void"; break;
-    case 'L':
-        if (type_is_string(base)) {
-            word = "string";
-        } else {
-            const char *semi = strchr(base, ';');
-            word = base + 1;
-            word_len = semi ? (int)(semi - word) : (int)strlen(word);
-        }
-        break;
-    default: word = desc; break;
-    }
-    if (word_len < 0) word_len = (int)strlen(word);
-    int used = snprintf(buf, size, "%.*s", word_len, word);
-    for (size_t i = 0; i < dims && used >= 0 && (size_t)used < size; i++)
-        used += snprintf(buf + used, size - (size_t)used, "[]");
-    return buf;
+    return desc ? type_language_name(desc, "string", buf, size) : "null";
 }
 
 static const char *class_name(const Program *p, uint32_t c) {
@@ -108,34 +83,7 @@ static bool is_prim(const char *desc) { return desc[0] == 'J' || desc[0] == 'D' 
 
 /* ---- classes by name ------------------------------------------------------- */
 
-typedef struct NamedClass {
-    const char *name;
-    uint32_t index;
-} NamedClass;
-
-static int compare_named(const void *a, const void *b) {
-    const NamedClass *x = a, *y = b;
-    int by_name = strcmp(x->name, y->name);
-    return by_name ? by_name : (x->index > y->index) - (x->index < y->index);
-}
-
-/* Is the class `name` (len bytes, not NUL-terminated) among the sorted
- * classes? */
-static bool class_declared(const NamedClass *sorted, uint32_t n, const char *name, size_t len) {
-    uint32_t lo = 0, hi = n;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        const char *candidate = sorted[mid].name;
-        int order = strncmp(name, candidate, len);
-        if (order == 0 && candidate[len] != '\0') order = -1; /* name is a proper prefix */
-        if (order == 0) return true;
-        if (order < 0) hi = mid;
-        else lo = mid + 1;
-    }
-    return false;
-}
-
-static bool check_class_names(const Verifier *v, const NamedClass *sorted) {
+static bool check_class_names(const Verifier *v, const ProgClassIndex *classes) {
     const Program *p = v->p;
     for (uint32_t c = 0; c < p->num_classes; c++) {
         const char *name = p->classes[c].name;
@@ -145,7 +93,8 @@ static bool check_class_names(const Verifier *v, const NamedClass *sorted) {
         if (strcmp(name, "String") == 0)
             return verify_fail(v, VERIFY_IN_CLASS, PROG_NONE, c, "class String: the name String is reserved for strings");
     }
-    for (uint32_t i = 1; i < p->num_classes; i++) {
+    const ProgNamed *sorted = classes->by_name;
+    for (uint32_t i = 1; i < classes->count; i++) {
         if (strcmp(sorted[i - 1].name, sorted[i].name) == 0)
             return verify_fail(v, VERIFY_IN_CLASS, PROG_NONE, sorted[i].index, "class %s is declared twice (classes %u and %u)",
                                sorted[i].name, sorted[i - 1].index, sorted[i].index);
@@ -154,7 +103,7 @@ static bool check_class_names(const Verifier *v, const NamedClass *sorted) {
 }
 
 /* Every L descriptor, at any array depth, names a class that exists. */
-static bool check_types(const Verifier *v, const NamedClass *sorted) {
+static bool check_types(const Verifier *v, const ProgClassIndex *classes) {
     const Program *p = v->p;
     for (uint32_t t = 0; t < p->num_types; t++) {
         const char *base = p->types[t];
@@ -162,7 +111,7 @@ static bool check_types(const Verifier *v, const NamedClass *sorted) {
         if (*base != 'L' || type_is_string(base)) continue;
         const char *name = base + 1;
         size_t len = (size_t)(strchr(name, ';') - name);
-        if (!class_declared(sorted, p->num_classes, name, len))
+        if (program_find_class(classes, name, len) == PROG_NONE)
             return verify_fail(v, VERIFY_IN_TYPE, PROG_NONE, t, "type %s names class %.*s, which is not declared",
                                p->types[t], (int)len, name);
     }
@@ -380,12 +329,10 @@ static bool check_entry(const Verifier *v) {
 
 static bool check_declarations(const Verifier *v) {
     const Program *p = v->p;
-    NamedClass *sorted = malloc((p->num_classes ? p->num_classes : 1) * sizeof *sorted);
-    if (!sorted) return verify_fail(v, VERIFY_IN_CLASS, PROG_NONE, 0, "out of memory");
-    for (uint32_t c = 0; c < p->num_classes; c++) sorted[c] = (NamedClass){p->classes[c].name ? p->classes[c].name : "", c};
-    qsort(sorted, p->num_classes, sizeof *sorted, compare_named);
-    bool ok = check_class_names(v, sorted) && check_types(v, sorted);
-    free(sorted);
+    ProgClassIndex classes;
+    if (!program_class_index_init(&classes, p)) return verify_fail(v, VERIFY_IN_CLASS, PROG_NONE, 0, "out of memory");
+    bool ok = check_class_names(v, &classes) && check_types(v, &classes);
+    program_class_index_free(&classes);
     if (!ok) return false;
 
     MemberKind fields = {"field", p->num_fields, VERIFY_IN_FIELD};

@@ -69,40 +69,29 @@ typedef struct CodeCheck {
 } CodeCheck;
 
 __attribute__((format(printf, 2, 3))) static bool fail(CodeCheck *c, const char *fmt, ...) {
-    char message[sizeof c->v->err->message];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(message, sizeof message, fmt, ap);
+    verify_vfail(c->v, VERIFY_IN_CODE, c->mi, c->pc, fmt, ap);
     va_end(ap);
-    return verify_fail(c->v, VERIFY_IN_CODE, c->mi, c->pc, "%s", message);
+    return false;
 }
 
 static const char *op_name(uint8_t op) { return op_info[op].name; }
 
-static uint32_t instruction_size(uint8_t op) { return 1 + (uint32_t)op_operand_size(op_info[op].operand); }
-
-static uint32_t operand_u(const CodeCheck *c, int size) {
-    const uint8_t *at = c->m->code + c->pc + 1;
-    uint32_t v = 0;
-    for (int i = 0; i < size; i++) v |= (uint32_t)at[i] << (8 * i);
-    return v;
-}
-
-static uint32_t operand_u8(const CodeCheck *c) { return operand_u(c, 1); }
-static uint32_t operand_u16(const CodeCheck *c) { return operand_u(c, 2); }
+/* The operand of the instruction being checked. */
+static const uint8_t *operand_at(const CodeCheck *c) { return c->m->code + c->pc + 1; }
+static uint32_t operand_u8(const CodeCheck *c) { return op_operand_get(operand_at(c), 1); }
+static uint32_t operand_u16(const CodeCheck *c) { return op_operand_get(operand_at(c), 2); }
 
 /* The jump target, as a signed offset from the instruction start. */
-static int64_t jump_target(const CodeCheck *c) { return (int64_t)c->pc + (int32_t)operand_u(c, 4); }
+static int64_t jump_target(const CodeCheck *c) { return (int64_t)c->pc + (int32_t)op_operand_get(operand_at(c), 4); }
 
 /* ---- naming types in messages ------------------------------------------------ */
 
+/* A primitive stack type (J, D or Z; optypes.h's '?' for any). */
 static const char *prim_name(uint8_t letter) {
-    switch (letter) {
-    case 'J': return "int";
-    case 'D': return "double";
-    case 'Z': return "bool";
-    default: return "any primitive";
-    }
+    const PrimType *prim = prim_type_of((char)letter);
+    return prim ? prim->name : "any primitive";
 }
 
 static const char *ref_name(const char *desc, char *buf, size_t size) { return verify_type_name(desc, buf, size); }
@@ -286,6 +275,13 @@ static bool check_local(CodeCheck *c) {
 
 /* ---- objects: NEW, fields, statics ------------------------------------------------- */
 
+/* "GETFR 3 (Tree.left)": an object instruction and the field it names, for
+ * messages (built only when one is needed). */
+static const char *field_who(const CodeCheck *c, const ProgField *f, uint32_t n, char *buf, size_t size) {
+    snprintf(buf, size, "%s %u (%s.%s)", op_name(c->op), n, c->p->classes[f->owner_class].name, f->name);
+    return buf;
+}
+
 static bool check_object(CodeCheck *c) {
     const Program *p = c->p;
     char a[160], b[128], who[200];
@@ -303,13 +299,12 @@ static bool check_object(CodeCheck *c) {
     if (n >= count) return fail(c, "%s %u: %s %u does not exist (the program has %u)", op_name(c->op), n, kind, n, count);
     const ProgField *f = is_static ? &p->statics[n] : &p->fields[n];
     const char *type = p->types[f->type];
-    snprintf(who, sizeof who, "%s %u (%s.%s)", op_name(c->op), n, p->classes[f->owner_class].name, f->name);
     if (type_is_ref(type) != wants_ref) {
         static const char *const other[] = {[OP_GETFP] = "GETFR", [OP_PUTFP] = "PUTFR", [OP_GETFR] = "GETFP",
                                             [OP_PUTFR] = "PUTFP", [OP_GETSP] = "GETSR", [OP_PUTSP] = "PUTSR",
                                             [OP_GETSR] = "GETSP", [OP_PUTSR] = "PUTSP"};
-        return fail(c, "%s: the %s holds a %s (use %s)", who, kind, wants_ref ? "primitive" : "reference",
-                    other[c->op]);
+        return fail(c, "%s: the %s holds a %s (use %s)", field_who(c, f, n, who, sizeof who), kind,
+                    wants_ref ? "primitive" : "reference", other[c->op]);
     }
     /* The object is under the value on the reference stack (PUTFR), else on top. */
     if (!is_static) {
@@ -317,16 +312,17 @@ static bool check_object(CodeCheck *c) {
         const char *obj = c->rtypes[c->rdepth - below];
         if (!assignable(obj, c->v->class_descs[f->owner_class])) {
             char has[128];
-            return fail(c, "type mismatch: %s needs a %s object but the reference stack has %s", who,
-                        p->classes[f->owner_class].name, ref_name(obj, has, sizeof has));
+            return fail(c, "type mismatch: %s needs a %s object but the reference stack has %s",
+                        field_who(c, f, n, who, sizeof who), p->classes[f->owner_class].name,
+                        ref_name(obj, has, sizeof has));
         }
     }
     if (!is_get && !wants_ref && c->ptypes[c->pdepth - 1] != type[0])
-        return fail(c, "type mismatch: %s needs %s but the stack has %s", who, prim_name((uint8_t)type[0]),
-                    prim_name(c->ptypes[c->pdepth - 1]));
+        return fail(c, "type mismatch: %s needs %s but the stack has %s", field_who(c, f, n, who, sizeof who),
+                    prim_name((uint8_t)type[0]), prim_name(c->ptypes[c->pdepth - 1]));
     if (!is_get && wants_ref && !assignable(c->rtypes[c->rdepth - 1], type))
-        return fail(c, "type mismatch: %s needs %s but the reference stack has %s", who, ref_name(type, a, sizeof a),
-                    ref_name(c->rtypes[c->rdepth - 1], b, sizeof b));
+        return fail(c, "type mismatch: %s needs %s but the reference stack has %s", field_who(c, f, n, who, sizeof who),
+                    ref_name(type, a, sizeof a), ref_name(c->rtypes[c->rdepth - 1], b, sizeof b));
     /* Pop what op_info says, then push the field's value for a get. */
     c->pdepth -= (uint32_t)op_info[c->op].ppop;
     c->rdepth -= (uint32_t)op_info[c->op].rpop;
@@ -438,24 +434,26 @@ static void describe_args(const CodeCheck *c, const ProgMethod *callee, bool act
 
 static bool check_call(CodeCheck *c) {
     const Program *p = c->p;
-    char who[200];
     uint32_t n = operand_u16(c);
     if (n >= p->num_methods) return fail(c, "CALL %u: method %u does not exist (the program has %u)", n, n, p->num_methods);
     const ProgMethod *callee = &p->methods[n];
-    verify_method_name(p, n, who, sizeof who);
-    char expected[420];
-    describe_args(c, callee, false, expected, sizeof expected);
-    if (c->pdepth < callee->num_prim_args || c->rdepth < callee->num_ref_args)
-        return fail(c, "call to %s: expected %s but the stacks hold only %u primitive and %u reference values", who,
-                    expected, c->pdepth, c->rdepth);
-    uint32_t prim = c->pdepth - callee->num_prim_args, ref = c->rdepth - callee->num_ref_args;
-    bool fits = callee->is_static || assignable(c->rtypes[ref++], c->v->class_descs[callee->owner_class]);
-    for (uint32_t i = 0; fits && i < callee->num_params; i++) {
-        const char *param = p->types[callee->param_types[i]];
-        fits = type_is_ref(param) ? assignable(c->rtypes[ref++], param) : c->ptypes[prim++] == (uint8_t)param[0];
+    bool enough = c->pdepth >= callee->num_prim_args && c->rdepth >= callee->num_ref_args;
+    bool fits = enough;
+    if (enough) {
+        uint32_t prim = c->pdepth - callee->num_prim_args, ref = c->rdepth - callee->num_ref_args;
+        fits = callee->is_static || assignable(c->rtypes[ref++], c->v->class_descs[callee->owner_class]);
+        for (uint32_t i = 0; fits && i < callee->num_params; i++) {
+            const char *param = p->types[callee->param_types[i]];
+            fits = type_is_ref(param) ? assignable(c->rtypes[ref++], param) : c->ptypes[prim++] == (uint8_t)param[0];
+        }
     }
     if (!fits) {
-        char actual[420];
+        char who[200], expected[420], actual[420];
+        verify_method_name(p, n, who, sizeof who);
+        describe_args(c, callee, false, expected, sizeof expected);
+        if (!enough)
+            return fail(c, "call to %s: expected %s but the stacks hold only %u primitive and %u reference values",
+                        who, expected, c->pdepth, c->rdepth);
         describe_args(c, callee, true, actual, sizeof actual);
         return fail(c, "call to %s: expected %s but the stacks have %s", who, expected, actual);
     }
@@ -590,10 +588,10 @@ static bool step(CodeCheck *c, bool *ends) {
 
 static bool decode(CodeCheck *c) {
     const ProgMethod *m = c->m;
-    for (c->pc = 0; c->pc < m->code_len; c->pc += instruction_size(c->op)) {
+    for (c->pc = 0; c->pc < m->code_len; c->pc += op_size(c->op)) {
         c->op = m->code[c->pc];
         if (!op_info[c->op].name) return fail(c, "unknown opcode 0x%02x", c->op);
-        if (instruction_size(c->op) > m->code_len - c->pc)
+        if (op_size(c->op) > m->code_len - c->pc)
             return fail(c, "the operand of %s runs past the end of the code", op_name(c->op));
         c->flags[c->pc] = IS_START;
     }
@@ -602,7 +600,7 @@ static bool decode(CodeCheck *c) {
 
 static bool find_targets(CodeCheck *c) {
     const ProgMethod *m = c->m;
-    for (c->pc = 0; c->pc < m->code_len; c->pc += instruction_size(c->op)) {
+    for (c->pc = 0; c->pc < m->code_len; c->pc += op_size(c->op)) {
         c->op = m->code[c->pc];
         if (op_info[c->op].operand != OPND_JUMP) continue;
         int64_t target = jump_target(c);
@@ -652,7 +650,7 @@ static bool flow(CodeCheck *c) {
             bool ends;
             if (!step(c, &ends)) return false;
             if (ends) break;
-            uint32_t next = c->pc + instruction_size(c->op);
+            uint32_t next = c->pc + op_size(c->op);
             if (next >= m->code_len) return fail(c, "execution falls off the end of the code after %s", op_name(c->op));
             if (c->flags[next] & IS_TARGET) {
                 if (!merge(c, next)) return false;

@@ -5,6 +5,7 @@
 #ifndef GCLAB_VERIFY_INTERNAL_H
 #define GCLAB_VERIFY_INTERNAL_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -20,6 +21,9 @@ typedef struct Verifier {
  * false so callers can `return verify_fail(...)`. */
 bool verify_fail(const Verifier *v, VerifyPlace place, uint32_t method, uint32_t pc_or_index, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
+/* verify_fail with its arguments in a va_list. */
+bool verify_vfail(const Verifier *v, VerifyPlace place, uint32_t method, uint32_t pc_or_index, const char *fmt,
+                  va_list ap) __attribute__((format(printf, 5, 0)));
 
 /* A type as a programmer would write it in the language: "int", "double",
  * "bool", "string", "Tree", "byte[]", "Tree[][]"; "null" for the null type

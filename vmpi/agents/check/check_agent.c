@@ -20,24 +20,24 @@
  *
  *     check: ok: N events, M collections, K live objects
  *
- * Locking follows JVMPI 1.2 section 1.5 as the trace agent does: a raw
- * monitor taken at GC_START and given back at GC_FINISH; in between the
- * rules do not allocate (check_rules.h) and output uses write(2).
+ * Locking follows JVMPI 1.2 section 1.5 as the trace agent does
+ * (agent_common.h): a raw monitor taken at GC_START and given back at
+ * GC_FINISH; in between the rules do not allocate (check_rules.h) and
+ * output uses write(2).
  */
 #include <inttypes.h>
 #include <stdarg.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "../agent_common.h"
 #include "check_rules.h"
 #include "vmpi.h"
 
 static VMPI_Interface *vmpi;
-static VMPI_RawMonitor lock;
-static atomic_bool in_gc;
+static AgentLock lock;
 static CheckRules *rules;
 static uint8_t enabled[VMPI_EVENT_CODE_LIMIT];
 static char collector_override[64];
@@ -78,8 +78,9 @@ static bool start_rules(const VMPI_Event *event) {
     CheckRow row;
     if (!check_row_by_name(collector, &row)) {
         finished = true;
-        say("check: no contract row for collector '%s' (rows: marksweep, markcompact, semispace, "
-            "generational, refcount)\n", collector ? collector : "(none)");
+        char rows[128];
+        check_row_names(rows, sizeof rows, ", ");
+        say("check: no contract row for collector '%s' (rows: %s)\n", collector ? collector : "(none)", rows);
         vmpi->ProfilerExit(1);
         return false;
     }
@@ -116,45 +117,32 @@ static void check_event(const VMPI_Event *event) {
 
 static void notify_event(VMPI_Event *event) {
     int32_t code = event->event_type & ~VMPI_REQUESTED_EVENT;
-    if (code == VMPI_EVENT_GC_START) {
-        vmpi->RawMonitorEnter(lock); /* held until GC_FINISH */
-        atomic_store(&in_gc, true);
-    }
-    bool take_lock = !atomic_load(&in_gc);
-    if (take_lock) vmpi->RawMonitorEnter(lock);
+    bool entered = agent_lock_before(vmpi, &lock, code);
     if (!finished) check_event(event);
-    if (take_lock) vmpi->RawMonitorExit(lock);
-    if (code == VMPI_EVENT_GC_FINISH) {
-        atomic_store(&in_gc, false);
-        vmpi->RawMonitorExit(lock);
-    }
+    agent_lock_after(vmpi, &lock, code, entered);
     /* The last event: give back the memory -- unless a violation is exiting
      * from inside our own handler, which still holds the lock, or from
      * inside a collection, where free is not allowed. */
-    if (code == VMPI_EVENT_JVM_SHUT_DOWN && passed && take_lock) {
+    if (code == VMPI_EVENT_JVM_SHUT_DOWN && passed && entered) {
         check_rules_destroy(rules);
         rules = NULL;
-        vmpi->RawMonitorDestroy(lock);
-        lock = NULL;
+        vmpi->RawMonitorDestroy(lock.monitor);
+        lock.monitor = NULL;
     }
 }
 
 static bool parse_options(char *options, bool *methods) {
     *methods = false;
-    for (char *item = strtok(options, ","); item; item = strtok(NULL, ",")) {
-        char *value = strchr(item, '=');
-        if (value) *value++ = '\0';
+    char *item, *value;
+    while (agent_next_option(&options, &item, &value)) {
         CheckRow row;
         if (strcmp(item, "gc") == 0 && value && check_row_by_name(value, &row)) {
             snprintf(collector_override, sizeof collector_override, "%s", value);
-        } else if (strcmp(item, "methods") == 0 && value &&
-                   (strcmp(value, "y") == 0 || strcmp(value, "n") == 0)) {
-            *methods = value[0] == 'y';
-        } else {
-            fprintf(stderr,
-                    "check: bad option '%s%s%s' (options: gc=marksweep|markcompact|semispace|"
-                    "generational|refcount, methods=y|n)\n",
-                    item, value ? "=" : "", value ? value : "");
+        } else if (!agent_methods_option(item, value, methods)) {
+            char rows[128], usage[160];
+            check_row_names(rows, sizeof rows, "|");
+            snprintf(usage, sizeof usage, "gc=%s, methods=y|n", rows);
+            agent_bad_option("check", item, value, usage);
             return false;
         }
     }
@@ -163,17 +151,10 @@ static bool parse_options(char *options, bool *methods) {
 
 int32_t VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved) {
     (void)reserved;
-    if (vm->GetEnv(vm, (void **)&vmpi, VMPI_VERSION_1) != VMPI_OK) {
-        fprintf(stderr, "check: this VM does not offer VMPI version 1\n");
-        return VMPI_ERR;
-    }
+    if (!agent_get_env(vm, "check", &vmpi)) return VMPI_ERR;
     bool methods;
     if (!parse_options(options, &methods)) return VMPI_ERR;
-    lock = vmpi->RawMonitorCreate("_check");
-    if (!lock) {
-        fprintf(stderr, "check: out of memory\n");
-        return VMPI_ERR;
-    }
+    if (!agent_lock_create(vmpi, "check", &lock)) return VMPI_ERR;
     vmpi->NotifyEvent = notify_event;
     static const int32_t checked[] = {
         VMPI_EVENT_ARENA_NEW,    VMPI_EVENT_ARENA_DELETE,   VMPI_EVENT_OBJECT_ALLOC,

@@ -38,10 +38,12 @@
 /* The ARENA_NEW name of generational's old generation (gc/generational). */
 #define OLD_GENERATION_NAME "old"
 
+/* An arena ID the stream has created.  Arenas are deleted only in
+ * collections and (renewing rows) must be created again in the same one, so
+ * an arena that is not live at GC_FINISH is one that was never renewed. */
 typedef struct Arena {
     int32_t id;
     bool live;               /* between its ARENA_NEW and its ARENA_DELETE */
-    bool awaiting_renewal;   /* deleted in this collection, not created again yet */
 } Arena;
 
 struct CheckRules {
@@ -52,8 +54,7 @@ struct CheckRules {
     Arena arenas[MAX_ARENAS]; /* every arena ID ever created */
     uint32_t num_arenas;
     bool in_gc;
-    bool collected;          /* a collection has started */
-    uint64_t events, collections;
+    uint64_t events, collections; /* collections: GC_STARTs so far */
     /* The arena allocations go to: semispace's current semispace (forgotten
      * at each GC_FINISH), generational's youngest (for good). */
     bool have_alloc_arena;
@@ -73,6 +74,17 @@ static const char *const row_names[] = {
     [CHECK_ROW_SEMISPACE] = "semispace",       [CHECK_ROW_GENERATIONAL] = "generational",
     [CHECK_ROW_REFCOUNT] = "refcount",
 };
+
+void check_row_names(char *out, size_t size, const char *separator) {
+    size_t len = 0;
+    if (size == 0) return;
+    out[0] = '\0';
+    for (size_t i = 0; i < sizeof row_names / sizeof row_names[0] && len < size; i++) {
+        int n = snprintf(out + len, size - len, "%s%s", i ? separator : "", row_names[i]);
+        if (n < 0) return;
+        len += (size_t)n;
+    }
+}
 
 bool check_row_by_name(const char *collector, CheckRow *row) {
     for (size_t i = 0; i < sizeof row_names / sizeof row_names[0]; i++) {
@@ -171,7 +183,7 @@ static int arena_new(CheckRules *r, int32_t id, const char *name) {
         if (r->row == CHECK_ROW_SEMISPACE && r->num_arenas == 2)
             return violate(r, 9, "semispace has two arenas, one per semispace, but ARENA_NEW "
                                  "creates a third (arena %" PRId32 ")", id);
-        if (renewing_row(r) && r->collected)
+        if (renewing_row(r) && r->collections > 0)
             return violate(r, 9, "%s creates its arenas at start-up, but arena %" PRId32
                                  " is new after collections began", row_name(r), id);
         if (r->num_arenas == MAX_ARENAS)
@@ -180,7 +192,6 @@ static int arena_new(CheckRules *r, int32_t id, const char *name) {
         a->id = id;
     }
     a->live = true;
-    a->awaiting_renewal = false;
     if (r->row == CHECK_ROW_GENERATIONAL && name && strcmp(name, OLD_GENERATION_NAME) == 0) {
         r->have_old_arena = true;
         r->old_arena = id;
@@ -209,7 +220,6 @@ static int arena_delete(CheckRules *r, int32_t id) {
     idmap_remove_arena(&r->objects, id, &bytes); /* rule 4: every ID in it is undefined */
     r->live_bytes -= bytes;
     a->live = false;
-    a->awaiting_renewal = true;
     return 0;
 }
 
@@ -332,7 +342,6 @@ static int gc_start(CheckRules *r) {
     if (r->in_gc) return violate(r, 5, "GC_START while a collection is running (starts and finishes must alternate)");
     if (!idmap_reserve(&r->objects, r->objects.count + GC_HEADROOM)) return out_of_memory(r);
     r->in_gc = true;
-    r->collected = true;
     r->collections++;
     r->moved = false;
     return 0;
@@ -341,7 +350,7 @@ static int gc_start(CheckRules *r) {
 static int gc_finish(CheckRules *r, const VMPI_Event *e) {
     if (!r->in_gc) return violate(r, 5, "GC_FINISH without a GC_START (starts and finishes must alternate)");
     for (uint32_t i = 0; i < r->num_arenas; i++)
-        if (r->arenas[i].awaiting_renewal)
+        if (!r->arenas[i].live)
             return violate(r, 9, "%s deleted arena %" PRId32 " but did not create it again (ARENA_NEW with the same ID) before GC_FINISH",
                            row_name(r), r->arenas[i].id);
     int64_t used = e->u.gc_info.used_objects, space = e->u.gc_info.used_object_space;

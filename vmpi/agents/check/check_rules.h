@@ -21,6 +21,7 @@
 #define GCLAB_CHECK_RULES_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "vmpi.h"
@@ -41,6 +42,11 @@ typedef struct CheckRules CheckRules;
 
 /* The row for a --gc name; false if there is none. */
 bool check_row_by_name(const char *collector, CheckRow *row);
+
+/* Every row's name, in the table's order, joined by `separator`, into `out`
+ * (cut short if it has fewer than `size` bytes): for messages that list
+ * the rows.  Does not allocate. */
+void check_row_names(char *out, size_t size, const char *separator);
 
 /* A checker for a stream from the collector of `row`; NULL if out of memory. */
 CheckRules *check_rules_create(CheckRow row);

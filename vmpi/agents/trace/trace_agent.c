@@ -14,28 +14,27 @@
  * struct's, by the struct's names, IDs as JSON integers (null for a NULL ID).
  * This format is a public surface: change it only with a version bump.
  *
- * Locking follows JVMPI 1.2 section 1.5: one raw monitor guards the output;
- * GC_START takes it and GC_FINISH gives it back, so the events between them
+ * Locking follows JVMPI 1.2 section 1.5 (agent_common.h): one raw monitor
+ * guards the output; GC_START takes it and GC_FINISH gives it back, so the events between them
  * (thread-suspended mode) neither block nor allocate -- formatting goes into
  * a fixed buffer written with write(2) (trace_output.h).  The trace of a run
  * that fails is the one a user most wants, so the file is written in place
  * and completed at JVM_SHUT_DOWN, which the VM sends on every way out.
  */
 #include <errno.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "../agent_common.h"
 #include "trace_output.h"
 #include "vmpi.h"
 
 #define MAX_THREADS 1024
 
 static VMPI_Interface *vmpi;
-static VMPI_RawMonitor lock;
-static atomic_bool in_gc;   /* between GC_START and GC_FINISH: `lock` is held */
+static AgentLock lock;
 static bool closed;         /* after JVM_SHUT_DOWN */
 static char path[4096];
 static TraceOutput out;
@@ -208,23 +207,14 @@ static void write_event(const VMPI_Event *event) {
 
 static void notify_event(VMPI_Event *event) {
     int32_t code = event->event_type & ~VMPI_REQUESTED_EVENT;
-    if (code == VMPI_EVENT_GC_START) {
-        vmpi->RawMonitorEnter(lock); /* held until GC_FINISH */
-        atomic_store(&in_gc, true);
-    }
-    bool take_lock = !atomic_load(&in_gc);
-    if (take_lock) vmpi->RawMonitorEnter(lock);
+    bool entered = agent_lock_before(vmpi, &lock, code);
     if (!closed) write_event(event);
-    if (take_lock) vmpi->RawMonitorExit(lock);
-    if (code == VMPI_EVENT_GC_FINISH) {
-        atomic_store(&in_gc, false);
-        vmpi->RawMonitorExit(lock);
-    }
+    agent_lock_after(vmpi, &lock, code, entered);
     /* The last event: give back the monitor, unless a collection is running
      * (the VM is exiting from inside it, and free is not allowed there). */
-    if (code == VMPI_EVENT_JVM_SHUT_DOWN && take_lock) {
-        vmpi->RawMonitorDestroy(lock);
-        lock = NULL;
+    if (code == VMPI_EVENT_JVM_SHUT_DOWN && entered) {
+        vmpi->RawMonitorDestroy(lock.monitor);
+        lock.monitor = NULL;
     }
 }
 
@@ -234,20 +224,15 @@ static void notify_event(VMPI_Event *event) {
 static bool parse_options(char *options, bool *methods) {
     snprintf(path, sizeof path, "trace.jsonl");
     *methods = false;
-    for (char *item = strtok(options, ","); item; item = strtok(NULL, ",")) {
-        char *value = strchr(item, '=');
-        if (value) *value++ = '\0';
+    char *item, *value;
+    while (agent_next_option(&options, &item, &value)) {
         if (strcmp(item, "file") == 0 && value && *value) {
             if ((size_t)snprintf(path, sizeof path, "%s", value) >= sizeof path) {
                 fprintf(stderr, "trace: file name too long\n");
                 return false;
             }
-        } else if (strcmp(item, "methods") == 0 && value &&
-                   (strcmp(value, "y") == 0 || strcmp(value, "n") == 0)) {
-            *methods = value[0] == 'y';
-        } else {
-            fprintf(stderr, "trace: bad option '%s%s%s' (options: file=F, methods=y|n)\n", item,
-                    value ? "=" : "", value ? value : "");
+        } else if (!agent_methods_option(item, value, methods)) {
+            agent_bad_option("trace", item, value, "file=F, methods=y|n");
             return false;
         }
     }
@@ -256,19 +241,14 @@ static bool parse_options(char *options, bool *methods) {
 
 int32_t VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved) {
     (void)reserved;
-    if (vm->GetEnv(vm, (void **)&vmpi, VMPI_VERSION_1) != VMPI_OK) {
-        fprintf(stderr, "trace: this VM does not offer VMPI version 1\n");
-        return VMPI_ERR;
-    }
+    if (!agent_get_env(vm, "trace", &vmpi)) return VMPI_ERR;
     bool methods;
     if (!parse_options(options, &methods)) return VMPI_ERR;
     if (!trace_output_open(&out, path)) {
         fprintf(stderr, "trace: cannot open %s: %s\n", path, strerror(errno));
         return VMPI_ERR;
     }
-    lock = vmpi->RawMonitorCreate("_trace"); /* '_': no contention events for it */
-    if (!lock) {
-        fprintf(stderr, "trace: out of memory\n");
+    if (!agent_lock_create(vmpi, "trace", &lock)) {
         trace_output_close(&out);
         return VMPI_ERR;
     }

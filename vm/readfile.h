@@ -1,6 +1,6 @@
 /*
- * readfile.h -- reading a whole file into memory, for the .bc loader and the
- * assembler (private to the bytecode component).
+ * readfile.h -- reading a whole file into memory, for every part of gclab
+ * that takes a file (the .bc loader, the assembler, the compiler, vmrun).
  */
 #ifndef GCLAB_READFILE_H
 #define GCLAB_READFILE_H

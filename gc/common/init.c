@@ -1,0 +1,27 @@
+/*
+ * init.c -- what every collector's create does the same way once its
+ * memory is ready (gc_init, gc.h): the Gc record learns its operations,
+ * its barrier and its configuration, and the collector's arenas are
+ * announced.
+ *
+ * Invariant: the barrier the inline gc_write_ref tests is always the one
+ * the collector's constraints promise, and the ARENA_NEW events at start-up
+ * are exactly constraints->arenas, in that order (DESIGN.md, mapping table).
+ */
+#include "../gc.h"
+
+void gc_init(Gc *gc, const GcOps *ops, const GcConfig *config) {
+    const GcConstraints *constraints = ops->constraints;
+    gc->ops = ops;
+    gc->barrier = constraints->barrier;
+    gc->config = *config;
+    for (uint32_t i = 0; i < constraints->num_arenas; i++)
+        vmpi_post_arena_new((VMPI_ArenaID)constraints->arenas[i].arena_id, constraints->arenas[i].name);
+}
+
+/* Objects never move and nothing is remembered: a store is just a store. */
+void gc_store_without_barrier(Gc *gc, Obj *holder, Obj **slot, Obj *value) {
+    (void)gc;
+    (void)holder;
+    *slot = value;
+}

@@ -1,0 +1,104 @@
+/*
+ * agent_common.h -- the scaffolding the bundled agents (check, trace)
+ * share: getting the interface and the output monitor in VMPI_OnLoad,
+ * reading their options, and the lock discipline of JVMPI 1.2 section 1.5.
+ *
+ * Header-only (static inline): each agent is one shared library of its own,
+ * and the build makes an agent of every subdirectory of vmpi/agents, never
+ * of a file here.  Messages start with the agent's name ("check: ...").
+ *
+ * The lock discipline.  One raw monitor guards an agent's state.  GC_START
+ * takes it and GC_FINISH gives it back, so that the events between them --
+ * sent in thread-suspended mode, where an agent must neither block nor
+ * allocate -- run with it held; every other event takes it for its own
+ * handling only.  Invariant: `in_gc` is true exactly while GC_START's entry
+ * is held.
+ */
+#ifndef GCLAB_AGENT_COMMON_H
+#define GCLAB_AGENT_COMMON_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "vmpi.h"
+
+typedef struct AgentLock {
+    VMPI_RawMonitor monitor;
+    atomic_bool in_gc; /* between GC_START and GC_FINISH: `monitor` is held */
+} AgentLock;
+
+/* The start of VMPI_OnLoad: the agent's interface.  False, with a message,
+ * if the VM does not offer VMPI version 1. */
+static inline bool agent_get_env(VMPI_VM *vm, const char *agent, VMPI_Interface **vmpi) {
+    if (vm->GetEnv(vm, (void **)vmpi, VMPI_VERSION_1) == VMPI_OK) return true;
+    fprintf(stderr, "%s: this VM does not offer VMPI version 1\n", agent);
+    return false;
+}
+
+/* Creates the agent's monitor, named "_" and the agent's name: a leading '_'
+ * means no contention events for it (JVMPI 1.2, RawMonitorCreate).  False,
+ * with a message, if out of memory. */
+static inline bool agent_lock_create(VMPI_Interface *vmpi, const char *agent, AgentLock *lock) {
+    char name[64];
+    snprintf(name, sizeof name, "_%s", agent);
+    lock->monitor = vmpi->RawMonitorCreate(name);
+    atomic_init(&lock->in_gc, false);
+    if (lock->monitor) return true;
+    fprintf(stderr, "%s: out of memory\n", agent);
+    return false;
+}
+
+/* Call before handling the event `code`.  Returns whether this call entered
+ * the monitor for this event alone; hand that to agent_lock_after. */
+static inline bool agent_lock_before(VMPI_Interface *vmpi, AgentLock *lock, int32_t code) {
+    if (code == VMPI_EVENT_GC_START) {
+        vmpi->RawMonitorEnter(lock->monitor); /* held until GC_FINISH */
+        atomic_store(&lock->in_gc, true);
+    }
+    bool entered = !atomic_load(&lock->in_gc);
+    if (entered) vmpi->RawMonitorEnter(lock->monitor);
+    return entered;
+}
+
+/* Call after handling the event `code`, with agent_lock_before's answer. */
+static inline void agent_lock_after(VMPI_Interface *vmpi, AgentLock *lock, int32_t code, bool entered) {
+    if (entered) vmpi->RawMonitorExit(lock->monitor);
+    if (code == VMPI_EVENT_GC_FINISH) {
+        atomic_store(&lock->in_gc, false);
+        vmpi->RawMonitorExit(lock->monitor);
+    }
+}
+
+/* ---- options: "name=value,name=value,..." ------------------------------------------ */
+
+/* The next item of the option string at *rest, split at its first '='
+ * (*value NULL if it has none); false when none is left.  Writes into the
+ * string, as strtok does. */
+static inline bool agent_next_option(char **rest, char **item, char **value) {
+    *item = strtok_r(*rest, ",", rest);
+    if (!*item) return false;
+    *value = strchr(*item, '=');
+    if (*value) *(*value)++ = '\0';
+    return true;
+}
+
+/* methods=y|n, which both agents take: true (setting *methods) if `item`
+ * and `value` are that option. */
+static inline bool agent_methods_option(const char *item, const char *value, bool *methods) {
+    if (strcmp(item, "methods") != 0 || !value || (strcmp(value, "y") != 0 && strcmp(value, "n") != 0))
+        return false;
+    *methods = value[0] == 'y';
+    return true;
+}
+
+/* The message for an option the agent does not take; `usage` lists those
+ * it does. */
+static inline void agent_bad_option(const char *agent, const char *item, const char *value,
+                                    const char *usage) {
+    fprintf(stderr, "%s: bad option '%s%s%s' (options: %s)\n", agent, item, value ? "=" : "",
+            value ? value : "", usage);
+}
+
+#endif
