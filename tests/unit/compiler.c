@@ -226,6 +226,21 @@ Test(compiler, strings_and_builtins) {
     program_free(p);
 }
 
+/* An int argument to a double parameter is wrapped in I2D where it stands:
+ * the arguments after it stay in the call. */
+Test(compiler, int_arguments_widen_in_any_position) {
+    Program *p = compile_ok("double f(double a, int b, double c) { return a + b + c; }\n"
+                            "void main() { int i = 1; print(f(i, i, i)); }\n");
+    const ProgMethod *main_method = method_named(p, "t", "main");
+    char ops[256];
+    opcode_list(main_method, ops, sizeof ops);
+    cr_assert_str_eq(ops, "PUSHI PSTORE PLOAD I2D PLOAD PLOAD I2D CALL PRINTD RET");
+    uint32_t pc = 0;
+    while (main_method->code[pc] != OP_CALL) pc += op_size(main_method->code[pc]);
+    cr_assert_eq(operand_at(main_method, pc), (uint32_t)(method_named(p, "t", "f") - p->methods));
+    program_free(p);
+}
+
 Test(compiler, globals_statics_and_big_constants) {
     Program *p = compile_ok("int count;\n"
                             "class C { static double total; static void bump() { count += 1; total = total + 0.5; } }\n"

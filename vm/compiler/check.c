@@ -238,6 +238,9 @@ static void wrap_convert(Checker *c, Expr **slot, Opcode opcode, Type *to) {
     conv->type = to;
     conv->u.convert.opcode = (uint8_t)opcode;
     conv->u.convert.operand = operand;
+    /* The conversion takes the operand's place in an argument list. */
+    conv->next = operand->next;
+    operand->next = NULL;
     *slot = conv;
 }
 
