@@ -206,10 +206,27 @@ static inline void gc_write_ref(Gc *gc, Obj *holder, Obj **slot, Obj *value) {
     if (GC_UNLIKELY(!gc_write_ref_fast(gc, holder, slot, value))) gc->ops->write_barrier(gc, holder, slot, value);
 }
 
+/* ---- disabling collection (VMPI DisableGC / EnableGC) -------------------- */
+
+/* The calls nest, as JVMPI 1.2's DisableGC and EnableGC do: collection is
+ * disabled while more gc_disable calls than gc_enable calls have been made.
+ * vmpi also disables it around every event it sends with object IDs. */
+static inline void gc_disable(Gc *gc) { gc->disabled_depth++; }
+
+/* Undoes one gc_disable.  Returns false, changing nothing, if there was none
+ * to undo (an unbalanced EnableGC). */
+static inline bool gc_enable(Gc *gc) {
+    if (gc->disabled_depth <= 0) return false;
+    gc->disabled_depth--;
+    return true;
+}
+
+static inline bool gc_is_disabled(const Gc *gc) { return gc->disabled_depth > 0; }
+
 /* A collection on request; none at all while the VM has disabled collection
  * (VMPI DisableGC), so ops->collect never has to test for it. */
 static inline void gc_collect(Gc *gc, GcReason reason) {
-    if (gc->disabled_depth > 0) return;
+    if (gc_is_disabled(gc)) return;
     gc->ops->collect(gc, reason);
 }
 
@@ -237,5 +254,9 @@ void gc_store_without_barrier(Gc *gc, Obj *holder, Obj **slot, Obj *value);
 
 /* Writes "out of memory: ..." for a failed request into buf. */
 void gc_describe_oom(const Gc *gc, size_t request, char *buf, size_t bufsize);
+
+/* With --gc-log: one closing line for the whole run (collections by kind,
+ * total and longest pause, objects allocated, freed and moved, peak RSS). */
+void gc_log_summary(const Gc *gc);
 
 #endif

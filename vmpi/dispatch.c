@@ -77,7 +77,7 @@ void vmpi_deliver(VmpiAgent *agent, const VMPI_Event *event) {
 void vmpi_dispatch(const VMPI_Event *event, bool with_gc_disabled) {
     int32_t code = event->event_type & ~VMPI_REQUESTED_EVENT;
     Gc *gc = with_gc_disabled ? vmpi_gc() : NULL;
-    if (gc) gc->disabled_depth++;
+    if (gc) gc_disable(gc);
     if ((event->event_type & VMPI_REQUESTED_EVENT) && vmpi_requester) {
         vmpi_deliver(vmpi_requester, event);
     } else {
@@ -85,7 +85,7 @@ void vmpi_dispatch(const VMPI_Event *event, bool with_gc_disabled) {
         for (uint32_t i = 0; i < vmpi_num_agents; i++)
             if (vmpi_agents[i].enabled[code]) vmpi_deliver(&vmpi_agents[i], event);
     }
-    if (gc) gc->disabled_depth--;
+    if (gc) gc_enable(gc);
 }
 
 struct VMPI_Interface *vmpi_register_listener(void (*notify)(struct VMPI_Event *event)) {

@@ -68,7 +68,7 @@ void vmpi_send_object_alloc(VMPI_ArenaID arena_id, const Obj *obj, size_t size) 
     VMPI_Event event;
     vmpi_fill_object_alloc(&event, arena_id, obj, size);
     Gc *gc = vmpi_gc();
-    if (gc) gc->disabled_depth++;
+    if (gc) gc_disable(gc);
     for (uint32_t i = 0; i < vmpi_num_agents; i++) {
         VmpiAgent *agent = &vmpi_agents[i];
         if (agent->enabled[VMPI_EVENT_OBJECT_ALLOC]) vmpi_deliver(agent, &event);
@@ -78,7 +78,7 @@ void vmpi_send_object_alloc(VMPI_ArenaID arena_id, const Obj *obj, size_t size) 
             vmpi_deliver(agent, &sampled);
         }
     }
-    if (gc) gc->disabled_depth--;
+    if (gc) gc_enable(gc);
 }
 
 void vmpi_send_object_free(const Obj *obj) {

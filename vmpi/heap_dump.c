@@ -225,7 +225,7 @@ static void dump_live_object(Obj *obj, uint32_t arena_id, void *ctx) {
 int32_t vmpi_send_heap_dump(int32_t level) {
     Gc *gc = vmpi_gc();
     if (!gc) return VMPI_ERR;
-    gc->disabled_depth++;
+    gc_disable(gc);
     DumpBuffer buffer = {0};
     VMPI_CallTrace *traces = NULL;
     int32_t num_traces = 0;
@@ -257,14 +257,14 @@ int32_t vmpi_send_heap_dump(int32_t level) {
     }
     free_traces(traces, num_traces);
     free(buffer.bytes);
-    gc->disabled_depth--;
+    gc_enable(gc);
     return result;
 }
 
 int32_t vmpi_send_object_dump(const void *object_id) {
     Gc *gc = vmpi_gc();
     if (!gc || !object_id) return VMPI_ERR;
-    gc->disabled_depth++;
+    gc_disable(gc);
     DumpBuffer buffer = {0};
     uint32_t class_index;
     bool found = vm_class_index(vmpi_vm, object_id, &class_index);
@@ -285,6 +285,6 @@ int32_t vmpi_send_object_dump(const void *object_id) {
         result = VMPI_OK;
     }
     free(buffer.bytes);
-    gc->disabled_depth--;
+    gc_enable(gc);
     return result;
 }

@@ -182,7 +182,7 @@ int32_t vmpi_create_system_thread(char *name, int32_t priority, void (*f)(void *
     (void)name;
     (void)priority;
     Gc *gc = vmpi_gc();
-    if (!f || (gc && gc->disabled_depth > 0)) return VMPI_ERR;
+    if (!f || (gc && gc_is_disabled(gc))) return VMPI_ERR;
     SystemThreadStart *start = malloc(sizeof *start);
     if (!start) return VMPI_ERR;
     start->f = f;

@@ -93,14 +93,14 @@ TestSuite(vmpi, .init = attach_fake_vm);
 typedef struct Received {
     char who;
     VMPI_Event event;
-    int gc_disabled_depth;
+    bool gc_disabled;
 } Received;
 static Received log_[LOG_MAX];
 static int logged;
 
 static void record(char who, const VMPI_Event *e) {
     cr_assert_lt(logged, LOG_MAX);
-    log_[logged++] = (Received){.who = who, .event = *e, .gc_disabled_depth = fake_gc.disabled_depth};
+    log_[logged++] = (Received){.who = who, .event = *e, .gc_disabled = gc_is_disabled(&fake_gc)};
 }
 static void notify_a(VMPI_Event *e) { record('a', e); }
 static void notify_b(VMPI_Event *e) { record('b', e); }
@@ -188,11 +188,11 @@ Test(vmpi, object_alloc_fields_and_gc_disabled) {
     cr_assert_eq(e->u.obj_alloc.size, 32);
     cr_assert_eq(e->u.obj_alloc.obj_id, (VMPI_ObjectID)array);
     cr_assert_eq(e->env_id, NULL, "no VM thread runs in the test");
-    cr_assert_gt(log_[0].gc_disabled_depth, 0, "events with object IDs are sent with GC disabled");
+    cr_assert(log_[0].gc_disabled, "events with object IDs are sent with GC disabled");
     cr_assert_eq(log_[1].event.u.gc_info.used_objects, 5);
     cr_assert_eq(log_[1].event.u.gc_info.used_object_space, 160);
     cr_assert_eq(log_[1].event.u.gc_info.total_object_space, 4096);
-    cr_assert_eq(fake_gc.disabled_depth, 0, "and enabled again afterwards");
+    cr_assert_not(gc_is_disabled(&fake_gc), "and enabled again afterwards");
 }
 
 /* The method and field tables live only during NotifyEvent: look at them there. */
@@ -212,7 +212,7 @@ static void check_class_load(VMPI_Event *e) {
     cr_assert_eq(e->u.class_load.num_instance_fields, 1);
     cr_assert_str_eq(e->u.class_load.instances[0].field_name, "next");
     cr_assert_str_eq(e->u.class_load.instances[0].field_signature, "LNode;");
-    cr_assert_gt(fake_gc.disabled_depth, 0, "CLASS_LOAD carries a class ID: GC is disabled");
+    cr_assert(gc_is_disabled(&fake_gc), "CLASS_LOAD carries a class ID: GC is disabled");
 }
 
 Test(vmpi, class_load_describes_the_class) {
@@ -270,7 +270,7 @@ static void expect_heap_dump(VMPI_Event *e) {
     cr_assert_eq(id, NODE_A);
     memcpy(&id, p + record_bytes + 1, sizeof id);
     cr_assert_eq(id, NODE_B);
-    cr_assert_gt(fake_gc.disabled_depth, 0);
+    cr_assert(gc_is_disabled(&fake_gc));
     record('a', e);
 }
 
@@ -395,7 +395,7 @@ Test(vmpi, disable_gc_nests_and_run_gc_is_refused_while_disabled) {
     a->RunGC();
     cr_assert_eq(collections, 2);
     a->EnableGC(); /* unmatched: ignored, never negative */
-    cr_assert_eq(fake_gc.disabled_depth, 0);
+    cr_assert_not(gc_is_disabled(&fake_gc));
 }
 
 static VMPI_Interface *handler_iface; /* the interface a handler calls back through */
