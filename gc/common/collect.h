@@ -67,8 +67,4 @@ static inline void gc_stats_count_survivors(GcStats *stats, uint64_t objects_bef
     stats->bytes_moved += moved_bytes;
 }
 
-/* With --gc-log: one closing line for the whole run (collections by kind,
- * total and longest pause, objects allocated, freed and moved, peak RSS). */
-void gc_log_summary(const Gc *gc);
-
 #endif

@@ -19,7 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../../gc/common/collect.h"
 #include "internal.h"
 #include "../../vmpi/control.h"
 
