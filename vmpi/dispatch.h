@@ -10,7 +10,7 @@
  *   path: vmpi_enabled[OBJECT_ALLOC] is also non-zero while some agent wants
  *   SAMPLED_OBJECT_ALLOC and has set a sampling interval, so that a
  *   collector's vmpi_post_object_alloc stays one branch and
- *   vmpi_send_object_alloc sorts the two events out.  vmpi_refresh_enabled
+ *   vmpi_dispatch, which serves every event, sorts the two out.  vmpi_refresh_enabled
  *   re-establishes this after every change to an agent's set.
  *
  *   Agents are kept in load order in vmpi_agents[0 .. vmpi_num_agents), and
@@ -90,7 +90,9 @@ extern _Thread_local VmpiAgent *vmpi_requester;
 void vmpi_deliver(VmpiAgent *agent, const VMPI_Event *event);
 
 /* Sends `event` to every agent that enabled its type, in load order, or to
- * the requester alone if it is a requested event.  With `with_gc_disabled`
+ * the requester alone if it is a requested event.  An OBJECT_ALLOC that is
+ * not requested also goes, as SAMPLED_OBJECT_ALLOC, to each agent whose
+ * sampling interval has run out.  With `with_gc_disabled`
  * the collector is disabled around the calls: JVMPI 1.2 section 1.4 sends
  * every event carrying an object ID with GC disabled, and gclab does the
  * same for the events of a collection, so that RunGC is refused there. */

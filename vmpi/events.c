@@ -50,35 +50,10 @@ void vmpi_fill_object_alloc(VMPI_Event *event, VMPI_ArenaID arena_id, const Obj 
     event->u.obj_alloc.obj_id = OBJECT_ID(obj);
 }
 
-/* JVMTI 11 SetHeapSamplingInterval: a sample once every `interval` bytes
- * allocated, every allocation for 0.  gclab counts bytes down exactly
- * instead of drawing random intervals, so that runs repeat; the cost is
- * JVMTI's warned-of bias when allocation follows a fixed pattern. */
-static bool sample_due(VmpiAgent *agent, size_t size) {
-    agent->bytes_until_sample -= (int64_t)size;
-    if (agent->bytes_until_sample > 0) return false;
-    agent->bytes_until_sample += agent->sampling_interval;
-    if (agent->bytes_until_sample <= 0) agent->bytes_until_sample = agent->sampling_interval;
-    return true;
-}
-
-/* vmpi_enabled[OBJECT_ALLOC] stands for OBJECT_ALLOC or sampling (see
- * dispatch.h), so each agent gets whichever of the two it asked for. */
 void vmpi_send_object_alloc(VMPI_ArenaID arena_id, const Obj *obj, size_t size) {
     VMPI_Event event;
     vmpi_fill_object_alloc(&event, arena_id, obj, size);
-    Gc *gc = vmpi_gc();
-    if (gc) gc_disable(gc);
-    for (uint32_t i = 0; i < vmpi_num_agents; i++) {
-        VmpiAgent *agent = &vmpi_agents[i];
-        if (agent->enabled[VMPI_EVENT_OBJECT_ALLOC]) vmpi_deliver(agent, &event);
-        if (vmpi_wants_samples(agent) && sample_due(agent, size)) {
-            VMPI_Event sampled = event;
-            sampled.event_type = VMPI_EVENT_SAMPLED_OBJECT_ALLOC;
-            vmpi_deliver(agent, &sampled);
-        }
-    }
-    if (gc) gc_enable(gc);
+    vmpi_dispatch(&event, true);
 }
 
 void vmpi_send_object_free(const Obj *obj) {
