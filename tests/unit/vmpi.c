@@ -611,3 +611,63 @@ Test(vmpi, trace_agent_writes_the_documented_format) {
     written[n] = '\0';
     cr_assert_str_eq(written, expected);
 }
+
+/* ---- the event table agrees with VMPI_Event ------------------------------------------------------------- */
+
+/* Each field the table lists, with what the compiler says about it. */
+typedef struct ListedField {
+    const char *member, *name;
+    size_t offset, size, align;
+    bool type_matches_kind;
+} ListedField;
+
+#define LISTED_FIELD(member, kind, name)                                                          \
+    {#member, #name, offsetof(VMPI_Event, u.member.name), sizeof(VMPI_KIND_TYPE_##kind),          \
+     _Alignof(VMPI_KIND_TYPE_##kind),                                                              \
+     __builtin_types_compatible_p(__typeof__(((VMPI_Event *)0)->u.member.name), VMPI_KIND_TYPE_##kind)},
+
+/* Lays the member's listed fields out as the C compiler would and checks
+ * that each lands where the struct has it and that nothing is left over:
+ * the table lists every field, in order, with its kind's type. */
+static void check_member_layout(const char *member, size_t member_size, const ListedField *listed, size_t n) {
+    size_t start = offsetof(VMPI_Event, u), end = start, align = 1;
+    for (size_t i = 0; i < n; i++) {
+        const ListedField *f = &listed[i];
+        cr_assert(f->type_matches_kind, "%s.%s: the C type is not its kind's", member, f->name);
+        end = (end + f->align - 1) / f->align * f->align;
+        cr_assert_eq(f->offset, end, "%s.%s is not where the table's order puts it", member, f->name);
+        end += f->size;
+        if (f->align > align) align = f->align;
+    }
+    size_t laid_out = (end - start + align - 1) / align * align;
+    cr_assert_eq(laid_out, member_size, "%s has fields the table does not list", member);
+}
+
+#define CHECK_MEMBER(member)                                                                    \
+    {                                                                                           \
+        static const ListedField listed[] = {VMPI_FIELDS_##member(LISTED_FIELD)};               \
+        check_member_layout(#member, sizeof(((VMPI_Event *)0)->u.member), listed,                \
+                            sizeof listed / sizeof listed[0]);                                  \
+        checked[num_checked++] = #member;                                                       \
+    }
+
+Test(vmpi, event_table_lists_every_field_of_every_member) {
+    const char *checked[32];
+    size_t num_checked = 0;
+    CHECK_MEMBER(method) CHECK_MEMBER(method_entry2) CHECK_MEMBER(instruction) CHECK_MEMBER(obj_alloc)
+    CHECK_MEMBER(obj_free) CHECK_MEMBER(obj_move) CHECK_MEMBER(new_arena) CHECK_MEMBER(delete_arena)
+    CHECK_MEMBER(thread_start) CHECK_MEMBER(class_load) CHECK_MEMBER(class_unload) CHECK_MEMBER(heap_dump)
+    CHECK_MEMBER(object_dump) CHECK_MEMBER(monitor) CHECK_MEMBER(monitor_wait) CHECK_MEMBER(monitor_dump)
+    CHECK_MEMBER(raw_monitor) CHECK_MEMBER(gc_info)
+    /* Every member an event names (but `none`) was checked above. */
+    static const char *const named[] = {
+#define MEMBER_NAME(name, code, member) #member,
+        VMPI_EVENTS(MEMBER_NAME)
+#undef MEMBER_NAME
+    };
+    for (size_t i = 0; i < sizeof named / sizeof named[0]; i++) {
+        bool found = strcmp(named[i], "none") == 0;
+        for (size_t j = 0; j < num_checked && !found; j++) found = strcmp(named[i], checked[j]) == 0;
+        cr_assert(found, "member %s is not checked", named[i]);
+    }
+}

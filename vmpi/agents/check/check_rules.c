@@ -460,8 +460,8 @@ int check_rules_feed(CheckRules *r, const VMPI_Event *e) {
     case VMPI_EVENT_CLASS_LOAD: return class_load(r, e);
     case VMPI_EVENT_CLASS_UNLOAD: return class_unload(r, e);
     case VMPI_EVENT_THREAD_END: return thread_end(r, e);
-    case VMPI_EVENT_METHOD_ENTRY: return method_event(r, e, "METHOD_ENTRY");
-    case VMPI_EVENT_METHOD_EXIT: return method_event(r, e, "METHOD_EXIT");
+    case VMPI_EVENT_METHOD_ENTRY:
+    case VMPI_EVENT_METHOD_EXIT: return method_event(r, e, vmpi_event_name(code));
     case VMPI_EVENT_HEAP_DUMP: return heap_dump(r, e);
     default: return 0;
     }

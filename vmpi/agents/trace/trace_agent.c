@@ -94,10 +94,60 @@ static void end_line(void) {
     trace_output_flush_if_fuller(&out, TRACE_BUFFER_BYTES / 4);
 }
 
-static void field_list(const char *name, int32_t count, const VMPI_Field *fields) {
+/* ---- one writer per field kind (vmpi.h, VMPI_FIELDS_*) ------------------------------ */
+
+/* Each takes the field's JVMPI name, its value and `count`: the last INT32
+ * field written, which is the length of an array field that follows. */
+
+static void put_INT32(const char *name, int32_t value, int32_t *count) {
+    int_field(name, value);
+    *count = value;
+}
+
+static void put_INT64(const char *name, int64_t value, int32_t *count) {
+    (void)count;
+    int_field(name, value);
+}
+
+static void put_ARENA_ID(const char *name, VMPI_ArenaID value, int32_t *count) {
+    (void)count;
+    int_field(name, value);
+}
+
+/* Every ID kind: an opaque pointer, written as an integer or null. */
+#define put_OBJECT_ID put_id
+#define put_METHOD_ID put_id
+#define put_THREAD_ID put_id
+#define put_RAW_MONITOR put_id
+static void put_id(const char *name, const void *value, int32_t *count) {
+    (void)count;
+    id_field(name, value);
+}
+
+static void put_STRING(const char *name, const char *value, int32_t *count) {
+    (void)count;
+    string_field(name, value);
+}
+
+static void put_METHODS(const char *name, const VMPI_Method *methods, int32_t *count) {
     key(name);
     trace_output_text(&out, "[");
-    for (int32_t i = 0; i < count; i++) {
+    for (int32_t i = 0; i < *count; i++) {
+        trace_output_text(&out, i ? ",{\"method_name\":" : "{\"method_name\":");
+        trace_output_string(&out, methods[i].method_name);
+        string_field("method_signature", methods[i].method_signature);
+        int_field("start_lineno", methods[i].start_lineno);
+        int_field("end_lineno", methods[i].end_lineno);
+        id_field("method_id", methods[i].method_id);
+        trace_output_text(&out, "}");
+    }
+    trace_output_text(&out, "]");
+}
+
+static void put_FIELDS(const char *name, const VMPI_Field *fields, int32_t *count) {
+    key(name);
+    trace_output_text(&out, "[");
+    for (int32_t i = 0; i < *count; i++) {
         trace_output_text(&out, i ? ",{\"field_name\":" : "{\"field_name\":");
         trace_output_string(&out, fields[i].field_name);
         string_field("field_signature", fields[i].field_signature);
@@ -106,78 +156,55 @@ static void field_list(const char *name, int32_t count, const VMPI_Field *fields
     trace_output_text(&out, "]");
 }
 
-static void class_load_fields(const VMPI_Event *event) {
-    string_field("class_name", event->u.class_load.class_name);
-    string_field("source_name", event->u.class_load.source_name);
-    int_field("num_interfaces", event->u.class_load.num_interfaces);
-    int_field("num_methods", event->u.class_load.num_methods);
-    key("methods");
+static void put_CALL_TRACES(const char *name, const VMPI_CallTrace *traces, int32_t *count) {
+    key(name);
     trace_output_text(&out, "[");
-    for (int32_t i = 0; i < event->u.class_load.num_methods; i++) {
-        const VMPI_Method *m = &event->u.class_load.methods[i];
-        trace_output_text(&out, i ? ",{\"method_name\":" : "{\"method_name\":");
-        trace_output_string(&out, m->method_name);
-        string_field("method_signature", m->method_signature);
-        int_field("start_lineno", m->start_lineno);
-        int_field("end_lineno", m->end_lineno);
-        id_field("method_id", m->method_id);
-        trace_output_text(&out, "}");
+    for (int32_t i = 0; i < *count; i++) {
+        trace_output_text(&out, i ? ",{\"env_id\":" : "{\"env_id\":");
+        trace_output_uint(&out, thread_number(traces[i].env_id));
+        key("frames");
+        trace_output_text(&out, "[");
+        for (int32_t f = 0; f < traces[i].num_frames; f++) {
+            trace_output_text(&out, f ? ",{\"lineno\":" : "{\"lineno\":");
+            trace_output_int(&out, traces[i].frames[f].lineno);
+            id_field("method_id", traces[i].frames[f].method_id);
+            trace_output_text(&out, "}");
+        }
+        trace_output_text(&out, "]}");
     }
     trace_output_text(&out, "]");
-    int_field("num_static_fields", event->u.class_load.num_static_fields);
-    field_list("statics", event->u.class_load.num_static_fields, event->u.class_load.statics);
-    int_field("num_instance_fields", event->u.class_load.num_instance_fields);
-    field_list("instances", event->u.class_load.num_instance_fields, event->u.class_load.instances);
-    id_field("class_id", event->u.class_load.class_id);
 }
 
-/* The event's own fields, by their JVMPI names, in the struct's order. */
+static void put_INT32_ARRAY(const char *name, const int32_t *values, int32_t *count) {
+    key(name);
+    trace_output_text(&out, "[");
+    for (int32_t i = 0; i < *count; i++) {
+        if (i) trace_output_text(&out, ",");
+        trace_output_int(&out, values[i]);
+    }
+    trace_output_text(&out, "]");
+}
+
+/* A dump buffer's bytes are in the VM's native byte order and are meant
+ * for the process that asked (vmpi.h): the trace leaves BUFFER fields out. */
+static void put_BUFFER(const char *name, const char *value, int32_t *count) {
+    (void)name;
+    (void)value;
+    (void)count;
+}
+
+/* The event's own fields, by their JVMPI names, in the struct's order:
+ * generated from vmpi.h's event table. */
 static void event_fields(const VMPI_Event *event) {
+    int32_t count = 0;
     switch (event->event_type & ~VMPI_REQUESTED_EVENT) {
-    case VMPI_EVENT_ARENA_NEW:
-        int_field("arena_id", event->u.new_arena.arena_id);
-        string_field("arena_name", event->u.new_arena.arena_name);
-        break;
-    case VMPI_EVENT_ARENA_DELETE:
-        int_field("arena_id", event->u.delete_arena.arena_id);
-        break;
-    case VMPI_EVENT_OBJECT_ALLOC:
-        int_field("arena_id", event->u.obj_alloc.arena_id);
-        id_field("class_id", event->u.obj_alloc.class_id);
-        int_field("is_array", event->u.obj_alloc.is_array);
-        int_field("size", event->u.obj_alloc.size);
-        id_field("obj_id", event->u.obj_alloc.obj_id);
-        break;
-    case VMPI_EVENT_OBJECT_FREE:
-        id_field("obj_id", event->u.obj_free.obj_id);
-        break;
-    case VMPI_EVENT_OBJECT_MOVE:
-        int_field("arena_id", event->u.obj_move.arena_id);
-        id_field("obj_id", event->u.obj_move.obj_id);
-        int_field("new_arena_id", event->u.obj_move.new_arena_id);
-        id_field("new_obj_id", event->u.obj_move.new_obj_id);
-        break;
-    case VMPI_EVENT_GC_FINISH:
-        int_field("used_objects", event->u.gc_info.used_objects);
-        int_field("used_object_space", event->u.gc_info.used_object_space);
-        int_field("total_object_space", event->u.gc_info.total_object_space);
-        break;
-    case VMPI_EVENT_CLASS_LOAD:
-        class_load_fields(event);
-        break;
-    case VMPI_EVENT_THREAD_START:
-        string_field("thread_name", event->u.thread_start.thread_name);
-        string_field("group_name", event->u.thread_start.group_name);
-        string_field("parent_name", event->u.thread_start.parent_name);
-        id_field("thread_id", event->u.thread_start.thread_id);
-        id_field("thread_env_id", event->u.thread_start.thread_env_id);
-        break;
-    case VMPI_EVENT_METHOD_ENTRY:
-    case VMPI_EVENT_METHOD_EXIT:
-        id_field("method_id", event->u.method.method_id);
-        break;
-    default: /* GC_START, THREAD_END, JVM_INIT_DONE, JVM_SHUT_DOWN: no fields */
-        break;
+#define PUT_FIELD(member, kind, name) put_##kind(#name, event->u.member.name, &count);
+#define EVENT_CASE(name, code, member) \
+    case code:                         \
+        VMPI_FIELDS_##member(PUT_FIELD) break;
+        VMPI_EVENTS(EVENT_CASE)
+#undef EVENT_CASE
+#undef PUT_FIELD
     }
 }
 
