@@ -586,6 +586,7 @@ Test(vmpi, trace_agent_writes_the_documented_format) {
     char expected[2048];
     unsigned long a = (unsigned long)(uintptr_t)NODE_A, b = (unsigned long)(uintptr_t)NODE_B;
     snprintf(expected, sizeof expected,
+             "{\"format\":\"gclab-vmpi-trace\",\"version\":1,\"vmpi_version\":%d,\"collector\":\"fake\"}\n"
              "{\"seq\":1,\"event\":\"ARENA_NEW\",\"thread\":0,\"arena_id\":1,\"arena_name\":\"heap \\\"one\\\"\\n\"}\n"
              "{\"seq\":2,\"event\":\"THREAD_START\",\"thread\":0,\"thread_name\":\"main\",\"group_name\":\"main\","
              "\"parent_name\":null,\"thread_id\":null,\"thread_env_id\":%lu}\n"
@@ -600,7 +601,7 @@ Test(vmpi, trace_agent_writes_the_documented_format) {
              "{\"seq\":9,\"event\":\"GC_FINISH\",\"thread\":0,\"used_objects\":1,\"used_object_space\":24,"
              "\"total_object_space\":4096}\n"
              "{\"seq\":10,\"event\":\"JVM_SHUT_DOWN\",\"thread\":0}\n",
-             (unsigned long)(uintptr_t)&main_thread, (unsigned long)(uintptr_t)&methods[0],
+             VMPI_VERSION_1, (unsigned long)(uintptr_t)&main_thread, (unsigned long)(uintptr_t)&methods[0],
              (unsigned long)(uintptr_t)&node_class, a, a, b, b);
     char written[2048] = {0};
     FILE *f = fopen(path, "r");

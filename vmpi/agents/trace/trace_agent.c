@@ -1,25 +1,31 @@
 /*
  * trace_agent.c -- the trace agent: every heap, GC, class and thread event
- * as one line of JSON, in order (DESIGN.md, "The trace agent's format").
+ * as one line of JSON, in order.  docs/trace-format.md is the format's
+ * reference; its table of events and fields is generated from vmpi.h, as
+ * this file's writer is.
  *
  *     -agentlib:trace[=file=F][,methods=y]
  *
  *   file=F     where to write (default trace.jsonl; "-" is standard output)
  *   methods=y  also METHOD_ENTRY and METHOD_EXIT (off by default: costly)
  *
- * A line is {"seq":N,"event":NAME,"thread":T, ...fields}: seq counts from 1,
- * NAME is the JVMPI event name without its prefix, T is the VM thread's
- * number (1 for main, in THREAD_START order; 0 for an event with no thread),
- * "requested":true marks a RequestEvent answer, and the fields are the JVMPI
- * struct's, by the struct's names, IDs as JSON integers (null for a NULL ID).
- * This format is a public surface: change it only with a version bump.
+ * The first line names the format and its version:
+ * {"format":"gclab-vmpi-trace","version":1,"vmpi_version":V,"collector":C}.
+ * Every other line is {"seq":N,"event":NAME,"thread":T, ...fields}: seq
+ * counts from 1, NAME is the JVMPI event name without its prefix, T is the
+ * VM thread's number (1 for main, in THREAD_START order; 0 for an event with
+ * no thread), "requested":true marks a RequestEvent answer, and the fields
+ * are the JVMPI struct's, by the struct's names, IDs as JSON integers (null
+ * for a NULL ID).  This format is a public surface: any change to it bumps
+ * TRACE_FORMAT_VERSION (trace_output.h) and is listed in the docs.
  *
  * Locking follows JVMPI 1.2 section 1.5 (agent_common.h): one raw monitor
- * guards the output; GC_START takes it and GC_FINISH gives it back, so the events between them
- * (thread-suspended mode) neither block nor allocate -- formatting goes into
- * a fixed buffer written with write(2) (trace_output.h).  The trace of a run
- * that fails is the one a user most wants, so the file is written in place
- * and completed at JVM_SHUT_DOWN, which the VM sends on every way out.
+ * guards the output; GC_START takes it and GC_FINISH gives it back, so the
+ * events between them (thread-suspended mode) neither block nor allocate --
+ * formatting goes into a fixed buffer written with write(2) (trace_output.h).
+ * The trace of a run that fails is the one a user most wants, so the file is
+ * written in place and completed at JVM_SHUT_DOWN, which the VM sends on
+ * every way out.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -38,7 +44,7 @@ static AgentLock lock;
 static bool closed;         /* after JVM_SHUT_DOWN */
 static char path[4096];
 static TraceOutput out;
-static uint64_t seq;
+static uint64_t seq;          /* lines written after the header */
 static VMPI_ThreadID thread_envs[MAX_THREADS]; /* thread number i + 1 */
 static uint32_t num_threads;
 
@@ -77,6 +83,17 @@ static void id_field(const char *name, const void *id) {
 static void string_field(const char *name, const char *text) {
     key(name);
     trace_output_string(&out, text);
+}
+
+/* The first line: which format this is, and what wrote it. */
+static void header_line(void) {
+    trace_output_text(&out, "{\"format\":");
+    trace_output_string(&out, TRACE_FORMAT_NAME);
+    trace_output_text(&out, ",\"version\":");
+    trace_output_uint(&out, TRACE_FORMAT_VERSION);
+    int_field("vmpi_version", vmpi->version);
+    string_field("collector", vmpi->GetCollectorName());
+    trace_output_text(&out, "}\n");
 }
 
 static void begin_line(const VMPI_Event *event) {
@@ -222,6 +239,7 @@ static void write_event(const VMPI_Event *event) {
     if (code == VMPI_EVENT_THREAD_START && num_threads < MAX_THREADS &&
         !thread_number(event->u.thread_start.thread_env_id))
         thread_envs[num_threads++] = event->u.thread_start.thread_env_id;
+    if (seq == 0) header_line();
     begin_line(event);
     event_fields(event);
     end_line();

@@ -17,6 +17,12 @@
 
 #define TRACE_BUFFER_BYTES (64 * 1024)
 
+/* The trace's first line names the format and its version
+ * (docs/trace-format.md).  Any change to what a line holds -- an event's
+ * fields, their names or encoding -- bumps the version and is listed there. */
+#define TRACE_FORMAT_NAME "gclab-vmpi-trace"
+#define TRACE_FORMAT_VERSION 1
+
 typedef struct TraceOutput {
     int fd;
     bool owns_fd;        /* false for standard output ("-") */
