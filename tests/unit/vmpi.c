@@ -10,11 +10,15 @@
  */
 #define _GNU_SOURCE /* dladdr */
 #include <criterion/criterion.h>
+#include <dirent.h>
 #include <dlfcn.h>
+#include <errno.h>
+#include <signal.h>
 #include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "vm/vm.h"
@@ -611,6 +615,72 @@ Test(vmpi, trace_agent_writes_the_documented_format) {
     unlink(path);
     written[n] = '\0';
     cr_assert_str_eq(written, expected);
+}
+
+/* ---- the trace agent's file is complete or absent (issue: nothing half-written) ---------------- */
+
+/* How many entries of `dir` end in ".partial". */
+static int partial_files(const char *dir) {
+    DIR *d = opendir(dir);
+    cr_assert_not_null(d);
+    int n = 0;
+    for (struct dirent *entry; (entry = readdir(d));) {
+        size_t len = strlen(entry->d_name);
+        if (len > 8 && strcmp(entry->d_name + len - 8, ".partial") == 0) n++;
+    }
+    closedir(d);
+    return n;
+}
+
+static void load_trace_agent(const char *path) {
+    char spec[4200], err[1024];
+    snprintf(spec, sizeof spec, "trace=file=%s", path);
+    cr_assert(vmpi_load_agent(spec, false, err, sizeof err), "%s", err);
+    vmpi_post_arena_new(1, "heap");
+    vmpi_post_object_alloc(1, NODE_A, 24);
+}
+
+Test(vmpi, trace_file_of_a_killed_run_is_absent_and_of_a_normal_run_complete) {
+    char dir[] = "/tmp/gclab_trace_dir_XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char path[sizeof dir + 16];
+    snprintf(path, sizeof path, "%s/trace.jsonl", dir);
+
+    pid_t child = fork();
+    cr_assert_geq(child, 0);
+    if (child == 0) { /* dies mid-run, with the trace open and written to */
+        load_trace_agent(path);
+        vmpi_post_gc_start();
+        raise(SIGKILL);
+    }
+    int status;
+    cr_assert_eq(waitpid(child, &status, 0), child);
+    cr_assert(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+    cr_assert(access(path, F_OK) != 0 && errno == ENOENT, "a killed run leaves no trace.jsonl");
+    cr_assert_eq(partial_files(dir), 1, "only its temporary file");
+
+    load_trace_agent(path);
+    vmpi_shutdown();
+    cr_assert_eq(partial_files(dir), 1, "this run's temporary file was renamed (the old one stays)");
+    char written[1024] = {0};
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f, "a normal run leaves trace.jsonl");
+    size_t n = fread(written, 1, sizeof written - 1, f);
+    fclose(f);
+    written[n] = '\0';
+    cr_assert(strncmp(written, "{\"format\":\"gclab-vmpi-trace\",", 29) == 0, "%s", written);
+    const char *last = "{\"seq\":3,\"event\":\"JVM_SHUT_DOWN\",\"thread\":0}\n";
+    cr_assert(n >= strlen(last) && strcmp(written + n - strlen(last), last) == 0,
+              "its last line is the shutdown event: %s", written);
+
+    DIR *d = opendir(dir);
+    for (struct dirent *entry; (entry = readdir(d));) {
+        char file[sizeof path + 256];
+        snprintf(file, sizeof file, "%s/%s", dir, entry->d_name);
+        if (entry->d_name[0] != '.') unlink(file);
+    }
+    closedir(d);
+    rmdir(dir);
 }
 
 /* ---- the event table agrees with VMPI_Event ------------------------------------------------------------- */

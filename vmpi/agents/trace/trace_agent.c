@@ -23,9 +23,9 @@
  * guards the output; GC_START takes it and GC_FINISH gives it back, so the
  * events between them (thread-suspended mode) neither block nor allocate --
  * formatting goes into a fixed buffer written with write(2) (trace_output.h).
- * The trace of a run that fails is the one a user most wants, so the file is
- * written in place and completed at JVM_SHUT_DOWN, which the VM sends on
- * every way out.
+ * A file is complete or absent: it is written under a temporary name and
+ * renamed onto F at JVM_SHUT_DOWN, which the VM sends on every orderly way
+ * out; a run that dies first leaves only the temporary "F.PID.partial".
  */
 #include <errno.h>
 #include <stdio.h>
@@ -294,7 +294,7 @@ int32_t VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved) {
         return VMPI_ERR;
     }
     if (!agent_lock_create(vmpi, "trace", &lock)) {
-        trace_output_close(&out);
+        trace_output_abandon(&out);
         return VMPI_ERR;
     }
     vmpi->NotifyEvent = notify_event;
