@@ -20,7 +20,7 @@
  * the VM holds no object address anywhere else.
  *
  * Events.  Collectors post the five heap events and GC_START / GC_FINISH
- * through vmpi/post.h, exactly as DESIGN.md's mapping table gives their row,
+ * through vmpi/post.h, exactly as docs/event-mapping.md gives their row,
  * and bracket every OBJECT_FREE, OBJECT_MOVE and ARENA_DELETE between
  * GC_START and GC_FINISH.
  *

@@ -2,7 +2,8 @@
  * vmpi.h -- the gclab Virtual Machine Profiler Interface.  This is the one
  * public header an agent includes; it is installed with gclab.
  *
- * VMPI is JVMPI 1.2 (shared/spec/vmpi-patent-and-jvmpi-1.2.md, Appendix A)
+ * VMPI is JVMPI 1.2 (as printed in the VMPI patent, "A method for enabling
+ * comprehensive profiling of garbage-collected memory systems", Appendix A)
  * with the JVMPI 1.4.2 additions (SuspendThreadList, ResumeThreadList) and
  * JVMTI 11 heap sampling (SetHeapSamplingInterval), with JNI types replaced
  * by VMPI's own IDs.  The five heap events -- ARENA_NEW, ARENA_DELETE,
@@ -20,7 +21,7 @@
  * Returning anything else makes vmrun stop with a message naming the agent.
  *
  * Event records and the strings they point to belong to the VM and are gone
- * when NotifyEvent returns (DESIGN.md, "The agent contract").
+ * when NotifyEvent returns (docs/contracts.md, the agent contract).
  */
 #ifndef GCLAB_VMPI_H
 #define GCLAB_VMPI_H
@@ -405,7 +406,7 @@ typedef struct VMPI_Interface {
     int32_t (*ResumeThreadList)(int32_t count, VMPI_ThreadID *threads, int32_t *results);
 
     /* JVMTI 11 heap sampling: 0 samples every allocation; sampling posts
-     * SAMPLED_OBJECT_ALLOC (shared/spec/jvmti-heap-sampling.txt). */
+     * SAMPLED_OBJECT_ALLOC (JVMTI 11, SetHeapSamplingInterval). */
     int32_t (*SetHeapSamplingInterval)(int32_t sampling_interval);
 
     /* gclab extension: the running collector's --gc name ("semispace"), so an

@@ -565,7 +565,7 @@ Test(vmpi, every_interface_function_is_set) {
 #undef EXPECT_SET
 }
 
-/* ---- the trace agent's format (DESIGN.md, "The trace agent's format") ------------------------------------ */
+/* ---- the trace agent's format (docs/trace-format.md) ------------------------------------------------------ */
 
 Test(vmpi, trace_agent_writes_the_documented_format) {
     char path[] = "/tmp/gclab_trace_XXXXXX";

@@ -3,9 +3,9 @@
  * check_rules.h).  Each event kind has one function that checks the rules
  * about it, in rule order, and then applies the event to the state.
  *
- * The collector rows (rule 9) are DESIGN.md's table, which is the patent's
- * mapping (vmpi-patent-and-jvmpi-1.2.md, "MARK-AND-SWEEP" .. "REFERENCE-
- * COUNTING GARBAGE COLLECTOR"):
+ * The collector rows (rule 9) are docs/event-mapping.md's table, which is
+ * the VMPI patent's mapping (sections MARK-AND-SWEEP GARBAGE COLLECTOR ..
+ * REFERENCE-COUNTING GARBAGE COLLECTOR):
  *
  *   marksweep     one arena; frees, never moves, never deletes an arena
  *   markcompact   one arena; frees, and moves only within that arena
