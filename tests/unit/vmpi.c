@@ -585,6 +585,7 @@ Test(vmpi, trace_agent_writes_the_documented_format) {
     vmpi_post_object_free(NODE_B);
     vmpi_post_arena_delete(2);
     vmpi_post_gc_finish(1, 24, 4096);
+    vmpi_post_class_load(&vm, 0);
     vmpi_shutdown();
 
     char expected[2048];
@@ -604,9 +605,15 @@ Test(vmpi, trace_agent_writes_the_documented_format) {
              "{\"seq\":8,\"event\":\"ARENA_DELETE\",\"thread\":0,\"arena_id\":2}\n"
              "{\"seq\":9,\"event\":\"GC_FINISH\",\"thread\":0,\"used_objects\":1,\"used_object_space\":24,"
              "\"total_object_space\":4096}\n"
-             "{\"seq\":10,\"event\":\"JVM_SHUT_DOWN\",\"thread\":0}\n",
+             "{\"seq\":10,\"event\":\"CLASS_LOAD\",\"thread\":0,\"class_name\":\"Node\",\"source_name\":\"node.gcl\","
+             "\"num_interfaces\":0,\"num_methods\":1,\"methods\":[{\"method_name\":\"walk\",\"method_signature\":\"()V\","
+             "\"start_lineno\":10,\"end_lineno\":12,\"method_id\":%lu}],\"num_static_fields\":1,"
+             "\"statics\":[{\"field_name\":\"count\",\"field_signature\":\"J\"}],\"num_instance_fields\":1,"
+             "\"instances\":[{\"field_name\":\"next\",\"field_signature\":\"LNode;\"}],\"class_id\":%lu}\n"
+             "{\"seq\":11,\"event\":\"JVM_SHUT_DOWN\",\"thread\":0}\n",
              VMPI_VERSION_1, (unsigned long)(uintptr_t)&main_thread, (unsigned long)(uintptr_t)&methods[0],
-             (unsigned long)(uintptr_t)&node_class, a, a, b, b);
+             (unsigned long)(uintptr_t)&node_class, a, a, b, b, (unsigned long)(uintptr_t)&methods[0],
+             (unsigned long)(uintptr_t)&node_class);
     char written[2048] = {0};
     FILE *f = fopen(path, "r");
     cr_assert_not_null(f);
@@ -617,7 +624,7 @@ Test(vmpi, trace_agent_writes_the_documented_format) {
     cr_assert_str_eq(written, expected);
 }
 
-/* ---- the trace agent's file is complete or absent (issue: nothing half-written) ---------------- */
+/* ---- the trace agent's file is complete or absent (docs/trace-format.md) ------------------------------- */
 
 /* How many entries of `dir` end in ".partial". */
 static int partial_files(const char *dir) {

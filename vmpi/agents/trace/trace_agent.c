@@ -116,17 +116,22 @@ static void end_line(void) {
 /* Each takes the field's JVMPI name, its value and `count`: the last INT32
  * field written, which is the length of an array field that follows. */
 
+/* Opens element `index` of an array of objects, up to its first value. */
+static void begin_element(int32_t index, const char *first_key) {
+    trace_output_text(&out, index ? ",{\"" : "{\"");
+    trace_output_text(&out, first_key);
+    trace_output_text(&out, "\":");
+}
+
 static void put_INT32(const char *name, int32_t value, int32_t *count) {
     int_field(name, value);
     *count = value;
 }
 
-static void put_INT64(const char *name, int64_t value, int32_t *count) {
-    (void)count;
-    int_field(name, value);
-}
-
-static void put_ARENA_ID(const char *name, VMPI_ArenaID value, int32_t *count) {
+/* A number that is no array's length. */
+#define put_INT64 put_number
+#define put_ARENA_ID put_number
+static void put_number(const char *name, int64_t value, int32_t *count) {
     (void)count;
     int_field(name, value);
 }
@@ -150,7 +155,7 @@ static void put_METHODS(const char *name, const VMPI_Method *methods, int32_t *c
     key(name);
     trace_output_text(&out, "[");
     for (int32_t i = 0; i < *count; i++) {
-        trace_output_text(&out, i ? ",{\"method_name\":" : "{\"method_name\":");
+        begin_element(i, "method_name");
         trace_output_string(&out, methods[i].method_name);
         string_field("method_signature", methods[i].method_signature);
         int_field("start_lineno", methods[i].start_lineno);
@@ -165,7 +170,7 @@ static void put_FIELDS(const char *name, const VMPI_Field *fields, int32_t *coun
     key(name);
     trace_output_text(&out, "[");
     for (int32_t i = 0; i < *count; i++) {
-        trace_output_text(&out, i ? ",{\"field_name\":" : "{\"field_name\":");
+        begin_element(i, "field_name");
         trace_output_string(&out, fields[i].field_name);
         string_field("field_signature", fields[i].field_signature);
         trace_output_text(&out, "}");
@@ -177,12 +182,12 @@ static void put_CALL_TRACES(const char *name, const VMPI_CallTrace *traces, int3
     key(name);
     trace_output_text(&out, "[");
     for (int32_t i = 0; i < *count; i++) {
-        trace_output_text(&out, i ? ",{\"env_id\":" : "{\"env_id\":");
+        begin_element(i, "env_id");
         trace_output_uint(&out, thread_number(traces[i].env_id));
         key("frames");
         trace_output_text(&out, "[");
         for (int32_t f = 0; f < traces[i].num_frames; f++) {
-            trace_output_text(&out, f ? ",{\"lineno\":" : "{\"lineno\":");
+            begin_element(f, "lineno");
             trace_output_int(&out, traces[i].frames[f].lineno);
             id_field("method_id", traces[i].frames[f].method_id);
             trace_output_text(&out, "}");
