@@ -9,8 +9,8 @@
  *   in its own enabled set, with one exception kept for the allocation fast
  *   path: vmpi_enabled[OBJECT_ALLOC] is also non-zero while some agent wants
  *   SAMPLED_OBJECT_ALLOC and has set a sampling interval, so that a
- *   collector's vmpi_post_object_alloc stays one branch and
- *   vmpi_dispatch, which serves every event, sorts the two out.  vmpi_refresh_enabled
+ *   collector's vmpi_post_object_alloc stays one branch and vmpi_dispatch,
+ *   which serves every event, sorts the two out.  vmpi_refresh_enabled
  *   re-establishes this after every change to an agent's set.
  *
  *   Agents are kept in load order in vmpi_agents[0 .. vmpi_num_agents), and
@@ -92,10 +92,10 @@ void vmpi_deliver(VmpiAgent *agent, const VMPI_Event *event);
 /* Sends `event` to every agent that enabled its type, in load order, or to
  * the requester alone if it is a requested event.  An OBJECT_ALLOC that is
  * not requested also goes, as SAMPLED_OBJECT_ALLOC, to each agent whose
- * sampling interval has run out.  With `with_gc_disabled`
- * the collector is disabled around the calls: JVMPI 1.2 section 1.4 sends
- * every event carrying an object ID with GC disabled, and gclab does the
- * same for the events of a collection, so that RunGC is refused there. */
+ * sampling interval has run out.  With `with_gc_disabled` the collector is
+ * disabled around the calls: JVMPI 1.2 section 1.4 sends every event
+ * carrying an object ID with GC disabled, and gclab does the same for the
+ * events of a collection, so that RunGC is refused there. */
 void vmpi_dispatch(const VMPI_Event *event, bool with_gc_disabled);
 
 /* ---- building events (events.c) ------------------------------------------ */

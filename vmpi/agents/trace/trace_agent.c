@@ -178,38 +178,14 @@ static void put_FIELDS(const char *name, const VMPI_Field *fields, int32_t *coun
     trace_output_text(&out, "]");
 }
 
-static void put_CALL_TRACES(const char *name, const VMPI_CallTrace *traces, int32_t *count) {
-    key(name);
-    trace_output_text(&out, "[");
-    for (int32_t i = 0; i < *count; i++) {
-        begin_element(i, "env_id");
-        trace_output_uint(&out, thread_number(traces[i].env_id));
-        key("frames");
-        trace_output_text(&out, "[");
-        for (int32_t f = 0; f < traces[i].num_frames; f++) {
-            begin_element(f, "lineno");
-            trace_output_int(&out, traces[i].frames[f].lineno);
-            id_field("method_id", traces[i].frames[f].method_id);
-            trace_output_text(&out, "}");
-        }
-        trace_output_text(&out, "]}");
-    }
-    trace_output_text(&out, "]");
-}
-
-static void put_INT32_ARRAY(const char *name, const int32_t *values, int32_t *count) {
-    key(name);
-    trace_output_text(&out, "[");
-    for (int32_t i = 0; i < *count; i++) {
-        if (i) trace_output_text(&out, ",");
-        trace_output_int(&out, values[i]);
-    }
-    trace_output_text(&out, "]");
-}
-
-/* A dump buffer's bytes are in the VM's native byte order and are meant
- * for the process that asked (vmpi.h): the trace leaves BUFFER fields out. */
-static void put_BUFFER(const char *name, const char *value, int32_t *count) {
+/* The kinds only the dump events have (HEAP_DUMP, OBJECT_DUMP, MONITOR_DUMP)
+ * are left out of the trace: the agent never enables or requests those
+ * events, and a dump's bytes are in the VM's native byte order, meant for
+ * the process that asked (vmpi.h). */
+#define put_CALL_TRACES put_omitted
+#define put_INT32_ARRAY put_omitted
+#define put_BUFFER put_omitted
+static void put_omitted(const char *name, const void *value, int32_t *count) {
     (void)name;
     (void)value;
     (void)count;
