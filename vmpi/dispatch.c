@@ -26,13 +26,19 @@ uint8_t vmpi_enabled[VMPI_EVENT_CODE_LIMIT];
 
 VmpiAgent vmpi_agents[VMPI_MAX_AGENTS];
 uint32_t vmpi_num_agents;
-VM *vmpi_vm;
+const VmpiVmServices *vmpi_vm;
 _Thread_local VmpiAgent *vmpi_requester;
 
 /* How many NotifyEvent calls are running on this thread. */
 static _Thread_local int notify_depth;
 
-void vmpi_attach_vm(VM *vm) { vmpi_vm = vm; }
+/* The attached VM's table, copied: the VM's may be a temporary. */
+static VmpiVmServices attached_vm;
+
+void vmpi_attach_vm(const VmpiVmServices *services) {
+    if (services) attached_vm = *services;
+    vmpi_vm = services ? &attached_vm : NULL;
+}
 
 bool vmpi_any_agent(void) { return vmpi_num_agents > 0; }
 

@@ -32,8 +32,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../vm/vm.h"
+#include "../gc/gc.h"
 #include "post.h"
+#include "vm_services.h"
 #include "vmpi.h"
 
 #define VMPI_MAX_AGENTS 8
@@ -52,16 +53,19 @@ typedef struct VmpiAgent {
 extern VmpiAgent vmpi_agents[VMPI_MAX_AGENTS];
 extern uint32_t vmpi_num_agents;
 
-/* The VM whose threads, classes and collector the interface acts on (NULL
- * before vmpi_attach_vm, and in unit tests that attach none). */
-extern VM *vmpi_vm;
+/* The services of the VM whose threads, classes and collector the interface
+ * acts on (vm_services.h): NULL before vmpi_attach_vm, and in unit tests
+ * that attach none. */
+extern const VmpiVmServices *vmpi_vm;
 
 /* The attached VM's collector, or NULL. */
-static inline Gc *vmpi_gc(void) { return vmpi_vm ? vmpi_vm->gc : NULL; }
+static inline Gc *vmpi_gc(void) { return vmpi_vm ? vmpi_vm->collector(vmpi_vm->vm) : NULL; }
 
 /* An event's env_id: the VM thread running now, NULL on a thread the VM
- * does not run (vm_current_thread). */
-static inline VMPI_ThreadID vmpi_current_env(void) { return (VMPI_ThreadID)vm_current_thread(); }
+ * does not run or with no VM attached. */
+static inline VMPI_ThreadID vmpi_current_env(void) {
+    return vmpi_vm ? vmpi_vm->current_thread(vmpi_vm->vm) : NULL;
+}
 
 /* ---- agents and delivery (dispatch.c) ------------------------------------ */
 
@@ -108,6 +112,11 @@ void vmpi_fill_object_alloc(VMPI_Event *event, VMPI_ArenaID arena_id, const Obj 
 /* interface.c: fills `agent->iface` with the entry points of slot `slot`. */
 void vmpi_interface_init(VmpiAgent *agent, uint32_t slot);
 
+/* interface.c: ProfilerExit.  Exits through the attached VM (which flushes
+ * its output and shuts agents down), or with no VM shuts VMPI down and
+ * exits itself. */
+_Noreturn void vmpi_exit(int32_t status);
+
 /* request.c */
 int32_t vmpi_request_event(VmpiAgent *agent, int32_t event_type, void *arg);
 
@@ -128,7 +137,9 @@ void vmpi_enable_gc(void);
 void vmpi_run_gc(void);
 
 /* threads.c */
-VMThread *vmpi_thread_of(VMPI_ThreadID env);
+/* Whether `env` names one of the attached VM's threads (any pointer may be
+ * given: it is looked up, never followed). */
+bool vmpi_is_thread(VMPI_ThreadID env);
 void vmpi_get_call_trace(VMPI_CallTrace *trace, int32_t depth);
 int64_t vmpi_get_current_thread_cpu_time(void);
 void vmpi_suspend_thread(VMPI_ThreadID env);

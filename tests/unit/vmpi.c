@@ -86,7 +86,7 @@ static void attach_fake_vm(void) {
     frames[0] = (Frame){.method = &methods[0], .code = walk_code, .pc = walk_code + 4}; /* line 12 */
     frames[1] = (Frame){.method = &methods[0], .code = walk_code, .pc = walk_code + 8}; /* line 11 */
     main_thread.vm = &vm;
-    vmpi_attach_vm(&vm);
+    vm_attach_vmpi(&vm);
 }
 
 TestSuite(vmpi, .init = attach_fake_vm);
@@ -434,6 +434,8 @@ Test(vmpi, call_trace_is_callee_first_with_lines) {
     a->GetCallTrace(&trace, 4);
     cr_assert_eq(trace.num_frames, 0, "not a thread");
     cr_assert_eq(a->GetMethodClass((VMPI_MethodID)&methods[0]), (VMPI_ObjectID)&node_class);
+    cr_assert_null(a->GetMethodClass((VMPI_MethodID)0x1234), "not a method: looked up, never followed");
+    cr_assert_null(a->GetMethodClass((VMPI_MethodID)((char *)&methods[0] + 1)), "inside a method record");
 }
 
 Test(vmpi, suspend_resume_and_status) {
