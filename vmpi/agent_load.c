@@ -135,7 +135,14 @@ bool vmpi_load_agent(const char *spec, bool is_path, char *err, size_t errsize) 
     }
     agent->library = library;
     agent->options = options; /* lives as long as the agent: it may keep pointers into it */
+    const char *slash = strrchr(name, '/');
+    const char *file = slash ? slash + 1 : name;
+    size_t file_len = strnlen(file, sizeof agent->name - 1); /* a longer name is cut, for messages only */
+    memcpy(agent->name, file, file_len);
+    agent->name[file_len] = '\0';
+    vmpi_caller = agent; /* whom guard.c names for a bad argument in VMPI_OnLoad */
     int32_t rc = on_load(&agent->vm, options, NULL);
+    vmpi_caller = NULL;
     if (rc != VMPI_OK) {
         snprintf(err, errsize, "agent '%s': VMPI_OnLoad failed (returned %d)", name, (int)rc);
         vmpi_agent_release_last();

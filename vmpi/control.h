@@ -41,6 +41,11 @@ void vmpi_shutdown(void);
  * which it enables events, or NULL. */
 struct VMPI_Interface *vmpi_register_listener(void (*notify)(struct VMPI_Event *event));
 
+/* --vmpi-strict: a bad argument from an agent is a contract breach that
+ * ends the VM (status 1, through its normal exit) instead of a warning
+ * (guard.c).  Only the bad-argument rule exists so far. */
+void vmpi_set_strict(bool on);
+
 /* True if any agent is loaded. */
 bool vmpi_any_agent(void);
 

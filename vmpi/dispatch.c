@@ -28,6 +28,7 @@ VmpiAgent vmpi_agents[VMPI_MAX_AGENTS];
 uint32_t vmpi_num_agents;
 const VmpiVmServices *vmpi_vm;
 _Thread_local VmpiAgent *vmpi_requester;
+_Thread_local const VMPI_Event *vmpi_delivering;
 
 /* How many NotifyEvent calls are running on this thread. */
 static _Thread_local int notify_depth;
@@ -75,9 +76,15 @@ void vmpi_deliver(VmpiAgent *agent, const VMPI_Event *event) {
     /* A private copy: an agent that scribbles on its record cannot change
      * what the next agent sees. */
     VMPI_Event copy = *event;
+    VmpiAgent *outer_caller = vmpi_caller; /* a handler's call may post events in turn */
+    const VMPI_Event *outer_event = vmpi_delivering;
+    vmpi_caller = agent;
+    vmpi_delivering = event;
     notify_depth++;
     agent->iface.NotifyEvent(&copy);
     notify_depth--;
+    vmpi_caller = outer_caller;
+    vmpi_delivering = outer_event;
 }
 
 /* JVMTI 11 SetHeapSamplingInterval: a sample once every `interval` bytes

@@ -48,6 +48,8 @@ typedef struct VmpiAgent {
     bool shut_down;             /* JVM_SHUT_DOWN has been offered to it */
     void *library;              /* dlopen handle; NULL for in-process listeners */
     char *options;              /* malloc'd copy given to VMPI_OnLoad, or NULL */
+    char name[64];              /* for messages: the library's file name or the
+                                   -agentlib NAME; "" for in-process listeners */
 } VmpiAgent;
 
 extern VmpiAgent vmpi_agents[VMPI_MAX_AGENTS];
@@ -90,6 +92,13 @@ void vmpi_refresh_enabled(int32_t code);
  * "the requested event is sent in the same thread that issued the call"). */
 extern _Thread_local VmpiAgent *vmpi_requester;
 
+/* The agent whose NotifyEvent or VMPI_OnLoad is running on this thread, if
+ * any: whom guard.c blames for a bad argument, and whom a crash report
+ * names (crash.c).  vmpi_delivering is the event it is being given (NULL in
+ * VMPI_OnLoad). */
+extern _Thread_local VmpiAgent *vmpi_caller;
+extern _Thread_local const VMPI_Event *vmpi_delivering;
+
 /* Calls one agent's NotifyEvent with a private copy of `event`. */
 void vmpi_deliver(VmpiAgent *agent, const VMPI_Event *event);
 
@@ -116,6 +125,23 @@ void vmpi_interface_init(VmpiAgent *agent, uint32_t slot);
  * its output and shuts agents down), or with no VM shuts VMPI down and
  * exits itself. */
 _Noreturn void vmpi_exit(int32_t status);
+
+/* interface.c: the implementations behind guard.c's entry points. */
+int32_t vmpi_set_event(VmpiAgent *agent, int32_t code, uint8_t on);
+int32_t vmpi_set_heap_sampling_interval(VmpiAgent *agent, int32_t interval);
+VMPI_ObjectID vmpi_get_method_class(VMPI_MethodID method_id);
+VMPI_ObjectID vmpi_get_thread_object(VMPI_ThreadID env);
+
+/* guard.c: the checked entry points (see its top comment).  The per-agent
+ * ones are called by interface.c's per-slot functions; the rest are put in
+ * an interface by vmpi_guard_fill_interface. */
+int32_t vmpi_guarded_get_env(VMPI_VM *vm, void **penv, int32_t version);
+int32_t vmpi_guarded_set_event(VmpiAgent *agent, const char *function, int32_t code, uint8_t on);
+int32_t vmpi_guarded_request_event(VmpiAgent *agent, int32_t code, void *arg);
+int32_t vmpi_guarded_set_heap_sampling_interval(VmpiAgent *agent, int32_t interval);
+void vmpi_guard_fill_interface(VMPI_Interface *iface);
+/* The agent's name for messages ("an agent" for NULL or a listener). */
+const char *vmpi_agent_name(const VmpiAgent *agent);
 
 /* request.c */
 int32_t vmpi_request_event(VmpiAgent *agent, int32_t event_type, void *arg);
@@ -153,6 +179,10 @@ void vmpi_set_thread_local_storage(VMPI_ThreadID env, void *ptr);
 void *vmpi_get_thread_local_storage(VMPI_ThreadID env);
 
 /* raw_monitor.c */
+/* Whether `lock_id` is a monitor created and not destroyed (looked up,
+ * never followed), and whether the calling thread holds a live one. */
+bool vmpi_is_raw_monitor(VMPI_RawMonitor lock_id);
+bool vmpi_raw_monitor_held_by_me(VMPI_RawMonitor lock_id);
 VMPI_RawMonitor vmpi_raw_monitor_create(char *lock_name);
 void vmpi_raw_monitor_enter(VMPI_RawMonitor lock_id);
 void vmpi_raw_monitor_exit(VMPI_RawMonitor lock_id);

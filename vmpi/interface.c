@@ -9,6 +9,10 @@
  * SetHeapSamplingInterval -- which, as in JVMPI, take no "which agent"
  * argument -- act on that agent's own enabled set and sampling state.  C has
  * no closures; one small set of functions per slot stands in for them.
+ *
+ * Every function that takes an argument reaches its implementation through
+ * guard.c, which checks the argument first: guard.c fills those slots of
+ * the table (vmpi_guard_fill_interface) and this file the others.
  */
 #include <stddef.h>
 #include <stdlib.h>
@@ -49,27 +53,17 @@ static bool can_enable(int32_t code) {
     }
 }
 
-static int32_t set_event(VmpiAgent *agent, int32_t code, uint8_t on) {
+int32_t vmpi_set_event(VmpiAgent *agent, int32_t code, uint8_t on) {
     if (!can_enable(code)) return VMPI_NOT_AVAILABLE;
     agent->enabled[code] = on;
     vmpi_refresh_enabled(code);
     return VMPI_OK;
 }
 
-static int32_t enable_event(VmpiAgent *agent, int32_t code, void *arg) {
-    (void)arg;
-    return set_event(agent, code, 1);
-}
-
-static int32_t disable_event(VmpiAgent *agent, int32_t code, void *arg) {
-    (void)arg;
-    return set_event(agent, code, 0);
-}
-
-/* JVMTI 11: a negative interval is an illegal argument.  Sampling starts
- * with the first call (JVMTI's 512 KiB default is not assumed). */
-static int32_t set_heap_sampling_interval(VmpiAgent *agent, int32_t interval) {
-    if (interval < 0) return VMPI_ERR;
+/* JVMTI 11: a negative interval is an illegal argument (guard.c refuses
+ * it).  Sampling starts with the first call (JVMTI's 512 KiB default is not
+ * assumed). */
+int32_t vmpi_set_heap_sampling_interval(VmpiAgent *agent, int32_t interval) {
     agent->sampling_interval = interval;
     agent->bytes_until_sample = interval;
     vmpi_refresh_enabled(VMPI_EVENT_SAMPLED_OBJECT_ALLOC);
@@ -80,16 +74,18 @@ static int32_t set_heap_sampling_interval(VmpiAgent *agent, int32_t interval) {
 
 #define SLOT_ENTRY_POINTS(slot)                                                                  \
     static int32_t enable_event_##slot(int32_t code, void *arg) {                                \
-        return enable_event(&vmpi_agents[slot], code, arg);                                      \
+        (void)arg;                                                                               \
+        return vmpi_guarded_set_event(&vmpi_agents[slot], "EnableEvent", code, 1);               \
     }                                                                                            \
     static int32_t disable_event_##slot(int32_t code, void *arg) {                               \
-        return disable_event(&vmpi_agents[slot], code, arg);                                     \
+        (void)arg;                                                                               \
+        return vmpi_guarded_set_event(&vmpi_agents[slot], "DisableEvent", code, 0);              \
     }                                                                                            \
     static int32_t request_event_##slot(int32_t code, void *arg) {                               \
-        return vmpi_request_event(&vmpi_agents[slot], code, arg);                                \
+        return vmpi_guarded_request_event(&vmpi_agents[slot], code, arg);                        \
     }                                                                                            \
     static int32_t set_heap_sampling_interval_##slot(int32_t interval) {                         \
-        return set_heap_sampling_interval(&vmpi_agents[slot], interval);                         \
+        return vmpi_guarded_set_heap_sampling_interval(&vmpi_agents[slot], interval);            \
     }
 VMPI_AGENT_SLOTS(SLOT_ENTRY_POINTS)
 
@@ -117,14 +113,14 @@ _Noreturn void vmpi_exit(int32_t status) {
 
 /* JVMPI 1.2, GetMethodClass: the class that defines the method; NULL for
  * an ID that names no method (the VM looks it up, never follows it). */
-static VMPI_ObjectID get_method_class(VMPI_MethodID method_id) {
+VMPI_ObjectID vmpi_get_method_class(VMPI_MethodID method_id) {
     if (!vmpi_vm || !method_id) return NULL;
     const RtClass *owner = vmpi_vm->method_class(vmpi_vm->vm, method_id);
     return owner ? (VMPI_ObjectID)(uintptr_t)owner->class_id : NULL;
 }
 
 /* JVMPI 1.2, GetThreadObject: gclab threads have no thread objects yet. */
-static VMPI_ObjectID get_thread_object(VMPI_ThreadID env) {
+VMPI_ObjectID vmpi_get_thread_object(VMPI_ThreadID env) {
     (void)env;
     return NULL;
 }
@@ -133,51 +129,22 @@ static const char *get_collector_name(void) {
     return vmpi_vm ? vmpi_vm->collector_name(vmpi_vm->vm) : NULL;
 }
 
-/* JNI's GetEnv (JVMPI 1.2 section 1.2): the interface of the agent whose
- * VMPI_VM this is; VMPI_EVERSION for a version gclab does not implement. */
-static int32_t get_env(VMPI_VM *vm, void **penv, int32_t version) {
-    VmpiAgent *agent = (VmpiAgent *)(void *)((char *)vm - offsetof(VmpiAgent, vm));
-    if (version != VMPI_VERSION_1) {
-        *penv = NULL;
-        return VMPI_EVERSION;
-    }
-    *penv = &agent->iface;
-    return VMPI_OK;
-}
-
 void vmpi_interface_init(VmpiAgent *agent, uint32_t slot) {
     const struct SlotEntryPoints *own = &slot_entry_points[slot];
-    agent->vm = (VMPI_VM){.GetEnv = get_env, .reserved = NULL};
+    agent->vm = (VMPI_VM){.GetEnv = vmpi_guarded_get_env, .reserved = NULL};
     agent->iface = (VMPI_Interface){
         .version = VMPI_VERSION_1,
         .NotifyEvent = NULL,
         .EnableEvent = own->enable_event,
         .DisableEvent = own->disable_event,
         .RequestEvent = own->request_event,
-        .GetCallTrace = vmpi_get_call_trace,
         .ProfilerExit = vmpi_exit,
-        .RawMonitorCreate = vmpi_raw_monitor_create,
-        .RawMonitorEnter = vmpi_raw_monitor_enter,
-        .RawMonitorExit = vmpi_raw_monitor_exit,
-        .RawMonitorWait = vmpi_raw_monitor_wait,
-        .RawMonitorNotifyAll = vmpi_raw_monitor_notify_all,
-        .RawMonitorDestroy = vmpi_raw_monitor_destroy,
         .GetCurrentThreadCpuTime = vmpi_get_current_thread_cpu_time,
-        .SuspendThread = vmpi_suspend_thread,
-        .ResumeThread = vmpi_resume_thread,
-        .GetThreadStatus = vmpi_get_thread_status,
-        .ThreadHasRun = vmpi_thread_has_run,
-        .CreateSystemThread = vmpi_create_system_thread,
-        .SetThreadLocalStorage = vmpi_set_thread_local_storage,
-        .GetThreadLocalStorage = vmpi_get_thread_local_storage,
         .DisableGC = vmpi_disable_gc,
         .EnableGC = vmpi_enable_gc,
         .RunGC = vmpi_run_gc,
-        .GetThreadObject = get_thread_object,
-        .GetMethodClass = get_method_class,
-        .SuspendThreadList = vmpi_suspend_thread_list,
-        .ResumeThreadList = vmpi_resume_thread_list,
         .SetHeapSamplingInterval = own->set_heap_sampling_interval,
         .GetCollectorName = get_collector_name,
     };
+    vmpi_guard_fill_interface(&agent->iface);
 }

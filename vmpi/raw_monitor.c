@@ -8,6 +8,10 @@
  * monitors.  RawMonitorWait releases every entry, waits, and takes them all
  * back.
  *
+ * Invariant: `live` lists every monitor RawMonitorCreate made and
+ * RawMonitorDestroy has not destroyed, so that guard.c can refuse any other
+ * ID before it is followed (vmpi_is_raw_monitor).
+ *
  * Contention events (RAW_MONITOR_CONTENDED_ENTER, _ENTERED, _EXIT) are sent
  * when enabled, except for monitors whose name starts with '_' (JVMPI 1.2,
  * RawMonitorCreate).
@@ -22,6 +26,7 @@
 #include "dispatch.h"
 
 typedef struct RawMonitor {
+    struct RawMonitor *next_live;   /* the registry of live monitors */
     pthread_mutex_t lock;
     pthread_cond_t notified;
     uint32_t entries;
@@ -30,6 +35,17 @@ typedef struct RawMonitor {
 } RawMonitor;
 
 static RawMonitor *monitor_of(VMPI_RawMonitor id) { return (RawMonitor *)(void *)id; }
+
+static RawMonitor *live;
+static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
+
+bool vmpi_is_raw_monitor(VMPI_RawMonitor id) {
+    pthread_mutex_lock(&live_lock);
+    const RawMonitor *m = live;
+    while (m && m != monitor_of(id)) m = m->next_live;
+    pthread_mutex_unlock(&live_lock);
+    return m != NULL;
+}
 
 VMPI_RawMonitor vmpi_raw_monitor_create(char *lock_name) {
     const char *name = lock_name ? lock_name : "";
@@ -48,6 +64,10 @@ VMPI_RawMonitor vmpi_raw_monitor_create(char *lock_name) {
     pthread_cond_init(&m->notified, &cattr);
     pthread_condattr_destroy(&cattr);
     atomic_init(&m->waiting_to_enter, 0);
+    pthread_mutex_lock(&live_lock);
+    m->next_live = live;
+    live = m;
+    pthread_mutex_unlock(&live_lock);
     return (VMPI_RawMonitor)(void *)m;
 }
 
@@ -75,7 +95,8 @@ void vmpi_raw_monitor_enter(VMPI_RawMonitor lock_id) {
 /* Whether this thread holds `m`.  A recursive mutex lets its owner lock it
  * again, and nobody else while it is held; a monitor nobody entered has
  * entries == 0.  So a probe lock answers without reading `entries` unlocked. */
-static bool held_by_me(RawMonitor *m) {
+bool vmpi_raw_monitor_held_by_me(VMPI_RawMonitor lock_id) {
+    RawMonitor *m = monitor_of(lock_id);
     if (pthread_mutex_trylock(&m->lock) != 0) return false;
     bool mine = m->entries > 0;
     pthread_mutex_unlock(&m->lock);
@@ -84,7 +105,7 @@ static bool held_by_me(RawMonitor *m) {
 
 void vmpi_raw_monitor_exit(VMPI_RawMonitor lock_id) {
     RawMonitor *m = monitor_of(lock_id);
-    if (!m || !held_by_me(m)) return;
+    if (!m || !vmpi_raw_monitor_held_by_me(lock_id)) return;
     bool last = --m->entries == 0;
     if (last && atomic_load(&m->waiting_to_enter) > 0)
         post_contention(VMPI_EVENT_RAW_MONITOR_CONTENDED_EXIT, m);
@@ -95,7 +116,7 @@ void vmpi_raw_monitor_exit(VMPI_RawMonitor lock_id) {
  * caller must hold the monitor (JVMPI 1.2, RawMonitorWait). */
 void vmpi_raw_monitor_wait(VMPI_RawMonitor lock_id, int64_t ms) {
     RawMonitor *m = monitor_of(lock_id);
-    if (!m || !held_by_me(m)) return;
+    if (!m || !vmpi_raw_monitor_held_by_me(lock_id)) return;
     uint32_t entries = m->entries;
     /* A recursive mutex held n times: release n - 1, so the wait releases the last. */
     for (uint32_t i = 1; i < entries; i++) pthread_mutex_unlock(&m->lock);
@@ -127,6 +148,11 @@ void vmpi_raw_monitor_notify_all(VMPI_RawMonitor lock_id) {
 void vmpi_raw_monitor_destroy(VMPI_RawMonitor lock_id) {
     RawMonitor *m = monitor_of(lock_id);
     if (!m) return;
+    pthread_mutex_lock(&live_lock);
+    RawMonitor **link = &live;
+    while (*link && *link != m) link = &(*link)->next_live;
+    if (*link) *link = m->next_live;
+    pthread_mutex_unlock(&live_lock);
     pthread_cond_destroy(&m->notified);
     pthread_mutex_destroy(&m->lock);
     free(m);

@@ -113,7 +113,7 @@ static bool parse_option(const char *arg, RunOptions *o, bool *young_given, char
     } flags[] = {
         {"--gc-stress", &gc->stress}, {"--verify-heap", &gc->verify},
         {"--help", &o->help},         {"-h", &o->help},
-        {"--version", &o->version},
+        {"--version", &o->version},   {"--vmpi-strict", &o->vmpi_strict},
     };
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++) {
         if (strcmp(arg, flags[i].name) == 0) {
@@ -237,6 +237,8 @@ void vm_print_usage(FILE *out) {
             "Profiling (VMPI):\n"
             "  -agentlib:NAME[=OPTS]   load a bundled or installed agent (trace, check)\n"
             "  -agentpath:PATH[=OPTS]  load an agent from a path\n"
+            "  --vmpi-strict        an agent's bad argument to a VMPI function ends\n"
+            "                       the VM (status 1) instead of being warned about\n"
             "\n"
             "Other:\n"
             "  --seed=N             seed for scheduling and sampling (default 0)\n"

@@ -1,0 +1,329 @@
+/*
+ * guard.c -- the agent interface defends itself: every VM function in an
+ * agent's VMPI_Interface (and VMPI_VM's GetEnv) is a guarded entry point here
+ * that checks what the agent hands it, and only then calls the
+ * implementation in the file that owns the concern (threads.c,
+ * raw_monitor.c, ...).  See docs/agent-guard.md.
+ *
+ * A bad argument -- a NULL pointer, an ID that names nothing live, a size,
+ * depth or event number out of range -- gets the spec's error result where
+ * the function has one (VMPI_ERR = JVMPI_FAIL, VMPI_NOT_AVAILABLE,
+ * VMPI_EVERSION) and otherwise does nothing.  Either way the VM says so on
+ * stderr, once per (agent, function, problem), so a looping agent cannot
+ * flood it:
+ *
+ *     vmpi: agent 'libbad.so': GetCallTrace: trace is NULL
+ *
+ * Under --vmpi-strict (vmpi_set_strict) the same bad argument is a contract
+ * breach: the breach is printed and the VM exits with status 1 through its
+ * normal exit (vmpi_exit), so every agent still gets JVM_SHUT_DOWN.
+ *
+ * Who called.  JVMPI's functions take no "which agent" argument.  The agent
+ * is, in order: the slot whose own entry point was called (EnableEvent,
+ * DisableEvent, RequestEvent, SetHeapSamplingInterval and GetEnv are per
+ * agent, interface.c); else the agent whose NotifyEvent or VMPI_OnLoad is
+ * running on this thread (vmpi_caller, set by dispatch.c and agent_load.c);
+ * else "an agent" (a call from an agent's own thread, outside any event).
+ *
+ * Cost: the checks run only when an agent calls in, never on the paths that
+ * post events; a well-behaved agent pays one lookup per ID it passes.
+ */
+#include <pthread.h>
+#include <stdio.h>
+
+#include "control.h"
+#include "dispatch.h"
+
+_Thread_local VmpiAgent *vmpi_caller;
+
+static bool strict;
+
+void vmpi_set_strict(bool on) { strict = on; }
+
+const char *vmpi_agent_name(const VmpiAgent *agent) {
+    return agent && agent->name[0] ? agent->name : "an agent";
+}
+
+/* ---- warning once -------------------------------------------------------------- */
+
+/* The (agent, function, problem) triples already reported.  Functions and
+ * problems are string literals, so pointers identify them.  When the table
+ * is full, further problems are not reported: that is the flood guard. */
+#define MAX_REPORTED 256
+
+typedef struct Reported {
+    const VmpiAgent *agent;
+    const char *function;
+    const char *problem;
+} Reported;
+
+static Reported reported[MAX_REPORTED];
+static uint32_t num_reported;
+static pthread_mutex_t reported_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static bool first_report(const VmpiAgent *agent, const char *function, const char *problem) {
+    pthread_mutex_lock(&reported_lock);
+    bool first = num_reported < MAX_REPORTED;
+    for (uint32_t i = 0; first && i < num_reported; i++) {
+        const Reported *r = &reported[i];
+        if (r->agent == agent && r->function == function && r->problem == problem) first = false;
+    }
+    if (first) reported[num_reported++] = (Reported){agent, function, problem};
+    pthread_mutex_unlock(&reported_lock);
+    return first;
+}
+
+/* Reports a bad argument `problem` given to `function` by `agent` (NULL:
+ * the caller as vmpi_caller knows it).  Returns only when not strict. */
+static void refuse(const VmpiAgent *agent, const char *function, const char *problem) {
+    if (!agent) agent = vmpi_caller;
+    const char *name = vmpi_agent_name(agent);
+    if (strict) {
+        fprintf(stderr, "vmpi: contract breach (bad argument): agent '%s': %s: %s\n", name, function,
+                problem);
+        vmpi_exit(1);
+    }
+    if (first_report(agent, function, problem))
+        fprintf(stderr, "vmpi: agent '%s': %s: %s\n", name, function, problem);
+}
+
+/* ---- the checks ---------------------------------------------------------------- */
+
+/* Whether `code` is an event number at all: in range, no stray bits. */
+static bool is_event_code(int32_t code) { return code > 0 && code < VMPI_EVENT_CODE_LIMIT; }
+
+static bool is_class(const void *class_id) {
+    uint32_t index;
+    return vmpi_vm && class_id && vmpi_vm->class_index(vmpi_vm->vm, class_id, &index);
+}
+
+/* A thread argument: false (reported) unless it names a live VM thread. */
+static bool check_thread(const char *function, VMPI_ThreadID env) {
+    if (vmpi_is_thread(env)) return true;
+    refuse(NULL, function, env ? "env is not a live thread" : "env is NULL");
+    return false;
+}
+
+/* A raw monitor argument: false (reported) unless RawMonitorCreate made it
+ * and RawMonitorDestroy has not destroyed it. */
+static bool check_monitor(const char *function, VMPI_RawMonitor lock_id) {
+    if (vmpi_is_raw_monitor(lock_id)) return true;
+    refuse(NULL, function, lock_id ? "lock_id is not a live raw monitor" : "lock_id is NULL");
+    return false;
+}
+
+/* The largest count SuspendThreadList / ResumeThreadList accept: far more
+ * threads than a VM runs, so a larger count is a garbage number. */
+#define MAX_THREAD_LIST 65536
+
+static int32_t check_thread_list(const char *function, int32_t count, VMPI_ThreadID *threads,
+                                 int32_t *results) {
+    if (count < 0) refuse(NULL, function, "count is negative");
+    else if (count > MAX_THREAD_LIST) refuse(NULL, function, "count is huge (over 65536)");
+    else if (count > 0 && !threads) refuse(NULL, function, "threads is NULL");
+    else if (count > 0 && !results) refuse(NULL, function, "results is NULL");
+    else return VMPI_OK;
+    return VMPI_ERR;
+}
+
+/* ---- per-agent entry points (interface.c generates one set per slot) ------------ */
+
+int32_t vmpi_guarded_get_env(VMPI_VM *vm, void **penv, int32_t version) {
+    VmpiAgent *agent = NULL;
+    for (uint32_t i = 0; i < vmpi_num_agents; i++)
+        if (vm == &vmpi_agents[i].vm) agent = &vmpi_agents[i];
+    if (!agent) {
+        refuse(NULL, "GetEnv", vm ? "vm is not an agent's VMPI_VM" : "vm is NULL");
+        return VMPI_ERR;
+    }
+    if (!penv) {
+        refuse(agent, "GetEnv", "penv is NULL");
+        return VMPI_ERR;
+    }
+    if (version != VMPI_VERSION_1) {
+        refuse(agent, "GetEnv", "version is not VMPI_VERSION_1");
+        *penv = NULL;
+        return VMPI_EVERSION;
+    }
+    *penv = &agent->iface;
+    return VMPI_OK;
+}
+
+int32_t vmpi_guarded_set_event(VmpiAgent *agent, const char *function, int32_t code, uint8_t on) {
+    if (!is_event_code(code)) {
+        refuse(agent, function, "event_type is not an event number");
+        return VMPI_NOT_AVAILABLE;
+    }
+    return vmpi_set_event(agent, code, on);
+}
+
+int32_t vmpi_guarded_request_event(VmpiAgent *agent, int32_t code, void *arg) {
+    const char *problem = NULL;
+    switch (is_event_code(code) ? code : -1) {
+    case -1:
+        refuse(agent, "RequestEvent", "event_type is not an event number");
+        return VMPI_NOT_AVAILABLE;
+    case VMPI_EVENT_CLASS_LOAD:
+        if (!is_class(arg)) problem = arg ? "arg is not a class ID" : "arg (class ID) is NULL";
+        break;
+    case VMPI_EVENT_THREAD_START:
+        if (!vmpi_is_thread(arg)) problem = arg ? "arg is not a live thread" : "arg (thread) is NULL";
+        break;
+    case VMPI_EVENT_OBJECT_ALLOC:
+    case VMPI_EVENT_OBJECT_DUMP: {
+        Obj *obj;
+        VMPI_ArenaID arena_id;
+        if (!arg) problem = "arg (object ID) is NULL";
+        else if (!vmpi_find_object(arg, &obj, &arena_id) &&
+                 !(code == VMPI_EVENT_OBJECT_DUMP && is_class(arg)))
+            problem = "arg is not a live object ID";
+        break;
+    }
+    case VMPI_EVENT_HEAP_DUMP: {
+        const VMPI_HeapDumpArg *dump = arg;
+        if (dump && (dump->heap_dump_level < VMPI_DUMP_LEVEL_0 || dump->heap_dump_level > VMPI_DUMP_LEVEL_2))
+            problem = "heap_dump_level is not 0, 1 or 2";
+        break;
+    }
+    default:
+        break;
+    }
+    if (problem && vmpi_vm) { /* with no VM attached nothing is live: the call fails anyway */
+        refuse(agent, "RequestEvent", problem);
+        return VMPI_ERR;
+    }
+    return vmpi_request_event(agent, code, arg);
+}
+
+int32_t vmpi_guarded_set_heap_sampling_interval(VmpiAgent *agent, int32_t interval) {
+    if (interval < 0) {
+        refuse(agent, "SetHeapSamplingInterval", "sampling_interval is negative");
+        return VMPI_ERR;
+    }
+    return vmpi_set_heap_sampling_interval(agent, interval);
+}
+
+/* ---- shared entry points ---------------------------------------------------------- */
+
+static void guarded_get_call_trace(VMPI_CallTrace *trace, int32_t depth) {
+    const char *problem = NULL;
+    if (!trace) problem = "trace is NULL";
+    else if (depth < 0) problem = "depth is negative";
+    else if (depth > 0 && !trace->frames) problem = "trace->frames is NULL";
+    else if (trace->env_id && !vmpi_is_thread(trace->env_id)) problem = "trace->env_id is not a live thread";
+    if (!problem) {
+        vmpi_get_call_trace(trace, depth);
+        return;
+    }
+    if (trace) trace->num_frames = 0;
+    refuse(NULL, "GetCallTrace", problem);
+}
+
+static VMPI_RawMonitor guarded_raw_monitor_create(char *lock_name) {
+    if (!lock_name) {
+        refuse(NULL, "RawMonitorCreate", "lock_name is NULL");
+        return NULL;
+    }
+    return vmpi_raw_monitor_create(lock_name);
+}
+
+static void guarded_raw_monitor_enter(VMPI_RawMonitor lock_id) {
+    if (check_monitor("RawMonitorEnter", lock_id)) vmpi_raw_monitor_enter(lock_id);
+}
+
+static void guarded_raw_monitor_exit(VMPI_RawMonitor lock_id) {
+    if (!check_monitor("RawMonitorExit", lock_id)) return;
+    if (vmpi_raw_monitor_held_by_me(lock_id)) vmpi_raw_monitor_exit(lock_id);
+    else refuse(NULL, "RawMonitorExit", "the calling thread does not own lock_id");
+}
+
+static void guarded_raw_monitor_wait(VMPI_RawMonitor lock_id, int64_t ms) {
+    if (!check_monitor("RawMonitorWait", lock_id)) return;
+    if (vmpi_raw_monitor_held_by_me(lock_id)) vmpi_raw_monitor_wait(lock_id, ms);
+    else refuse(NULL, "RawMonitorWait", "the calling thread does not own lock_id");
+}
+
+static void guarded_raw_monitor_notify_all(VMPI_RawMonitor lock_id) {
+    if (check_monitor("RawMonitorNotifyAll", lock_id)) vmpi_raw_monitor_notify_all(lock_id);
+}
+
+static void guarded_raw_monitor_destroy(VMPI_RawMonitor lock_id) {
+    if (check_monitor("RawMonitorDestroy", lock_id)) vmpi_raw_monitor_destroy(lock_id);
+}
+
+static void guarded_suspend_thread(VMPI_ThreadID env) {
+    if (check_thread("SuspendThread", env)) vmpi_suspend_thread(env);
+}
+
+static void guarded_resume_thread(VMPI_ThreadID env) {
+    if (check_thread("ResumeThread", env)) vmpi_resume_thread(env);
+}
+
+static int32_t guarded_get_thread_status(VMPI_ThreadID env) {
+    return check_thread("GetThreadStatus", env) ? vmpi_get_thread_status(env) : 0;
+}
+
+static int32_t guarded_thread_has_run(VMPI_ThreadID env) {
+    return check_thread("ThreadHasRun", env) ? vmpi_thread_has_run(env) : 0;
+}
+
+static int32_t guarded_suspend_thread_list(int32_t count, VMPI_ThreadID *threads, int32_t *results) {
+    if (check_thread_list("SuspendThreadList", count, threads, results) != VMPI_OK) return VMPI_ERR;
+    return vmpi_suspend_thread_list(count, threads, results);
+}
+
+static int32_t guarded_resume_thread_list(int32_t count, VMPI_ThreadID *threads, int32_t *results) {
+    if (check_thread_list("ResumeThreadList", count, threads, results) != VMPI_OK) return VMPI_ERR;
+    return vmpi_resume_thread_list(count, threads, results);
+}
+
+static int32_t guarded_create_system_thread(char *name, int32_t priority, void (*f)(void *)) {
+    if (!f) {
+        refuse(NULL, "CreateSystemThread", "f is NULL");
+        return VMPI_ERR;
+    }
+    return vmpi_create_system_thread(name, priority, f);
+}
+
+static void guarded_set_thread_local_storage(VMPI_ThreadID env, void *ptr) {
+    if (check_thread("SetThreadLocalStorage", env)) vmpi_set_thread_local_storage(env, ptr);
+}
+
+static void *guarded_get_thread_local_storage(VMPI_ThreadID env) {
+    return check_thread("GetThreadLocalStorage", env) ? vmpi_get_thread_local_storage(env) : NULL;
+}
+
+static VMPI_ObjectID guarded_get_thread_object(VMPI_ThreadID env) {
+    return check_thread("GetThreadObject", env) ? vmpi_get_thread_object(env) : NULL;
+}
+
+static VMPI_ObjectID guarded_get_method_class(VMPI_MethodID method_id) {
+    if (!method_id) {
+        refuse(NULL, "GetMethodClass", "method_id is NULL");
+        return NULL;
+    }
+    VMPI_ObjectID class_id = vmpi_get_method_class(method_id);
+    if (!class_id && vmpi_vm) refuse(NULL, "GetMethodClass", "method_id is not a method ID");
+    return class_id;
+}
+
+void vmpi_guard_fill_interface(VMPI_Interface *iface) {
+    iface->GetCallTrace = guarded_get_call_trace;
+    iface->RawMonitorCreate = guarded_raw_monitor_create;
+    iface->RawMonitorEnter = guarded_raw_monitor_enter;
+    iface->RawMonitorExit = guarded_raw_monitor_exit;
+    iface->RawMonitorWait = guarded_raw_monitor_wait;
+    iface->RawMonitorNotifyAll = guarded_raw_monitor_notify_all;
+    iface->RawMonitorDestroy = guarded_raw_monitor_destroy;
+    iface->SuspendThread = guarded_suspend_thread;
+    iface->ResumeThread = guarded_resume_thread;
+    iface->GetThreadStatus = guarded_get_thread_status;
+    iface->ThreadHasRun = guarded_thread_has_run;
+    iface->CreateSystemThread = guarded_create_system_thread;
+    iface->SetThreadLocalStorage = guarded_set_thread_local_storage;
+    iface->GetThreadLocalStorage = guarded_get_thread_local_storage;
+    iface->GetThreadObject = guarded_get_thread_object;
+    iface->GetMethodClass = guarded_get_method_class;
+    iface->SuspendThreadList = guarded_suspend_thread_list;
+    iface->ResumeThreadList = guarded_resume_thread_list;
+}
