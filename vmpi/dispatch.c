@@ -16,6 +16,7 @@
  * agent's code is still on this thread's stack (the process is exiting).
  */
 #include <dlfcn.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -129,6 +130,7 @@ void vmpi_dispatch(const VMPI_Event *event, bool with_gc_disabled) {
 struct VMPI_Interface *vmpi_register_listener(void (*notify)(struct VMPI_Event *event)) {
     VmpiAgent *agent = vmpi_agent_claim();
     if (!agent) return NULL;
+    snprintf(agent->name, sizeof agent->name, "listener %u", (unsigned)(agent - vmpi_agents));
     agent->iface.NotifyEvent = notify;
     return &agent->iface;
 }

@@ -49,7 +49,7 @@ typedef struct VmpiAgent {
     void *library;              /* dlopen handle; NULL for in-process listeners */
     char *options;              /* malloc'd copy given to VMPI_OnLoad, or NULL */
     char name[64];              /* for messages: the library's file name or the
-                                   -agentlib NAME; "" for in-process listeners */
+                                   -agentlib NAME; "listener N" in-process */
 } VmpiAgent;
 
 extern VmpiAgent vmpi_agents[VMPI_MAX_AGENTS];
@@ -140,7 +140,7 @@ int32_t vmpi_guarded_set_event(VmpiAgent *agent, const char *function, int32_t c
 int32_t vmpi_guarded_request_event(VmpiAgent *agent, int32_t code, void *arg);
 int32_t vmpi_guarded_set_heap_sampling_interval(VmpiAgent *agent, int32_t interval);
 void vmpi_guard_fill_interface(VMPI_Interface *iface);
-/* The agent's name for messages ("an agent" for NULL or a listener). */
+/* The agent's name for messages ("?" for NULL). */
 const char *vmpi_agent_name(const VmpiAgent *agent);
 
 /* request.c */

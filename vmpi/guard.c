@@ -23,7 +23,7 @@
  * DisableEvent, RequestEvent, SetHeapSamplingInterval and GetEnv are per
  * agent, interface.c); else the agent whose NotifyEvent or VMPI_OnLoad is
  * running on this thread (vmpi_caller, set by dispatch.c and agent_load.c);
- * else "an agent" (a call from an agent's own thread, outside any event).
+ * else '?' (a call from an agent's own thread, outside any event).
  *
  * Cost: the checks run only when an agent calls in, never on the paths that
  * post events; a well-behaved agent pays one lookup per ID it passes.
@@ -41,7 +41,7 @@ static bool strict;
 void vmpi_set_strict(bool on) { strict = on; }
 
 const char *vmpi_agent_name(const VmpiAgent *agent) {
-    return agent && agent->name[0] ? agent->name : "an agent";
+    return agent && agent->name[0] ? agent->name : "?";
 }
 
 /* ---- warning once -------------------------------------------------------------- */

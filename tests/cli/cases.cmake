@@ -81,3 +81,45 @@ endif()
 case(bench/collectors 0 - ""
      env VMRUN=${VMRUN} sh ${CMAKE_SOURCE_DIR}/examples/bench/collectors.sh --heap=1m
      ${CMAKE_SOURCE_DIR}/examples/bench/binary_trees.gcl 8)
+
+# ---- agents that hand VMPI bad arguments (vmpi/guard.c, docs/agent-guard.md) --
+# Each misbehaviour of tests/agents/bad_args.c: the VM refuses the argument
+# with the spec's result (the agent ends the run with 99 if not), warns once
+# naming the agent, the function and the argument, and the program runs to
+# the end with its normal output.  Under --vmpi-strict the same call is a
+# contract breach: the breach is printed and the VM exits with status 1.
+set(bad_args ${agents}/libbad_args.so)
+set(hello_out ${CMAKE_SOURCE_DIR}/examples/hello.expected)
+foreach(misuse
+    "getenv_null@GetEnv: penv is NULL"
+    "getenv_version@GetEnv: version is not VMPI_VERSION_1"
+    "call_trace_null@GetCallTrace: trace is NULL"
+    "call_trace_null_frames@GetCallTrace: trace->frames is NULL"
+    "call_trace_negative_depth@GetCallTrace: depth is negative"
+    "method_class_garbage@GetMethodClass: method_id is not a method ID"
+    "enable_event_out_of_range@EnableEvent: event_type is not an event number"
+    "request_garbage_object@RequestEvent: arg is not a live object ID"
+    "sampling_negative@SetHeapSamplingInterval: sampling_interval is negative"
+    "monitor_null_name@RawMonitorCreate: lock_name is NULL"
+    "monitor_destroyed@RawMonitorEnter: lock_id is not a live raw monitor"
+    "monitor_not_owner@RawMonitorExit: the calling thread does not own lock_id"
+    "thread_list_negative@SuspendThreadList: count is negative"
+    "system_thread_null@CreateSystemThread: f is NULL"
+    "thread_garbage@GetThreadStatus: env is not a live thread")
+  string(REPLACE "@" ";" misuse "${misuse}")
+  list(GET misuse 0 option)
+  list(GET misuse 1 warning)
+  string(REPLACE "." "\\." warning "${warning}")
+  case(cli/agent_guard/${option} 0 ${hello_out} "^vmpi: agent 'libbad_args\\.so': ${warning}$"
+       ${VMRUN} -agentpath:${bad_args}=${option} ${hello})
+  case(cli/agent_guard/strict/${option} 1 - "^vmpi: contract breach \\(bad argument\\): agent 'libbad_args\\.so': ${warning}$"
+       ${VMRUN} --vmpi-strict -agentpath:${bad_args}=${option} ${hello})
+endforeach()
+# A looping agent is warned once per (agent, function, problem).
+case(cli/agent_guard/warned_once 0 - -
+     sh -c "\"$0\" -agentpath:$1=call_trace_null $2 2>&1 >/dev/null | grep -c 'GetCallTrace: trace is NULL' | grep -qx 1"
+     ${VMRUN} ${bad_args} ${hello})
+# Under --vmpi-strict agents still get JVM_SHUT_DOWN: the trace agent's file is complete.
+case(cli/agent_guard/strict_shuts_down 0 - -
+     sh -c "\"$0\" --vmpi-strict -agentpath:$1=sampling_negative -agentlib:trace=file=t.trace $2\n[ $? -eq 1 ] && grep -q JVM_SHUT_DOWN t.trace"
+     ${VMRUN} ${bad_args} ${hello})
