@@ -140,6 +140,7 @@ bool vmpi_load_agent(const char *spec, bool is_path, char *err, size_t errsize) 
     size_t file_len = strnlen(file, sizeof agent->name - 1); /* a longer name is cut, for messages only */
     memcpy(agent->name, file, file_len);
     agent->name[file_len] = '\0';
+    vmpi_install_crash_report();
     vmpi_caller = agent; /* whom guard.c names for a bad argument in VMPI_OnLoad */
     int32_t rc = on_load(&agent->vm, options, NULL);
     vmpi_caller = NULL;

@@ -143,6 +143,10 @@ void vmpi_guard_fill_interface(VMPI_Interface *iface);
 /* The agent's name for messages ("?" for NULL). */
 const char *vmpi_agent_name(const VmpiAgent *agent);
 
+/* crash.c: installs the SIGSEGV/SIGBUS/SIGFPE/SIGILL crash report (once;
+ * agent_load.c calls it before the first VMPI_OnLoad). */
+void vmpi_install_crash_report(void);
+
 /* request.c */
 int32_t vmpi_request_event(VmpiAgent *agent, int32_t event_type, void *arg);
 

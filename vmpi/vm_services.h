@@ -124,6 +124,11 @@ typedef struct VmpiVmServices {
     /* Shuts the VM down with `status` (flushing its output, shutting agents
      * down) and exits; does not return. */
     void (*exit_vm)(void *vm, int status);
+    /* Prints the running thread's bytecode stack trace on stderr, as a
+     * runtime error does; nothing on a thread the VM does not run.  Called
+     * by the crash report (vmpi/crash.c) from a signal handler, so it
+     * allocates nothing.  May be NULL (a mock VM). */
+    void (*print_stack_trace)(void *vm);
 } VmpiVmServices;
 
 #endif

@@ -4,7 +4,9 @@
  * the others in JVM_INIT_DONE's NotifyEvent.  Each checks the result the
  * guard promises and, on a wrong one, says so and ends the VM with status
  * 99, so a test sees the difference between "refused" and "let through".
- * "null_deref" crashes inside NotifyEvent, for the crash report. */
+ * "null_deref" writes through NULL in METHOD_ENTRY's NotifyEvent and
+ * "stack_overflow" recurses without end in JVM_INIT_DONE's, for the crash
+ * report. */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -75,7 +77,7 @@ static void misbehave(void) {
     } else if (strcmp(m, "thread_garbage") == 0) {
         expect(vmpi->GetThreadStatus((VMPI_ThreadID)garbage) == 0, "GetThreadStatus(garbage)");
     } else if (strcmp(m, "null_deref") == 0) {
-        *(volatile int *)(uintptr_t)local = 1;
+        vmpi->EnableEvent(VMPI_EVENT_METHOD_ENTRY, NULL); /* crashes there, with a VM stack */
     } else if (strcmp(m, "stack_overflow") == 0) {
         expect(overflow(0) == 0, "overflow");
     }
@@ -83,6 +85,10 @@ static void misbehave(void) {
 
 static void notify(VMPI_Event *event) {
     if (event->event_type == VMPI_EVENT_JVM_INIT_DONE) misbehave();
+    if (event->event_type == VMPI_EVENT_METHOD_ENTRY) {
+        volatile int *volatile nowhere = NULL; /* volatile: the store is not optimised away */
+        *nowhere = 1;
+    }
 }
 
 int32_t VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved) {

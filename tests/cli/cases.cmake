@@ -123,3 +123,12 @@ case(cli/agent_guard/warned_once 0 - -
 case(cli/agent_guard/strict_shuts_down 0 - -
      sh -c "\"$0\" --vmpi-strict -agentpath:$1=sampling_negative -agentlib:trace=file=t.trace $2\n[ $? -eq 1 ] && grep -q JVM_SHUT_DOWN t.trace"
      ${VMRUN} ${bad_args} ${hello})
+# An agent that crashes gets a crash report naming the signal, the agent, the
+# event and the VM's stack; the status is 128 + SIGSEGV (run_case.sh counts a
+# status of 128 or more as a crash, so the wrapper checks it and exits 0).
+case(cli/agent_guard/crash_report 0 - "^vmpi: fatal error: signal SIGSEGV \\(11\\)$@@^vmpi: in agent 'libbad_args\\.so', NotifyEvent\\(METHOD_ENTRY\\)$@@^    at linked_list\\.main \\(linked_list\\.gcl:[0-9]+\\)$"
+     sh -c "\"$0\" -agentpath:$1=null_deref $2\n[ $? -eq 139 ]"
+     ${VMRUN} ${bad_args} ${CMAKE_SOURCE_DIR}/examples/linked_list.gcl)
+case(cli/agent_guard/crash_report_stack_overflow 0 - "^vmpi: fatal error: signal SIGSEGV \\(11\\)$@@^vmpi: in agent 'libbad_args\\.so', NotifyEvent\\(JVM_INIT_DONE\\)$"
+     sh -c "\"$0\" -agentpath:$1=stack_overflow $2\n[ $? -eq 139 ]"
+     ${VMRUN} ${bad_args} ${hello})

@@ -36,7 +36,7 @@ static void print_frame(const VM *vm, const Frame *frame) {
         fprintf(stderr, "    at %s.%s (%s)\n", owner->name, m->name, file);
 }
 
-static void print_stack_trace(const VMThread *thread) {
+void vm_print_stack_trace(const VMThread *thread) {
     uint32_t shown = thread->depth < TRACE_MAX_FRAMES ? thread->depth : TRACE_MAX_FRAMES;
     for (uint32_t i = 0; i < shown; i++) print_frame(thread->vm, &thread->frames[thread->depth - 1 - i]);
     if (thread->depth > shown) fprintf(stderr, "    ... %u more frames\n", thread->depth - shown);
@@ -46,7 +46,7 @@ static void print_stack_trace(const VMThread *thread) {
 static _Noreturn void vm_runtime_error(VMThread *thread, const char *message) {
     fflush(stdout);
     fprintf(stderr, "error: %s\n", message);
-    print_stack_trace(thread);
+    vm_print_stack_trace(thread);
     vm_exit(thread->vm, 1);
 }
 

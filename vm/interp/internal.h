@@ -54,6 +54,10 @@ static inline Obj *vm_alloc(VMThread *thread, const RtClass *cls, uint32_t lengt
 _Noreturn void vm_runtime_errorf(VMThread *thread, const char *format, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* The thread's stack trace as a runtime error prints it, on stderr (also
+ * used by VMPI's crash report). */
+void vm_print_stack_trace(const VMThread *thread);
+
 /* ---- strings and number formatting (strings.c) ---------------------------- */
 
 /* Longest text vm_format_int / vm_format_double write, NUL included. */

@@ -217,6 +217,12 @@ static const char *collector_name(void *vm) {
 
 static void exit_vm(void *vm, int status) { vm_exit(vm, status); }
 
+static void print_stack_trace(void *vm) {
+    (void)vm;
+    const VMThread *thread = vm_current_thread();
+    if (thread) vm_print_stack_trace(thread);
+}
+
 void vm_attach_vmpi(VM *vm) {
     VmpiVmServices services = {
         .vm = vm,
@@ -239,6 +245,7 @@ void vm_attach_vmpi(VM *vm) {
         .collector = collector,
         .collector_name = collector_name,
         .exit_vm = exit_vm,
+        .print_stack_trace = print_stack_trace,
     };
     vmpi_attach_vm(&services);
 }
