@@ -18,6 +18,7 @@
  *             from VMPI's own
  */
 #include <criterion/criterion.h>
+#include <criterion/redirect.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -560,4 +561,117 @@ Test(mockvm, profiler_exit_goes_through_the_mock_exit, .exit_code = 105) {
     exiting->EnableEvent(VMPI_EVENT_GC_START, NULL);
     exiting->RunGC();
     cr_assert_fail("ProfilerExit returned");
+}
+
+/* ---- the guard: bad arguments get the spec's result, never a crash (vmpi/guard.c) -------- */
+
+static void never_runs(void *arg) { (void)arg; }
+
+Test(mockvm, guard_refuses_bad_event_numbers) {
+    VMPI_Interface *a = vmpi_register_listener(keep);
+    cr_assert_eq(a->EnableEvent(-1, NULL), VMPI_NOT_AVAILABLE);
+    cr_assert_eq(a->EnableEvent(VMPI_EVENT_CODE_LIMIT, NULL), VMPI_NOT_AVAILABLE);
+    cr_assert_eq(a->EnableEvent(VMPI_EVENT_GC_START | 0x100, NULL), VMPI_NOT_AVAILABLE, "stray bits");
+    cr_assert_eq(a->DisableEvent(INT32_MIN, NULL), VMPI_NOT_AVAILABLE);
+    cr_assert_eq(a->RequestEvent(VMPI_EVENT_CODE_LIMIT + 5, NULL), VMPI_NOT_AVAILABLE);
+    cr_assert_eq(a->EnableEvent(VMPI_EVENT_GC_START, NULL), VMPI_OK, "a good number still works");
+}
+
+Test(mockvm, guard_refuses_requests_for_nothing_live) {
+    VMPI_Interface *a = vmpi_register_listener(keep);
+    int local;
+    cr_assert_eq(a->RequestEvent(VMPI_EVENT_OBJECT_ALLOC, NULL), VMPI_ERR);
+    cr_assert_eq(a->RequestEvent(VMPI_EVENT_OBJECT_ALLOC, &local), VMPI_ERR);
+    cr_assert_eq(a->RequestEvent(VMPI_EVENT_OBJECT_DUMP, &local), VMPI_ERR);
+    cr_assert_eq(a->RequestEvent(VMPI_EVENT_CLASS_LOAD, &local), VMPI_ERR);
+    cr_assert_eq(a->RequestEvent(VMPI_EVENT_THREAD_START, &local), VMPI_ERR);
+    VMPI_HeapDumpArg level = {.heap_dump_level = 7};
+    cr_assert_eq(a->RequestEvent(VMPI_EVENT_HEAP_DUMP, &level), VMPI_ERR);
+    cr_assert_eq(num_received, 0, "nothing was sent");
+    cr_assert_eq(a->RequestEvent(VMPI_EVENT_OBJECT_ALLOC, roots[ROOT_A]), VMPI_OK, "a live object still works");
+    cr_assert_eq(num_received, 1);
+}
+
+Test(mockvm, guard_refuses_bad_call_traces) {
+    VMPI_Interface *a = vmpi_register_listener(keep);
+    a->GetCallTrace(NULL, 4); /* nothing to fill: must just not crash */
+    VMPI_CallTrace trace = {.env_id = MAIN_THREAD, .num_frames = 9, .frames = NULL};
+    a->GetCallTrace(&trace, 4);
+    cr_assert_eq(trace.num_frames, 0, "NULL frames");
+    VMPI_CallFrame frames[2];
+    trace = (VMPI_CallTrace){.env_id = MAIN_THREAD, .num_frames = 9, .frames = frames};
+    a->GetCallTrace(&trace, -1);
+    cr_assert_eq(trace.num_frames, 0, "negative depth");
+    a->GetCallTrace(&trace, 0);
+    cr_assert_eq(trace.num_frames, 0, "depth 0 is no frames, not an error");
+}
+
+Test(mockvm, guard_refuses_bad_sizes_and_functions) {
+    VMPI_Interface *a = vmpi_register_listener(keep);
+    VMPI_ThreadID list[1] = {WORKER_THREAD};
+    int32_t results[1];
+    cr_assert_eq(a->SetHeapSamplingInterval(-1), VMPI_ERR);
+    cr_assert_eq(a->SuspendThreadList(-1, list, results), VMPI_ERR);
+    cr_assert_eq(a->SuspendThreadList(1 << 20, list, results), VMPI_ERR, "a huge count");
+    cr_assert_eq(a->SuspendThreadList(1, NULL, results), VMPI_ERR);
+    cr_assert_eq(a->ResumeThreadList(1, list, NULL), VMPI_ERR);
+    cr_assert_eq(a->GetThreadStatus(WORKER_THREAD), VMPI_THREAD_RUNNABLE, "nothing was suspended");
+    cr_assert_eq(a->SuspendThreadList(1, list, results), VMPI_OK);
+    cr_assert_eq(a->CreateSystemThread("t", 0, NULL), VMPI_ERR);
+    cr_assert_eq(a->CreateSystemThread("t", 0, never_runs), VMPI_OK, "a function still works");
+}
+
+Test(mockvm, guard_refuses_dead_and_made_up_monitors) {
+    VMPI_Interface *a = vmpi_register_listener(keep);
+    cr_assert_null(a->RawMonitorCreate(NULL));
+    VMPI_RawMonitor lock = a->RawMonitorCreate("lock");
+    cr_assert_not_null(lock);
+    a->RawMonitorExit(lock); /* not the owner: refused, not an unlock of a free mutex */
+    a->RawMonitorWait(lock, 1000); /* not the owner: refused at once, no wait */
+    a->RawMonitorEnter(lock);
+    a->RawMonitorExit(lock);
+    a->RawMonitorDestroy(lock);
+    /* Destroyed and made up: each would be a use of freed or wild memory. */
+    int local;
+    VMPI_RawMonitor made_up = (VMPI_RawMonitor)&local;
+    a->RawMonitorEnter(lock);
+    a->RawMonitorDestroy(lock);
+    a->RawMonitorEnter(made_up);
+    a->RawMonitorNotifyAll(made_up);
+    a->RawMonitorExit(made_up);
+}
+
+Test(mockvm, guard_refuses_ids_that_name_no_thread) {
+    VMPI_Interface *a = vmpi_register_listener(keep);
+    int local;
+    VMPI_ThreadID made_up = (VMPI_ThreadID)&local;
+    a->SuspendThread(made_up);
+    a->SuspendThread(NULL);
+    cr_assert_eq(a->GetThreadStatus(made_up), 0);
+    cr_assert_eq(a->ThreadHasRun(made_up), 0);
+    cr_assert_null(a->GetThreadObject(made_up));
+    a->SetThreadLocalStorage(made_up, &local);
+    cr_assert_null(a->GetThreadLocalStorage(made_up));
+    cr_assert_eq(a->GetThreadStatus(MAIN_THREAD), VMPI_THREAD_RUNNABLE, "a real thread still works");
+}
+
+/* The warning names the caller, the function and the argument, once per
+ * (agent, function, problem).  A listener is "listener N". */
+Test(mockvm, guard_warns_once_naming_agent_function_and_argument) {
+    cr_redirect_stderr();
+    VMPI_Interface *a = vmpi_register_listener(keep);
+    for (int i = 0; i < 3; i++) cr_assert_eq(a->SetHeapSamplingInterval(-i - 1), VMPI_ERR);
+    cr_assert_eq(a->EnableEvent(-1, NULL), VMPI_NOT_AVAILABLE);
+    fflush(stderr);
+    cr_assert_stderr_eq_str("vmpi: agent 'listener 0': SetHeapSamplingInterval: sampling_interval is negative\n"
+                            "vmpi: agent 'listener 0': EnableEvent: event_type is not an event number\n");
+}
+
+/* Under --vmpi-strict a bad argument ends the VM through its exit (the mock
+ * exits with 100 + status). */
+Test(mockvm, guard_strict_exits_through_the_vm, .exit_code = 101) {
+    VMPI_Interface *a = vmpi_register_listener(keep);
+    vmpi_set_strict(true);
+    a->SetHeapSamplingInterval(-1);
+    cr_assert_fail("a contract breach returned");
 }
