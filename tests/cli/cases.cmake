@@ -39,6 +39,11 @@ case(cli/flags/version 0 - "" ${VMRUN} --version)
 
 # ---- agents that cannot load --------------------------------------------------
 case(cli/agent/not_found 1 - "agent 'nosuch'.*not found" ${VMRUN} -agentlib:nosuch ${hello})
+# -agentlib takes a name; a path is refused before anything is opened.
+case(cli/agent/lib_with_path 1 - "agent '\\.\\./\\.\\./x'.*not a path; use -agentpath:\\.\\./\\.\\./x"
+     ${VMRUN} -agentlib:../../x ${hello})
+case(cli/agent/lib_with_slash 1 - "agent '${agents}/libfailing_onload\\.so'.*use -agentpath"
+     ${VMRUN} -agentlib:${agents}/libfailing_onload.so ${hello})
 case(cli/agent/onload_fails 1 - "VMPI_OnLoad failed"
      ${VMRUN} -agentpath:${agents}/libfailing_onload.so ${hello})
 case(cli/agent/no_entry_point 1 - "no VMPI_OnLoad"
