@@ -132,6 +132,11 @@ VMThread *vm_current_thread(void);
  * null are skipped, so the visitor only ever sees slots holding objects. */
 void vm_enumerate_roots(void *vm, GcSlotVisitor visit, void *ctx);
 
+/* Makes SIGINT and SIGTERM stop the VM at its next safepoint (posting
+ * JVM_SHUT_DOWN, exit status 128 + the signal), and a second one exit at
+ * once (vm/interp/safepoint.c).  False if a handler cannot be installed. */
+bool vm_install_stop_handlers(void);
+
 /* Shuts down agents and exits with `status`: the one way out of the VM, so
  * that no agent output is lost or half-written. */
 _Noreturn void vm_exit(VM *vm, int status);

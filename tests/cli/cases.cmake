@@ -59,6 +59,47 @@ case(cli/runtime/divide_by_zero 1 - "^error: division by zero@@at divide_by_zero
 case(cli/runtime/stack_overflow 1 - "^error: stack overflow@@at stack_overflow\\.forever \\(stack_overflow\\.gcl:2\\)"
      ${VMRUN} ${cli}/stack_overflow.gcl)
 
+# ---- output that cannot be written: one message, status 141 for a closed pipe
+# (with SIGPIPE ignored or not), 1 for a full disk -------------------------------
+# ($0 names the status file, "$@" is the command; a ";" would split a CMake
+# list, hence "\n".)
+set(into_closed_pipe "{ \"$@\"\necho $? > $0.status\n} | head -n 1 >/dev/null")
+set(exit_status "\nexit $(cat $0.status)")
+case(cli/output/closed_pipe 141 - "^vmrun: cannot write standard output: Broken pipe$"
+     sh -c "${into_closed_pipe}${exit_status}" closed_pipe ${VMRUN} ${cli}/print_forever.gcl)
+case(cli/output/closed_pipe_sigpipe_ignored 141 - "^vmrun: cannot write standard output: Broken pipe$"
+     sh -c "trap '' PIPE\n${into_closed_pipe}${exit_status}" ignored_pipe ${VMRUN} ${cli}/print_forever.gcl)
+case(cli/output/full_disk 1 - "^vmrun: cannot write standard output: No space left on device$"
+     sh -c "exec \"$0\" \"$1\" > /dev/full" ${VMRUN} ${hello})
+case(cli/output/full_disk_forever 1 - "^vmrun: cannot write standard output: No space left on device$"
+     sh -c "exec \"$0\" \"$1\" > /dev/full" ${VMRUN} ${cli}/print_forever.gcl)
+# The agents still get JVM_SHUT_DOWN: the trace ends with it (exit 99 if not).
+case(cli/output/closed_pipe_trace_complete 141 - "^vmrun: cannot write standard output: Broken pipe$"
+     sh -c "${into_closed_pipe}\ntail -n 1 traced_pipe.jsonl | grep -q JVM_SHUT_DOWN || exit 99${exit_status}"
+     traced_pipe ${VMRUN} -agentlib:trace=file=traced_pipe.jsonl ${cli}/print_forever.gcl)
+
+# ---- SIGINT and SIGTERM stop the VM at a safepoint, agents shut down -----------
+# (signal_case.sh: status 128 + signal, "stopped by", the trace ends with
+# JVM_SHUT_DOWN).  A second signal exits at once, even when the first one's
+# shutdown is blocked flushing output into a pipe nobody reads.
+set(signal_case ${cli}/signal_case.sh)
+foreach(sig INT TERM)
+  if(sig STREQUAL INT)
+    set(status 130)
+  else()
+    set(status 143)
+  endif()
+  add_test(NAME cli/signal/${sig}_spinning
+           COMMAND sh ${signal_case} ${sig} ${status} file -- ${VMRUN} -agentlib:trace ${cli}/spin_forever.gcl
+           WORKING_DIRECTORY ${scratch})
+  add_test(NAME cli/signal/${sig}_blocked_in_print
+           COMMAND sh ${signal_case} ${sig} ${status} stalled-pipe -- ${VMRUN} -agentlib:trace ${cli}/print_forever.gcl
+           WORKING_DIRECTORY ${scratch})
+endforeach()
+add_test(NAME cli/signal/second_signal_exits_at_once
+         COMMAND sh ${signal_case} "INT*2" 130 stalled-pipe -- ${VMRUN} ${cli}/spin_forever.gcl
+         WORKING_DIRECTORY ${scratch})
+
 # ---- --gc-log: a line per collection, then one summary line for the run --------
 foreach(gc ${GCLAB_COLLECTORS})
   case(cli/gc_log/${gc} 0 - "^\\[gc 1\\] ${gc} (minor|major|cycle) \\(alloc\\): [0-9]+ -> [0-9]+ objects@@^\\[gc\\] ${gc}: [1-9][0-9]* collections .* pause total [0-9.]+ ms, longest [0-9.]+ ms; [0-9]+ objects allocated .* peak RSS [0-9]+ KiB$"

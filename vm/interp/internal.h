@@ -54,6 +54,16 @@ static inline Obj *vm_alloc(VMThread *thread, const RtClass *cls, uint32_t lengt
 _Noreturn void vm_runtime_errorf(VMThread *thread, const char *format, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* ---- output and signals (errors.c, safepoint.c) --------------------------- */
+
+/* A write to stdout failed (errno says why); the thread's state is saved.
+ * Serves a pending stop if a signal interrupted the write, otherwise prints
+ * one message and exits (errors.c gives the status). */
+_Noreturn void vm_output_failed(VMThread *thread);
+
+/* True once SIGINT or SIGTERM has asked the VM to stop. */
+bool vm_stop_requested(void);
+
 /* ---- strings and number formatting (strings.c) ---------------------------- */
 
 /* Longest text vm_format_int / vm_format_double write, NUL included. */

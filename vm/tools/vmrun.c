@@ -10,10 +10,13 @@
  * interned strings); post JVM_INIT_DONE; run main; leave through vm_exit,
  * which flushes the program's output and shuts the agents down.
  *
- * Exit status: the program's own; 1 for bad input, a runtime error or an
- * agent that fails to load; 2 for a bad command line.  Every failure prints
- * one message on stderr.
+ * Exit status: the program's own; 1 for bad input, a runtime error, an
+ * agent that fails to load or output that cannot be written; 2 for a bad
+ * command line; 141 for output into a closed pipe; 128 + the signal when
+ * SIGINT or SIGTERM stops the run.  Every failure prints one message on
+ * stderr.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,6 +80,13 @@ int main(int argc, char **argv) {
      * person is watching it on a terminal. */
     static char stdout_buffer[1 << 16];
     if (!isatty(STDOUT_FILENO)) setvbuf(stdout, stdout_buffer, _IOFBF, sizeof stdout_buffer);
+    /* A closed pipe is a write error the VM reports and exits on through
+     * vm_exit (vm/interp/errors.c), not a death that skips the agents. */
+    signal(SIGPIPE, SIG_IGN);
+    if (!vm_install_stop_handlers()) {
+        perror("vmrun: cannot install the SIGINT and SIGTERM handlers");
+        return 1;
+    }
 
     RunOptions options;
     char err[512];
