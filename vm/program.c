@@ -12,28 +12,32 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Length of the descriptor at d, or 0 if malformed. */
-static size_t descriptor_length(const char *d) {
-    size_t n = 0;
-    while (d[n] == '[') n++;
+const char *type_descriptor_problem(const char *d) {
+    size_t n = strspn(d, "[");
     switch (d[n]) {
     case 'Z': case 'B': case 'C': case 'S': case 'I': case 'J': case 'F': case 'D':
-        return n + 1;
+        n++;
+        break;
     case 'V':
-        return n == 0 ? 1 : 0;
+        if (n > 0) return "an array of void";
+        n++;
+        break;
     case 'L': {
         const char *semi = strchr(d + n, ';');
-        return semi && semi > d + n + 1 ? (size_t)(semi - d) + 1 : 0;
+        if (!semi) return "the class name has no ';' after it";
+        if (semi == d + n + 1) return "the class name is empty";
+        n = (size_t)(semi - d) + 1;
+        break;
     }
+    case '\0':
+        return n > 0 ? "the array has no element type" : "the descriptor is empty";
     default:
-        return 0;
+        return "it starts with none of Z B C S I J F D V L [";
     }
+    return d[n] == '\0' ? NULL : "characters follow the type";
 }
 
-bool type_descriptor_valid(const char *d) {
-    size_t n = descriptor_length(d);
-    return n > 0 && d[n] == '\0';
-}
+bool type_descriptor_valid(const char *d) { return type_descriptor_problem(d) == NULL; }
 
 /* The signature "(params)ret" of m, built from its type indexes. */
 static char *method_signature(const Program *p, const ProgMethod *m) {

@@ -117,6 +117,8 @@ void program_free(Program *p);
 /* True if desc is exactly one well-formed descriptor (V only unbracketed,
  * "LName;" with a non-empty name), with nothing after it. */
 bool type_descriptor_valid(const char *desc);
+/* What is wrong with desc, or NULL if it is well formed. */
+const char *type_descriptor_problem(const char *desc);
 
 /* Type helpers on descriptors. */
 static inline bool type_is_ref(const char *desc) { return desc[0] == 'L' || desc[0] == '['; }

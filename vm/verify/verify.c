@@ -17,12 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../limits.h"
 #include "verify_internal.h"
-
-/* Operands that index locals are u16, and stack depths are bounded the same
- * way so that an interpreter frame stays small whatever a file claims. */
-#define MAX_LOCALS 65536u
-#define MAX_STACK_DEPTH 65535u
 
 bool verify_vfail(const Verifier *v, VerifyPlace place, uint32_t method, uint32_t pc_or_index, const char *fmt,
                   va_list ap) {
@@ -279,9 +275,12 @@ static bool check_method_decl(const Verifier *v, uint32_t mi) {
     if (ret[0] != 'V' && value_type_problem(ret))
         return verify_fail(v, VERIFY_IN_METHOD, mi, 0, "return type %s: %s", verify_type_name(ret, tname, sizeof tname),
                            value_type_problem(ret));
-    if (m->num_prim_locals > MAX_LOCALS || m->num_ref_locals > MAX_LOCALS)
-        return verify_fail(v, VERIFY_IN_METHOD, mi, 0, "%u primitive and %u reference locals (at most %u of each)",
-                           m->num_prim_locals, m->num_ref_locals, MAX_LOCALS);
+    /* The loader checks these too; a compiled program meets them here.  So
+     * an interpreter frame stays small whatever a program claims. */
+    if (m->num_prim_locals > PROG_MAX_LOCALS || m->num_ref_locals > PROG_MAX_LOCALS)
+        return verify_fail(v, VERIFY_IN_METHOD, mi, 0, "%u %s locals; the limit is %u",
+                           m->num_prim_locals > PROG_MAX_LOCALS ? m->num_prim_locals : m->num_ref_locals,
+                           m->num_prim_locals > PROG_MAX_LOCALS ? "primitive" : "reference", PROG_MAX_LOCALS);
     for (uint32_t l = 0; l < m->num_prim_locals; l++) {
         if (!check_type_index(v, mi, m->prim_local_types[l], "primitive local")) return false;
         const char *desc = p->types[m->prim_local_types[l]];
@@ -297,9 +296,11 @@ static bool check_method_decl(const Verifier *v, uint32_t mi) {
                                verify_type_name(desc, tname, sizeof tname));
     }
     if (!check_params_arrive(v, mi)) return false;
-    if (m->max_pstack > MAX_STACK_DEPTH || m->max_rstack > MAX_STACK_DEPTH)
-        return verify_fail(v, VERIFY_IN_METHOD, mi, 0, "stack depths %u and %u: at most %u each", m->max_pstack,
-                           m->max_rstack, MAX_STACK_DEPTH);
+    if (m->max_pstack > PROG_MAX_STACK_DEPTH || m->max_rstack > PROG_MAX_STACK_DEPTH)
+        return verify_fail(v, VERIFY_IN_METHOD, mi, 0, "%s stack depth %u; the limit is %u",
+                           m->max_pstack > PROG_MAX_STACK_DEPTH ? "primitive" : "reference",
+                           m->max_pstack > PROG_MAX_STACK_DEPTH ? m->max_pstack : m->max_rstack,
+                           PROG_MAX_STACK_DEPTH);
     if (m->code_len == 0) return verify_fail(v, VERIFY_IN_METHOD, mi, 0, "the method has no code");
     return check_line_table(v, mi);
 }
