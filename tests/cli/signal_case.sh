@@ -18,7 +18,7 @@
 # makes the wait longer.
 set -u
 sig=${1%\*2} expect_status=$2 stdout_mode=$3
-send="kill -s $sig \$\$"
+send="kill -s $sig \$\$ 2>/dev/null"
 twice=no
 [ "$sig" != "$1" ] && twice=yes send="$send; sleep 1; $send"
 shift 3
@@ -37,7 +37,7 @@ cd "$scratch" || exit 1
 # in the background.  $$ there is the inner shell, which becomes COMMAND.
 case "$stdout_mode" in
     file)
-        wait_for='i=0; while [ ! -s out ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done'
+        wait_for='i=0; while [ ! -s out ] && [ $i -lt 600 ] && kill -0 $$ 2>/dev/null; do sleep 0.1; i=$((i + 1)); done'
         output=out ;;
     stalled-pipe)
         mkfifo pipe
