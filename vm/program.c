@@ -8,9 +8,12 @@
  */
 #include "program.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "limits.h"
 
 const char *type_descriptor_problem(const char *d) {
     size_t n = strspn(d, "[");
@@ -38,6 +41,29 @@ const char *type_descriptor_problem(const char *d) {
 }
 
 bool type_descriptor_valid(const char *d) { return type_descriptor_problem(d) == NULL; }
+
+bool array_levels_add(ArrayLevels *sum, const char *desc, char *why, size_t why_size) {
+    uint64_t dimensions = strspn(desc, "[");
+    if (dimensions > PROG_MAX_ARRAY_DIMENSIONS) {
+        snprintf(why, why_size, "array type nests %" PRIu64 " deep; the limit is %u", dimensions,
+                 PROG_MAX_ARRAY_DIMENSIONS);
+        return false;
+    }
+    /* Level k (from 0) is the descriptor without its first k '['s. */
+    sum->levels += dimensions;
+    sum->bytes += dimensions * strlen(desc) - dimensions * (dimensions - 1) / 2;
+    if (sum->levels > PROG_MAX_ARRAY_LEVELS) {
+        snprintf(why, why_size, "%" PRIu64 " array levels in all types; the limit is %u", sum->levels,
+                 PROG_MAX_ARRAY_LEVELS);
+        return false;
+    }
+    if (sum->bytes > PROG_MAX_ARRAY_LEVEL_BYTES) {
+        snprintf(why, why_size, "%" PRIu64 " bytes of array descriptors at all levels; the limit is %u", sum->bytes,
+                 PROG_MAX_ARRAY_LEVEL_BYTES);
+        return false;
+    }
+    return true;
+}
 
 /* The signature "(params)ret" of m, built from its type indexes. */
 static char *method_signature(const Program *p, const ProgMethod *m) {

@@ -12,7 +12,6 @@
  * linear in its size.  Whatever is structurally sound but semantically wrong (a type
  * confusion in the code, a bad constant index) is left to the verifier.
  */
-#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -178,23 +177,13 @@ static bool read_pools(Reader *r, Program *p, BcOffsets *where) {
     if (!alloc_items(r, (void **)&p->types, n, sizeof *p->types)) return false;
     if (!alloc_items(r, (void **)&where->types, n, sizeof *where->types)) return false;
     p->num_types = n;
-    uint64_t array_levels = 0, array_level_bytes = 0; /* what linking will make (limits.h) */
+    ArrayLevels array_levels = {0};
     for (uint32_t i = 0; i < n; i++) {
         where->types[i] = (uint32_t)r->pos;
-        uint32_t len;
-        if (!read_str(r, "type descriptor", &p->types[i], &len)) return false;
-        uint64_t dimensions = strspn(p->types[i], "[");
-        if (dimensions > PROG_MAX_ARRAY_DIMENSIONS)
-            return fail_at(r, where->types[i], "array type nests %" PRIu64 " deep; the limit is %u", dimensions,
-                           PROG_MAX_ARRAY_DIMENSIONS);
-        array_levels += dimensions;
-        array_level_bytes += dimensions * len - dimensions * (dimensions - 1) / 2;
-        if (array_levels > PROG_MAX_ARRAY_LEVELS)
-            return fail_at(r, where->types[i], "%" PRIu64 " array levels in all types; the limit is %u",
-                           array_levels, PROG_MAX_ARRAY_LEVELS);
-        if (array_level_bytes > PROG_MAX_ARRAY_LEVEL_BYTES)
-            return fail_at(r, where->types[i], "%" PRIu64 " bytes of array descriptors at all levels; the limit is %u",
-                           array_level_bytes, PROG_MAX_ARRAY_LEVEL_BYTES);
+        if (!read_str(r, "type descriptor", &p->types[i], NULL)) return false;
+        char why[160];
+        if (!array_levels_add(&array_levels, p->types[i], why, sizeof why))
+            return fail_at(r, where->types[i], "%s", why);
         const char *problem = type_descriptor_problem(p->types[i]);
         if (problem)
             return fail_at(r, where->types[i], "malformed type descriptor \"%.60s\": %s", p->types[i], problem);

@@ -37,14 +37,16 @@ static bool ends_with(const char *s, const char *suffix) {
 }
 
 /* A compiled program is verified like a loaded one: a compiler bug must
- * stop here, not reach the interpreter. */
+ * stop here, not reach the interpreter.  A program over a limit (a type
+ * nesting 300 arrays deep) is the program's fault, not the compiler's. */
 static bool check_compiled(Program *program, const char *path) {
     VerifyError verr;
     if (!verify_program(program, &verr)) {
         char message[512];
         verify_describe(program, &verr, message, sizeof message);
-        fprintf(stderr, "vmrun: internal error: %s: the compiler's output fails verification: %s\n", path,
-                message);
+        if (verr.over_limit) fprintf(stderr, "vmrun: %s: %s\n", path, message);
+        else fprintf(stderr, "vmrun: internal error: %s: the compiler's output fails verification: %s\n", path,
+                     message);
         return false;
     }
     return true;
