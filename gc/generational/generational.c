@@ -201,10 +201,8 @@ static const GcArenaInfo gen_arenas[] = {
  * barrier in gc.h reads it. */
 static inline bool gen_is_young(const Generational *g, const void *p) { return gc_is_young(&g->gc, p); }
 
-static inline uint32_t gen_survivor_arena(unsigned index) { return GEN_SURVIVOR_0 + index; }
-
 /* Bytes in use in the nursery and from-survivor: what an evacuation may
- * have to promote.  The nursery must not be published (region.h). */
+ * have to promote. */
 static inline size_t gen_young_used(const Generational *g) {
     return gc_region_used(&g->nursery) + gc_region_used(&g->survivors[g->from]);
 }
@@ -217,17 +215,11 @@ static inline bool gen_evacuation_room(const Generational *g, size_t bytes) {
 
 static inline bool gen_old_within_budget(const Generational *g) { return g->old.top <= g->old.limit; }
 
-/* Brings used_objects / used_bytes up to date (see region.h) and keeps
- * total_bytes >= used_bytes. */
-static void gen_count_used(Generational *g) {
-    gc_stats_count_used(&g->gc.stats, g->gc.config.heap_bytes - g->survivor_bytes);
-}
-
-/* Hands the nursery to the fast path -- unless the old generation is over
+/* Opens the nursery to the fast path -- unless the old generation is over
  * its budget: then every allocation must reach the slow path, which
  * collects or fails. */
-static void gen_publish(Generational *g) {
-    if (gen_old_within_budget(g)) gc_region_publish(&g->gc, &g->nursery, GEN_NURSERY);
+static void gen_open_nursery(Generational *g) {
+    gc_region_open(&g->gc, gen_old_within_budget(g) ? &g->nursery : NULL);
 }
 
 /* ---- the write barrier ------------------------------------------------------ */
@@ -263,7 +255,7 @@ static inline uint32_t gen_condemned_arena(const Obj *obj, void *ctx) {
     const Generational *g = ctx;
     if ((uintptr_t)obj - (uintptr_t)g->nursery.start < g->nursery_bytes) return GEN_NURSERY;
     if ((uintptr_t)obj - (uintptr_t)g->survivors[g->from].start < g->survivor_bytes)
-        return gen_survivor_arena(g->from);
+        return g->survivors[g->from].arena_id;
     return GC_COPY_NOT_CONDEMNED;
 }
 
@@ -312,8 +304,8 @@ static void gen_remember_promoted(Generational *g, uint8_t *from) {
 }
 
 /* Empties a young space that holds only garbage and forwarded objects. */
-static void gen_renew_space(GcRegion *space, uint32_t arena_id) {
-    gc_region_renew(space, arena_id, gen_arenas[arena_id - 1].name);
+static void gen_renew_space(GcRegion *space) {
+    gc_region_renew(space, gen_arenas[space->arena_id - 1].name);
 }
 
 /* Copies every live young object out of the nursery and from-survivor --
@@ -323,11 +315,11 @@ static void gen_renew_space(GcRegion *space, uint32_t arena_id) {
 static void gen_evacuate(Generational *g, uint32_t tenure_age) {
     GcStats *stats = &g->gc.stats;
     GcRegion *from = &g->survivors[g->from], *to = &g->survivors[1 - g->from];
-    uint64_t young_objects = stats->used_objects - g->old_objects;
+    uint64_t young_objects = gc_used_objects(&g->gc) - g->old_objects;
     uint64_t young_bytes = gen_young_used(g);
     uint8_t *promoted_start = g->old.top;
     GenCopying copying = {
-        .to_survivor = gc_copy_region(to->start, g->survivor_bytes, gen_survivor_arena(1 - g->from)),
+        .to_survivor = gc_copy_region(to->start, g->survivor_bytes, to->arena_id),
         .old = gc_copy_region(g->old.top, (size_t)(g->old.end - g->old.top), GEN_OLD),
         .tenure_age = tenure_age,
     };
@@ -337,6 +329,7 @@ static void gen_evacuate(Generational *g, uint32_t tenure_age) {
     gc_copier_add_region(&copier, &copying.old);
     gc_copy_forward_roots(&g->gc, &copier, &gen_copy_policy);
     gen_forward_remembered(g, &copier);
+    /* Cheney's scan: gc/common/copy.h, gc_copy_scan. */
     gc_copy_scan(&copier, &gen_copy_policy);
     to->top = copying.to_survivor.top;
     g->old.top = copying.old.top;
@@ -344,8 +337,8 @@ static void gen_evacuate(Generational *g, uint32_t tenure_age) {
     /* Only objects that stayed young can make a promoted object remembered. */
     if (to->top != to->start) gen_remember_promoted(g, promoted_start);
 
-    gen_renew_space(&g->nursery, GEN_NURSERY);
-    gen_renew_space(from, gen_survivor_arena(g->from));
+    gen_renew_space(&g->nursery);
+    gen_renew_space(from);
     g->from = 1 - g->from;
 
     /* Every young survivor was copied. */
@@ -357,11 +350,11 @@ static void gen_evacuate(Generational *g, uint32_t tenure_age) {
 /* ---- collections ---------------------------------------------------------------- */
 
 /* A major collection's second half: the old generation, now holding every
- * object, is compacted. */
+ * object, is compacted (Lisp-2: gc/common/compact.c, gc_compact_region). */
 static void gen_compact_old(Generational *g) {
     GcStats *stats = &g->gc.stats;
     uint64_t bytes_before = gc_region_used(&g->old);
-    GcCompaction compaction = gc_compact_region(&g->gc, &g->compactor, &g->old, GEN_OLD);
+    GcCompaction compaction = gc_compact_region(&g->gc, &g->compactor, &g->old);
     gc_stats_count_survivors(stats, g->old_objects, bytes_before, compaction.live_objects,
                              compaction.live_bytes, compaction.moved_objects, compaction.moved_bytes);
     g->old_objects = compaction.live_objects;
@@ -369,13 +362,11 @@ static void gen_compact_old(Generational *g) {
 
 /* Runs one collection of `kind` -- a major one instead of a minor one if
  * the old generation's budget might not hold what the minor one would
- * promote -- with the nursery withdrawn from the fast path.  Returns the
- * kind it ran. */
+ * promote.  Returns the kind it ran. */
 static GcCollectionKind gen_collect_now(Generational *g, GcCollectionKind kind, GcReason reason) {
     Gc *gc = &g->gc;
     if (kind == GC_COLLECTION_MINOR && !gc_region_fits(&g->old, g->old.limit, gen_young_used(g)))
         kind = GC_COLLECTION_MAJOR;
-    gen_count_used(g);
     GcCollection collection = gc_collection_begin(gc, kind, reason);
     if (kind == GC_COLLECTION_MAJOR) {
         gen_evacuate(g, 0);
@@ -383,17 +374,14 @@ static GcCollectionKind gen_collect_now(Generational *g, GcCollectionKind kind, 
     } else {
         gen_evacuate(g, g->tenure_age);
     }
-    gen_count_used(g);
+    gen_open_nursery(g);
     gc_collection_end(gc, &collection);
     return kind;
 }
 
 /* On request (VMPI RunGC, tests): the whole heap. */
 static void gen_collect(Gc *gc, GcReason reason) {
-    Generational *g = (Generational *)gc;
-    gc_region_reclaim(gc, &g->nursery);
-    gen_collect_now(g, GC_COLLECTION_MAJOR, reason);
-    gen_publish(g);
+    gen_collect_now((Generational *)gc, GC_COLLECTION_MAJOR, reason);
 }
 
 /* ---- allocation ------------------------------------------------------------------ */
@@ -436,20 +424,15 @@ static GcRegion *gen_make_room(Generational *g, size_t bytes) {
     return gen_fits(g, space, bytes) ? space : NULL;
 }
 
+/* If full, collect; then bump -- and close the fast path if a pretenured
+ * object took the old generation past its budget. */
 static Obj *gen_alloc_slow(Gc *gc, const RtClass *cls, uint32_t length, size_t bytes) {
     Generational *g = (Generational *)gc;
-    /* Withdrawn while OBJECT_ALLOC is posted too, so that a heap walk from
-     * an agent's handler sees the new object. */
-    gc_region_reclaim(gc, &g->nursery);
-    Obj *obj = NULL;
     GcRegion *space = gen_make_room(g, bytes);
-    if (space != NULL) {
-        uint32_t arena_id = space == &g->old ? GEN_OLD : GEN_NURSERY;
-        if (arena_id == GEN_OLD) g->old_objects++;
-        obj = gc_region_alloc_object(gc, space, arena_id, cls, length, bytes);
-    }
-    gen_count_used(g); /* exact for gc_describe_oom, if obj is NULL */
-    gen_publish(g);
+    if (space == NULL) return NULL;
+    if (space == &g->old) g->old_objects++;
+    Obj *obj = gc_region_alloc_object(gc, space, cls, length, bytes);
+    gen_open_nursery(g);
     return obj;
 }
 
@@ -462,17 +445,16 @@ static Obj *gen_alloc_slow(Gc *gc, const RtClass *cls, uint32_t length, size_t b
  * freed and slid (compact.h). */
 static void gen_walk_heap(Gc *gc, GcObjectVisitor visit, void *ctx) {
     Generational *g = (Generational *)gc;
-    gen_count_used(g);
     const GenCopying *copying = g->copying;
-    gc_copy_walk_region(g->nursery.start, gc_region_current_top(gc, &g->nursery), GEN_NURSERY, visit, ctx);
+    gc_copy_walk_region(g->nursery.start, g->nursery.top, GEN_NURSERY, visit, ctx);
     for (unsigned i = 0; i < 2; i++) {
         const GcRegion *space = &g->survivors[i];
         bool receiving = copying != NULL && i != g->from;
-        gc_copy_walk_region(space->start, receiving ? copying->to_survivor.top : space->top,
-                            gen_survivor_arena(i), visit, ctx);
+        gc_copy_walk_region(space->start, receiving ? copying->to_survivor.top : space->top, space->arena_id,
+                            visit, ctx);
     }
     const uint8_t *old_top = copying != NULL ? copying->old.top : g->old.top;
-    gc_compact_walk_region(&g->compactor, &g->old, old_top, GEN_OLD, visit, ctx);
+    gc_compact_walk_region(&g->compactor, &g->old, old_top, visit, ctx);
 }
 
 /* Frees whatever `g` holds; each part may be missing (a failed create). */
@@ -485,9 +467,10 @@ static void gen_release(Generational *g) {
     free(g);
 }
 
-/* `bytes` of the young block at `start`, as an empty space. */
-static GcRegion gen_young_space(uint8_t *start, size_t bytes) {
-    return (GcRegion){.start = start, .top = start, .limit = start + bytes, .end = start + bytes};
+/* `bytes` of the young block at `start`, as an empty space of arena `arena_id`. */
+static GcRegion gen_young_space(uint8_t *start, size_t bytes, uint32_t arena_id) {
+    return (GcRegion){
+        .start = start, .top = start, .limit = start + bytes, .end = start + bytes, .arena_id = arena_id};
 }
 
 static Gc *gen_create(const GcConfig *config) {
@@ -516,24 +499,24 @@ static Gc *gen_create(const GcConfig *config) {
     g->gc.young_start = (uintptr_t)g->young_block;
     g->gc.young_bytes = g->young_block != NULL ? young_block_bytes : 0;
     bool ready = g->young_block != NULL && old_bytes <= SIZE_MAX - evacuation_reserve &&
-                 gc_region_init(&g->old, &g->memory, old_bytes, old_bytes + evacuation_reserve) &&
+                 gc_region_init(&g->old, &g->memory, old_bytes, old_bytes + evacuation_reserve, GEN_OLD) &&
                  gc_compactor_init(&g->compactor, &g->old);
     if (!ready) {
         gen_release(g);
         return NULL;
     }
-    g->nursery = gen_young_space(g->young_block, nursery_bytes);
+    g->nursery = gen_young_space(g->young_block, nursery_bytes, GEN_NURSERY);
     for (unsigned i = 0; i < 2; i++)
-        g->survivors[i] = gen_young_space(g->young_block + nursery_bytes + i * survivor_bytes, survivor_bytes);
+        g->survivors[i] = gen_young_space(g->young_block + nursery_bytes + i * survivor_bytes, survivor_bytes,
+                                          GEN_SURVIVOR_0 + i);
     g->nursery_bytes = nursery_bytes;
     g->survivor_bytes = survivor_bytes;
     g->old_bytes = old_bytes;
     g->tenure_age = config->tenure_age < GEN_AGE_MASK ? config->tenure_age : GEN_AGE_MASK;
 
     Gc *gc = &g->gc;
-    gc_init(gc, &gc_generational_ops, config);
-    gen_count_used(g);
-    gen_publish(g);
+    gc_init(gc, &gc_generational_ops, config, config->heap_bytes - survivor_bytes);
+    gen_open_nursery(g);
     return gc;
 }
 

@@ -89,40 +89,24 @@ typedef struct MarkCompact {
 
 extern const GcOps gc_markcompact_ops;
 
-/* Brings used_objects / used_bytes up to date (see region.h) and keeps
- * total_bytes >= used_bytes. */
-static void mc_count_used(MarkCompact *mc) {
-    gc_stats_count_used(&mc->gc.stats, mc->gc.config.heap_bytes);
-}
+/* ---- collecting ---------------------------------------------------------- */
 
-/* ---- compacting ---------------------------------------------------------- */
-
-/* One whole collection, with the region withdrawn from the fast path (the
- * caller reclaims it before and publishes it after). */
-static void mc_compact(MarkCompact *mc, GcReason reason) {
-    Gc *gc = &mc->gc;
-    GcStats *stats = &gc->stats;
-    mc_count_used(mc);
+/* One whole collection: Lisp-2 in place (gc/common/compact.c,
+ * gc_compact_region: mark, plan, update, slide). */
+static void mc_collect(Gc *gc, GcReason reason) {
+    MarkCompact *mc = (MarkCompact *)gc;
     GcCollection collection = gc_collection_begin(gc, GC_COLLECTION_MAJOR, reason);
-    GcCompaction done = gc_compact_region(gc, &mc->compactor, &mc->heap, MC_ARENA_ID);
-    gc_stats_count_survivors(stats, stats->used_objects, stats->used_bytes, done.live_objects, done.live_bytes,
-                             done.moved_objects, done.moved_bytes);
-    mc_count_used(mc);
+    GcCompaction done = gc_compact_region(gc, &mc->compactor, &mc->heap);
+    gc_stats_count_survivors(&gc->stats, collection.objects_before, collection.bytes_before, done.live_objects,
+                             done.live_bytes, done.moved_objects, done.moved_bytes);
     gc_collection_end(gc, &collection);
 }
 
-static void mc_collect(Gc *gc, GcReason reason) {
-    MarkCompact *mc = (MarkCompact *)gc;
-    gc_region_reclaim(gc, &mc->heap);
-    mc_compact(mc, reason);
-    gc_region_publish(gc, &mc->heap, MC_ARENA_ID);
-}
-
-/* ---- allocation --------------------------------------------------------- */
+/* ---- allocating ---------------------------------------------------------- */
 
 /* Makes room for `bytes` more above the top: collects when the budget would
  * be exceeded (or always, under --gc-stress).  False if the request cannot
- * be met.  The region is withdrawn from the fast path. */
+ * be met. */
 static bool mc_make_room(MarkCompact *mc, size_t bytes) {
     Gc *gc = &mc->gc;
     GcRegion *heap = &mc->heap;
@@ -132,21 +116,15 @@ static bool mc_make_room(MarkCompact *mc, size_t bytes) {
     if (bytes > gc->config.heap_bytes) return false;
     /* Collection disabled: no collection, the reserve instead (see top). */
     if (gc->disabled_depth > 0) return gc_region_fits(heap, heap->end, bytes);
-    mc_compact(mc, gc_alloc_reason(gc));
+    mc_collect(gc, gc_alloc_reason(gc));
     return gc_region_fits(heap, heap->limit, bytes);
 }
 
+/* If full, collect; then bump. */
 static Obj *mc_alloc_slow(Gc *gc, const RtClass *cls, uint32_t length, size_t bytes) {
     MarkCompact *mc = (MarkCompact *)gc;
-    /* Withdrawn while OBJECT_ALLOC is posted too, so that a heap walk from
-     * an agent's handler sees the new object (gc_region_current_top). */
-    gc_region_reclaim(gc, &mc->heap);
-    Obj *obj = NULL;
-    if (mc_make_room(mc, bytes))
-        obj = gc_region_alloc_object(gc, &mc->heap, MC_ARENA_ID, cls, length, bytes);
-    mc_count_used(mc); /* exact for gc_describe_oom, if obj is NULL */
-    gc_region_publish(gc, &mc->heap, MC_ARENA_ID);
-    return obj;
+    if (!mc_make_room(mc, bytes)) return NULL;
+    return gc_region_alloc_object(gc, &mc->heap, cls, length, bytes);
 }
 
 /* ---- the heap as a whole ------------------------------------------------ */
@@ -155,9 +133,7 @@ static Obj *mc_alloc_slow(Gc *gc, const RtClass *cls, uint32_t length, size_t by
  * agent's event handler in the middle of a collection (compact.h). */
 static void mc_walk_heap(Gc *gc, GcObjectVisitor visit, void *ctx) {
     MarkCompact *mc = (MarkCompact *)gc;
-    if (mc->compactor.phase == GC_COMPACT_IDLE) mc_count_used(mc);
-    gc_compact_walk_region(&mc->compactor, &mc->heap, gc_region_current_top(gc, &mc->heap), MC_ARENA_ID,
-                           visit, ctx);
+    gc_compact_walk_region(&mc->compactor, &mc->heap, mc->heap.top, visit, ctx);
 }
 
 static Gc *mc_create(const GcConfig *config) {
@@ -169,7 +145,7 @@ static Gc *mc_create(const GcConfig *config) {
         return NULL;
     }
     /* The reserve for disabled collection is as large as the budget. */
-    bool ready = gc_region_init(&mc->heap, &mc->memory, config->heap_bytes, config->heap_bytes) &&
+    bool ready = gc_region_init(&mc->heap, &mc->memory, config->heap_bytes, config->heap_bytes, MC_ARENA_ID) &&
                  gc_compactor_init(&mc->compactor, &mc->heap);
     if (!ready) {
         if (mc->heap.start != NULL) gc_region_release(&mc->heap, &mc->memory);
@@ -178,9 +154,8 @@ static Gc *mc_create(const GcConfig *config) {
         return NULL;
     }
     Gc *gc = &mc->gc;
-    gc->stats.total_bytes = config->heap_bytes;
-    gc_init(gc, &gc_markcompact_ops, config);
-    gc_region_publish(gc, &mc->heap, MC_ARENA_ID);
+    gc_init(gc, &gc_markcompact_ops, config, config->heap_bytes);
+    gc_region_open(gc, &mc->heap);
     return gc;
 }
 

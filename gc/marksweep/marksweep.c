@@ -98,8 +98,6 @@ static void ms_sweep(MarkSweep *ms) {
     GcStats *stats = &ms->gc.stats;
     stats->objects_freed += freed_objects;
     stats->bytes_freed += freed_bytes;
-    stats->used_objects -= freed_objects;
-    stats->used_bytes -= freed_bytes;
 }
 
 /* Gives back table space a shrunken heap no longer needs (a quarter-full
@@ -162,7 +160,7 @@ static Obj *ms_alloc_slow(Gc *gc, const RtClass *cls, uint32_t length, size_t by
     if (GC_UNLIKELY(block == NULL)) return NULL;
     /* Listed before OBJECT_ALLOC is posted: its handler may walk the heap. */
     ms->objects[ms->num_objects++] = block;
-    return gc_budget_admit(gc, block, MS_ARENA_ID, cls, length, bytes);
+    return gc_new_object(gc, block, MS_ARENA_ID, cls, length, bytes);
 }
 
 /* ---- the heap as a whole ------------------------------------------------ */
@@ -180,9 +178,8 @@ static Gc *ms_create(const GcConfig *config) {
         return NULL;
     }
     Gc *gc = &ms->gc;
-    gc->stats.total_bytes = config->heap_bytes;
     gc_markstack_init(&ms->mark_stack);
-    gc_init(gc, &gc_marksweep_ops, config);
+    gc_init(gc, &gc_marksweep_ops, config, config->heap_bytes);
     return gc;
 }
 

@@ -251,8 +251,6 @@ static void rc_free(RefCount *rc, Obj *obj) {
     GcStats *stats = &rc->gc.stats;
     stats->objects_freed++;
     stats->bytes_freed += bytes;
-    stats->used_objects--;
-    stats->used_bytes -= bytes;
     vmpi_post_object_free(obj);
     gc_memory_free(&rc->memory, links, sizeof *links + bytes);
 }
@@ -433,7 +431,7 @@ static void rc_collect_cycles(RefCount *rc) {
 /* ---- the reconciliation ---------------------------------------------------- */
 
 static bool rc_cycles_due(const RefCount *rc) {
-    uint64_t half_heap = rc->gc.stats.used_objects / 2;
+    uint64_t half_heap = gc_used_objects(&rc->gc) / 2;
     uint64_t due = half_heap > RC_MIN_CANDIDATES ? half_heap : RC_MIN_CANDIDATES;
     return rc->candidates.count >= due;
 }
@@ -496,7 +494,7 @@ static Obj *rc_alloc_slow(Gc *gc, const RtClass *cls, uint32_t length, size_t by
     links->candidate_index = RC_NOT_BUFFERED;
     gc_markstack_push(&rc->objects, obj);
     gc_markstack_push(&rc->zct, obj); /* its count is zero */
-    return gc_budget_admit(gc, obj, RC_ARENA_ID, cls, length, bytes);
+    return gc_new_object(gc, obj, RC_ARENA_ID, cls, length, bytes);
 }
 
 /* The barrier counts the new referent before it uncounts the old one, so
@@ -529,7 +527,6 @@ static Gc *rc_create(const GcConfig *config) {
     }
     Gc *gc = &rc->gc;
     gc->fresh_gc_word = RC_IN_ZCT; /* count zero, black, in the ZCT */
-    gc->stats.total_bytes = config->heap_bytes;
     gc_markstack_init(&rc->objects);
     gc_markstack_init(&rc->zct);
     gc_markstack_init(&rc->candidates);
@@ -537,7 +534,7 @@ static Gc *rc_create(const GcConfig *config) {
     gc_markstack_init(&rc->roots_now);
     gc_markstack_init(&rc->worklist);
     gc_markstack_init(&rc->doomed);
-    gc_init(gc, &gc_refcount_ops, config);
+    gc_init(gc, &gc_refcount_ops, config, config->heap_bytes);
     return gc;
 }
 

@@ -91,13 +91,6 @@ extern const GcOps gc_semispace_ops;
 static const GcArenaInfo ss_arenas[] = {{SS_ARENA_A, "semispace-A"}, {SS_ARENA_B, "semispace-B"}};
 
 static inline GcRegion *ss_from_space(SemiSpace *ss) { return &ss->spaces[ss->from]; }
-static inline uint32_t ss_from_arena(const SemiSpace *ss) { return ss_arenas[ss->from].arena_id; }
-
-/* Brings used_objects / used_bytes up to date (see region.h) and keeps
- * total_bytes >= used_bytes. */
-static void ss_count_used(SemiSpace *ss) {
-    gc_stats_count_used(&ss->gc.stats, ss->semispace_bytes);
-}
 
 /* ---- copying ------------------------------------------------------------ */
 
@@ -108,7 +101,7 @@ static inline uint32_t ss_condemned_arena(const Obj *obj, void *ctx) {
     const GcCopyRegion *to = ss->copying_into;
     if ((uintptr_t)obj - (uintptr_t)to->start < (uintptr_t)(to->limit - to->start))
         return GC_COPY_NOT_CONDEMNED;
-    return ss_from_arena(ss);
+    return ss->spaces[ss->from].arena_id;
 }
 
 static inline GcCopyRegion *ss_destination(const Obj *obj, size_t bytes, uint32_t *copy_gc_word,
@@ -121,47 +114,38 @@ static const GcCopyPolicy ss_copy_policy = {
     .destination = ss_destination,
 };
 
-/* One whole collection, with from-space withdrawn from the fast path (the
- * caller reclaims it before and publishes the new from-space after):
- * copies every reachable object into to-space, then flips -- to-space
- * becomes from-space, and the old from-space is deleted as an arena, zeroed
- * where it was used and created anew. */
-static void ss_evacuate(SemiSpace *ss, GcReason reason) {
-    Gc *gc = &ss->gc;
-    GcStats *stats = &gc->stats;
-    ss_count_used(ss);
+/* One whole collection: copies every reachable object into to-space, then
+ * flips -- to-space becomes from-space, and the old from-space is deleted
+ * as an arena, zeroed where it was used and created anew. */
+static void ss_collect(Gc *gc, GcReason reason) {
+    SemiSpace *ss = (SemiSpace *)gc;
     GcCollection collection = gc_collection_begin(gc, GC_COLLECTION_MAJOR, reason);
     unsigned emptied = ss->from, filled = 1 - emptied;
     GcRegion *to = &ss->spaces[filled];
-    GcCopyRegion into = gc_copy_region(to->start, (size_t)(to->end - to->start), ss_arenas[filled].arena_id);
+    GcCopyRegion into = gc_copy_region(to->start, (size_t)(to->end - to->start), to->arena_id);
     ss->copying_into = &into;
     GcCopier copier = gc_copier(ss);
     gc_copier_add_region(&copier, &into);
+    /* Cheney's scan: gc/common/copy.h, gc_copy_reachable. */
     gc_copy_reachable(gc, &copier, &ss_copy_policy);
 
     to->top = into.top;
     ss->from = filled;
     ss->copying_into = NULL;
     /* Every survivor was copied. */
-    gc_stats_count_survivors(stats, stats->used_objects, stats->used_bytes, copier.objects_copied,
-                             copier.bytes_copied, copier.objects_copied, copier.bytes_copied);
-    gc_region_renew(&ss->spaces[emptied], ss_arenas[emptied].arena_id, ss_arenas[emptied].name);
-    ss_count_used(ss);
+    gc_stats_count_survivors(&gc->stats, collection.objects_before, collection.bytes_before,
+                             copier.objects_copied, copier.bytes_copied, copier.objects_copied,
+                             copier.bytes_copied);
+    gc_region_renew(&ss->spaces[emptied], ss_arenas[emptied].name);
+    gc_region_open(gc, to);
     gc_collection_end(gc, &collection);
 }
 
-static void ss_collect(Gc *gc, GcReason reason) {
-    SemiSpace *ss = (SemiSpace *)gc;
-    gc_region_reclaim(gc, ss_from_space(ss));
-    ss_evacuate(ss, reason);
-    gc_region_publish(gc, ss_from_space(ss), ss_from_arena(ss));
-}
-
-/* ---- allocation --------------------------------------------------------- */
+/* ---- allocating ---------------------------------------------------------- */
 
 /* Makes room for `bytes` more in from-space: collects when its budget is
  * spent (or always, under --gc-stress).  False if the request cannot be
- * met.  From-space is withdrawn from the fast path. */
+ * met. */
 static bool ss_make_room(SemiSpace *ss, size_t bytes) {
     Gc *gc = &ss->gc;
     GcRegion *from = ss_from_space(ss);
@@ -171,20 +155,16 @@ static bool ss_make_room(SemiSpace *ss, size_t bytes) {
     if (bytes > ss->semispace_bytes) return false;
     /* Collection disabled: no collection, the reserve instead (see top). */
     if (gc->disabled_depth > 0) return gc_region_fits(from, from->end, bytes);
-    ss_evacuate(ss, gc_alloc_reason(gc));
+    ss_collect(gc, gc_alloc_reason(gc));
     from = ss_from_space(ss);
     return gc_region_fits(from, from->limit, bytes);
 }
 
+/* If full, collect; then bump. */
 static Obj *ss_alloc_slow(Gc *gc, const RtClass *cls, uint32_t length, size_t bytes) {
     SemiSpace *ss = (SemiSpace *)gc;
-    gc_region_reclaim(gc, ss_from_space(ss));
-    Obj *obj = NULL;
-    if (ss_make_room(ss, bytes))
-        obj = gc_region_alloc_object(gc, ss_from_space(ss), ss_from_arena(ss), cls, length, bytes);
-    ss_count_used(ss);
-    gc_region_publish(gc, ss_from_space(ss), ss_from_arena(ss));
-    return obj;
+    if (!ss_make_room(ss, bytes)) return NULL;
+    return gc_region_alloc_object(gc, ss_from_space(ss), cls, length, bytes);
 }
 
 /* ---- the heap as a whole ------------------------------------------------ */
@@ -195,9 +175,8 @@ static Obj *ss_alloc_slow(Gc *gc, const RtClass *cls, uint32_t length, size_t by
 static void ss_walk_heap(Gc *gc, GcObjectVisitor visit, void *ctx) {
     SemiSpace *ss = (SemiSpace *)gc;
     const GcCopyRegion *to = ss->copying_into;
-    if (to == NULL) ss_count_used(ss);
     const GcRegion *from = ss_from_space(ss);
-    gc_copy_walk_region(from->start, gc_region_current_top(gc, from), ss_from_arena(ss), visit, ctx);
+    gc_copy_walk_region(from->start, from->top, from->arena_id, visit, ctx);
     if (to != NULL) gc_copy_walk_region(to->start, to->top, to->arena_id, visit, ctx);
 }
 
@@ -210,8 +189,9 @@ static Gc *ss_create(const GcConfig *config) {
         return NULL;
     }
     /* The reserve is as large as the budget (see the top). */
-    bool have_spaces = gc_region_init(&ss->spaces[0], &ss->memory, semispace_bytes, semispace_bytes);
-    if (have_spaces && !gc_region_init(&ss->spaces[1], &ss->memory, semispace_bytes, semispace_bytes)) {
+    bool have_spaces = gc_region_init(&ss->spaces[0], &ss->memory, semispace_bytes, semispace_bytes, SS_ARENA_A);
+    if (have_spaces &&
+        !gc_region_init(&ss->spaces[1], &ss->memory, semispace_bytes, semispace_bytes, SS_ARENA_B)) {
         gc_region_release(&ss->spaces[0], &ss->memory);
         have_spaces = false;
     }
@@ -222,9 +202,8 @@ static Gc *ss_create(const GcConfig *config) {
     }
     Gc *gc = &ss->gc;
     ss->semispace_bytes = semispace_bytes;
-    ss_count_used(ss);
-    gc_init(gc, &gc_semispace_ops, config);
-    gc_region_publish(gc, ss_from_space(ss), ss_from_arena(ss));
+    gc_init(gc, &gc_semispace_ops, config, semispace_bytes);
+    gc_region_open(gc, ss_from_space(ss));
     return gc;
 }
 
