@@ -10,7 +10,7 @@
 
 bool gc_compactor_init(GcCompactor *compactor, const GcRegion *region) {
     size_t bytes = (size_t)(region->end - region->start);
-    gc_markstack_init(&compactor->mark_stack);
+    gc_objlist_init(&compactor->mark_stack);
     compactor->phase = GC_COMPACT_IDLE;
     if (bytes > GC_COMPACT_MAX_REGION_BYTES) return false;
     return gc_markbits_init(&compactor->marks, region->start, bytes);
@@ -18,7 +18,7 @@ bool gc_compactor_init(GcCompactor *compactor, const GcRegion *region) {
 
 void gc_compactor_free(GcCompactor *compactor) {
     gc_markbits_free(&compactor->marks);
-    gc_markstack_free(&compactor->mark_stack);
+    gc_objlist_free(&compactor->mark_stack);
 }
 
 /* A compaction in progress: what the slot visitor of pass 3 needs. */

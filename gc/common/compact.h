@@ -62,7 +62,7 @@
 
 #include "../gc.h"
 #include "markbits.h"
-#include "markstack.h"
+#include "objlist.h"
 #include "region.h"
 
 /* The largest region a planned address in gc_word can reach. */

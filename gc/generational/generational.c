@@ -138,7 +138,7 @@
 #include "../common/collect.h"
 #include "../common/compact.h"
 #include "../common/copy.h"
-#include "../common/markstack.h"
+#include "../common/objlist.h"
 #include "../common/memory.h"
 #include "../common/region.h"
 #include "../gc.h"
@@ -179,7 +179,7 @@ typedef struct Generational {
     size_t nursery_bytes, survivor_bytes, old_bytes;
     uint32_t tenure_age;        /* config.tenure_age, at most GEN_AGE_MASK */
     uint64_t old_objects;
-    GcMarkStack remembered;     /* the remembered set: a growable list of objects */
+    GcObjectList remembered;    /* the remembered set */
     GcCompactor compactor;      /* the old generation's mark bitmap and stack */
     uint64_t stress_collections;
     GenCopying *copying;        /* during an evacuation, else NULL */
@@ -226,7 +226,7 @@ static void gen_open_nursery(Generational *g) {
 
 static void gen_remember(Generational *g, Obj *obj) {
     obj->gc_word |= GEN_REMEMBERED;
-    gc_markstack_push(&g->remembered, obj);
+    gc_objlist_push(&g->remembered, obj);
 }
 
 /* Stores, then remembers `holder` if it is old, `value` young, and holder
@@ -285,7 +285,7 @@ static const GcCopyPolicy gen_copy_policy = {
  * young generation) and keeps in the set only those still referring to a
  * young object -- a copy in to-survivor -- afterwards. */
 static void gen_forward_remembered(Generational *g, GcCopier *copier) {
-    GcMarkStack *set = &g->remembered;
+    GcObjectList *set = &g->remembered;
     size_t kept = 0;
     for (size_t i = 0; i < set->count; i++) {
         Obj *obj = set->items[i];
@@ -462,7 +462,7 @@ static void gen_release(Generational *g) {
     if (g->old.start != NULL) gc_region_release(&g->old, &g->memory);
     if (g->young_block != NULL) gc_memory_region_free(&g->memory, g->young_block, g->young_block_bytes);
     gc_compactor_free(&g->compactor);
-    gc_markstack_free(&g->remembered);
+    gc_objlist_free(&g->remembered);
     gc_memory_release(&g->memory);
     free(g);
 }
@@ -486,7 +486,7 @@ static Gc *gen_create(const GcConfig *config) {
 
     Generational *g = calloc(1, sizeof *g);
     if (g == NULL) return NULL;
-    gc_markstack_init(&g->remembered);
+    gc_objlist_init(&g->remembered);
     if (!gc_memory_init(&g->memory)) {
         free(g);
         return NULL;

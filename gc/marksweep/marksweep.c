@@ -178,7 +178,7 @@ static Gc *ms_create(const GcConfig *config) {
         return NULL;
     }
     Gc *gc = &ms->gc;
-    gc_markstack_init(&ms->mark_stack);
+    gc_objlist_init(&ms->mark_stack);
     gc_init(gc, &gc_marksweep_ops, config, config->heap_bytes);
     return gc;
 }
@@ -192,7 +192,7 @@ static void ms_destroy(Gc *gc) {
         gc_memory_free(&ms->memory, obj, obj_size(obj));
     }
     free(ms->objects);
-    gc_markstack_free(&ms->mark_stack);
+    gc_objlist_free(&ms->mark_stack);
     gc_memory_release(&ms->memory);
     free(ms);
 }

@@ -121,7 +121,7 @@
 
 #include "../common/budget.h"
 #include "../common/collect.h"
-#include "../common/markstack.h"
+#include "../common/objlist.h"
 #include "../common/memory.h"
 #include "../common/trace.h"
 #include "../gc.h"
@@ -144,20 +144,22 @@ typedef struct RcLinks {
     uint32_t candidate_index; /* in RefCount.candidates, or RC_NOT_BUFFERED */
 } RcLinks;
 
-/* The lists below are GcMarkStacks used as growable arrays of objects
- * (push, read items[0 .. count), truncate): the mark stack's growth and
- * its out-of-memory exit are what each of them needs. */
 typedef struct RefCount {
-    Gc gc;                    /* first, so a Gc * is a RefCount * */
+    Gc gc;                     /* first, so a Gc * is a RefCount * */
     GcMemory memory;
-    GcMarkStack objects;      /* every allocated object, in no particular order */
-    GcMarkStack zct;          /* the zero-count table */
-    GcMarkStack candidates;   /* possible roots of garbage cycles (purple) */
-    GcMarkStack counted_roots; /* one entry per root slot counted at the last reconciliation */
-    GcMarkStack roots_now;    /* the same, being counted by this reconciliation */
-    GcMarkStack worklist;     /* objects still to visit: frees, trial deletion */
-    GcMarkStack doomed;       /* members of garbage cycles, found and not yet freed */
+    GcObjectList objects;      /* every allocated object, in no particular order */
+    GcObjectList zct;          /* the zero-count table */
+    GcObjectList candidates;   /* possible roots of garbage cycles (purple) */
+    GcObjectList counted_roots; /* one entry per root slot counted at the last reconciliation */
+    GcObjectList roots_now;    /* the same, being counted by this reconciliation */
+    GcObjectList worklist;     /* objects still to visit: frees, trial deletion */
+    GcObjectList doomed;       /* members of garbage cycles, found and not yet freed */
 } RefCount;
+
+/* RefCount's lists, for making and freeing them all alike. */
+#define RC_LISTS(rc)                                                                                  \
+    {&(rc)->objects, &(rc)->zct, &(rc)->candidates, &(rc)->counted_roots, &(rc)->roots_now,           \
+     &(rc)->worklist, &(rc)->doomed}
 
 extern const GcOps gc_refcount_ops;
 
@@ -198,7 +200,7 @@ static inline void rc_increment(Obj *obj) {
 /* Puts `obj` into the candidate buffer. */
 static void rc_buffer(RefCount *rc, Obj *obj) {
     rc_links(obj)->candidate_index = (uint32_t)rc->candidates.count;
-    gc_markstack_push(&rc->candidates, obj);
+    gc_objlist_push(&rc->candidates, obj);
 }
 
 /* Takes buffered `obj` out of the candidate buffer: the last entry moves
@@ -229,7 +231,7 @@ static void rc_decrement(RefCount *rc, Obj *obj) {
         rc_possible_root(rc, obj);
     } else if (!(obj->gc_word & RC_IN_ZCT)) {
         obj->gc_word |= RC_IN_ZCT;
-        gc_markstack_push(&rc->zct, obj);
+        gc_objlist_push(&rc->zct, obj);
     }
 }
 
@@ -263,17 +265,17 @@ static void rc_free(RefCount *rc, Obj *obj) {
  * is still listed in the ZCT is not freed here but by its ZCT entry
  * (rc_settle_zct), which must not be left pointing at freed memory. */
 static void rc_release(RefCount *rc, Obj *obj) {
-    GcMarkStack *worklist = &rc->worklist;
-    gc_markstack_push(worklist, obj);
+    GcObjectList *worklist = &rc->worklist;
+    gc_objlist_push(worklist, obj);
     Obj *dead;
-    while ((dead = gc_markstack_pop(worklist)) != NULL) {
+    while ((dead = gc_objlist_pop(worklist)) != NULL) {
         size_t count;
         Obj **slots = obj_ref_slots(dead, &count);
         for (size_t i = 0; i < count; i++) {
             Obj *child = slots[i];
             if (child == NULL) continue;
             slots[i] = NULL;
-            if (rc_count_down(child) == 0) gc_markstack_push(worklist, child);
+            if (rc_count_down(child) == 0) gc_objlist_push(worklist, child);
             else rc_possible_root(rc, child);
         }
         if (!(dead->gc_word & RC_IN_ZCT)) rc_free(rc, dead);
@@ -289,12 +291,12 @@ static void rc_count_root(Obj **slot, void *ctx) {
     if (obj == NULL) return;
     rc_increment(obj);
     obj->gc_word |= RC_ROOTED;
-    gc_markstack_push(&rc->roots_now, obj);
+    gc_objlist_push(&rc->roots_now, obj);
 }
 
 /* Step 2: takes back the previous reconciliation's root counts. */
 static void rc_uncount_old_roots(RefCount *rc) {
-    GcMarkStack *old = &rc->counted_roots;
+    GcObjectList *old = &rc->counted_roots;
     for (size_t i = 0; i < old->count; i++) rc_decrement(rc, old->items[i]);
     old->count = 0;
 }
@@ -336,12 +338,12 @@ static void rc_settle_zct(RefCount *rc) {
  * It drains the work list only down to where it found it, because rc_scan
  * calls it with items of its own on the list. */
 static void rc_paint(RefCount *rc, Obj *root, RcColour colour) {
-    GcMarkStack *worklist = &rc->worklist;
+    GcObjectList *worklist = &rc->worklist;
     size_t base = worklist->count;
     rc_set_colour(root, colour);
-    gc_markstack_push(worklist, root);
+    gc_objlist_push(worklist, root);
     while (worklist->count > base) {
-        Obj *obj = gc_markstack_pop(worklist);
+        Obj *obj = gc_objlist_pop(worklist);
         size_t count;
         Obj **slots = obj_ref_slots(obj, &count);
         for (size_t i = 0; i < count; i++) {
@@ -351,7 +353,7 @@ static void rc_paint(RefCount *rc, Obj *root, RcColour colour) {
             else rc_count_up(child);
             if (rc_colour(child) != colour) {
                 rc_set_colour(child, colour);
-                gc_markstack_push(worklist, child);
+                gc_objlist_push(worklist, child);
             }
         }
     }
@@ -361,10 +363,10 @@ static void rc_paint(RefCount *rc, Obj *root, RcColour colour) {
  * (so ScanBlack); one with none is, for now, garbage (white), and so are its
  * gray referents unless something from outside reaches them later. */
 static void rc_scan(RefCount *rc, Obj *root) {
-    GcMarkStack *worklist = &rc->worklist;
-    gc_markstack_push(worklist, root);
+    GcObjectList *worklist = &rc->worklist;
+    gc_objlist_push(worklist, root);
     Obj *obj;
-    while ((obj = gc_markstack_pop(worklist)) != NULL) {
+    while ((obj = gc_objlist_pop(worklist)) != NULL) {
         if (rc_colour(obj) != RC_GRAY) continue;
         if (rc_count(obj) > 0) {
             rc_paint(rc, obj, RC_BLACK); /* ScanBlack */
@@ -374,7 +376,7 @@ static void rc_scan(RefCount *rc, Obj *root) {
         size_t count;
         Obj **slots = obj_ref_slots(obj, &count);
         for (size_t i = 0; i < count; i++)
-            if (slots[i] != NULL) gc_markstack_push(worklist, slots[i]);
+            if (slots[i] != NULL) gc_objlist_push(worklist, slots[i]);
     }
 }
 
@@ -385,19 +387,19 @@ static void rc_scan(RefCount *rc, Obj *root) {
  * freed object, which real freeing does not allow. */
 static void rc_collect_white(RefCount *rc, Obj *root) {
     if (rc_colour(root) != RC_WHITE) return;
-    GcMarkStack *worklist = &rc->worklist;
+    GcObjectList *worklist = &rc->worklist;
     rc_set_colour(root, RC_BLACK);
-    gc_markstack_push(worklist, root);
+    gc_objlist_push(worklist, root);
     Obj *obj;
-    while ((obj = gc_markstack_pop(worklist)) != NULL) {
-        gc_markstack_push(&rc->doomed, obj);
+    while ((obj = gc_objlist_pop(worklist)) != NULL) {
+        gc_objlist_push(&rc->doomed, obj);
         size_t count;
         Obj **slots = obj_ref_slots(obj, &count);
         for (size_t i = 0; i < count; i++) {
             Obj *child = slots[i];
             if (child == NULL || rc_colour(child) != RC_WHITE) continue;
             rc_set_colour(child, RC_BLACK);
-            gc_markstack_push(worklist, child);
+            gc_objlist_push(worklist, child);
         }
     }
 }
@@ -410,7 +412,7 @@ static void rc_collect_white(RefCount *rc, Obj *root) {
  * each other die with them, and MarkGray has already taken their
  * references to black objects off those objects' counts. */
 static void rc_collect_cycles(RefCount *rc) {
-    GcMarkStack *candidates = &rc->candidates;
+    GcObjectList *candidates = &rc->candidates;
     Obj **entries = candidates->items;
     size_t kept = 0;
     for (size_t i = 0; i < candidates->count; i++) {
@@ -423,7 +425,7 @@ static void rc_collect_cycles(RefCount *rc) {
     for (size_t i = 0; i < kept; i++) rc_scan(rc, entries[i]);
     for (size_t i = 0; i < kept; i++) rc_collect_white(rc, entries[i]);
     candidates->count = 0;
-    GcMarkStack *doomed = &rc->doomed;
+    GcObjectList *doomed = &rc->doomed;
     for (size_t i = 0; i < doomed->count; i++) rc_free(rc, doomed->items[i]);
     doomed->count = 0;
 }
@@ -448,9 +450,9 @@ static void rc_reconcile(RefCount *rc, GcReason reason, bool force_cycles) {
     rc_settle_zct(rc);
     if (cycles) rc_collect_cycles(rc);
 
-    GcMarkStack *roots = &rc->roots_now;
+    GcObjectList *roots = &rc->roots_now;
     for (size_t i = 0; i < roots->count; i++) roots->items[i]->gc_word &= ~RC_ROOTED;
-    GcMarkStack counted = rc->counted_roots; /* empty: step 2 used it up */
+    GcObjectList counted = rc->counted_roots; /* empty: step 2 used it up */
     rc->counted_roots = *roots;
     *roots = counted;
 
@@ -492,8 +494,8 @@ static Obj *rc_alloc_slow(Gc *gc, const RtClass *cls, uint32_t length, size_t by
     Obj *obj = (Obj *)(links + 1);
     links->table_index = (uint32_t)rc->objects.count;
     links->candidate_index = RC_NOT_BUFFERED;
-    gc_markstack_push(&rc->objects, obj);
-    gc_markstack_push(&rc->zct, obj); /* its count is zero */
+    gc_objlist_push(&rc->objects, obj);
+    gc_objlist_push(&rc->zct, obj); /* its count is zero */
     return gc_new_object(gc, obj, RC_ARENA_ID, cls, length, bytes);
 }
 
@@ -527,13 +529,8 @@ static Gc *rc_create(const GcConfig *config) {
     }
     Gc *gc = &rc->gc;
     gc->fresh_gc_word = RC_IN_ZCT; /* count zero, black, in the ZCT */
-    gc_markstack_init(&rc->objects);
-    gc_markstack_init(&rc->zct);
-    gc_markstack_init(&rc->candidates);
-    gc_markstack_init(&rc->counted_roots);
-    gc_markstack_init(&rc->roots_now);
-    gc_markstack_init(&rc->worklist);
-    gc_markstack_init(&rc->doomed);
+    GcObjectList *lists[] = RC_LISTS(rc);
+    for (size_t i = 0; i < sizeof lists / sizeof *lists; i++) gc_objlist_init(lists[i]);
     gc_init(gc, &gc_refcount_ops, config, config->heap_bytes);
     return gc;
 }
@@ -546,13 +543,8 @@ static void rc_destroy(Gc *gc) {
         Obj *obj = rc->objects.items[i];
         gc_memory_free(&rc->memory, rc_links(obj), sizeof(RcLinks) + obj_size(obj));
     }
-    gc_markstack_free(&rc->objects);
-    gc_markstack_free(&rc->zct);
-    gc_markstack_free(&rc->candidates);
-    gc_markstack_free(&rc->counted_roots);
-    gc_markstack_free(&rc->roots_now);
-    gc_markstack_free(&rc->worklist);
-    gc_markstack_free(&rc->doomed);
+    GcObjectList *lists[] = RC_LISTS(rc);
+    for (size_t i = 0; i < sizeof lists / sizeof *lists; i++) gc_objlist_free(lists[i]);
     gc_memory_release(&rc->memory);
     free(rc);
 }

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 
 #include "gc/common/collect.h"
-#include "gc/common/markstack.h"
+#include "gc/common/objlist.h"
 #include "gc/common/memory.h"
 #include "gc/common/trace.h"
 #include "gc/common/verify.h"
@@ -204,20 +204,20 @@ Test(memory, heaps_have_separate_arenas) {
     gc_memory_release(&a);
 }
 
-/* ---- mark stack ---------------------------------------------------------------------- */
+/* ---- object lists (the mark stack) ---------------------------------------------------------------------- */
 
-Test(markstack, grows_and_pops_in_lifo_order) {
+Test(objlist, grows_and_pops_in_lifo_order) {
     GcMarkStack stack;
-    gc_markstack_init(&stack);
-    cr_assert_null(gc_markstack_pop(&stack));
+    gc_objlist_init(&stack);
+    cr_assert_null(gc_objlist_pop(&stack));
     static Obj objects[3];
     const size_t n = 100000;
-    for (size_t i = 0; i < n; i++) gc_markstack_push(&stack, &objects[i % 3]);
+    for (size_t i = 0; i < n; i++) gc_objlist_push(&stack, &objects[i % 3]);
     cr_assert_eq(stack.count, n);
     cr_assert_geq(stack.capacity, n);
-    for (size_t i = n; i-- > 0;) cr_assert_eq(gc_markstack_pop(&stack), &objects[i % 3]);
-    cr_assert_null(gc_markstack_pop(&stack));
-    gc_markstack_free(&stack);
+    for (size_t i = n; i-- > 0;) cr_assert_eq(gc_objlist_pop(&stack), &objects[i % 3]);
+    cr_assert_null(gc_objlist_pop(&stack));
+    gc_objlist_free(&stack);
     cr_assert_null(stack.items);
 }
 
@@ -244,7 +244,7 @@ Test(trace, marks_exactly_what_the_roots_reach) {
     fx_roots[9] = n[2]; /* a second root to an already reached object */
 
     GcMarkStack stack;
-    gc_markstack_init(&stack);
+    gc_objlist_init(&stack);
     int marked = 0;
     gc_trace_mark_reachable(&fake->gc, &stack, test_try_mark, &marked);
     cr_assert_eq(marked, 3);
@@ -254,7 +254,7 @@ Test(trace, marks_exactly_what_the_roots_reach) {
     cr_assert_eq(n[3]->gc_word, 0);
     cr_assert_eq(n[4]->gc_word, 0);
     cr_assert_eq(stack.count, 0, "the stack is drained");
-    gc_markstack_free(&stack);
+    gc_objlist_free(&stack);
 }
 
 static void count_slot(Obj **slot, void *ctx) {
