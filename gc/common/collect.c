@@ -76,7 +76,8 @@ void gc_collection_end(Gc *gc, const GcCollection *collection) {
     if (gc->config.verify) gc_verify_heap(gc);
     count_collection(&gc->stats, collection->kind, pause_ns);
     if (gc->config.log != NULL) write_log_line(gc, collection, pause_ns);
-    vmpi_post_gc_finish((int64_t)gc_used_objects(gc), (int64_t)gc_used_bytes(gc), (int64_t)gc_total_bytes(gc));
+    vmpi_post_gc_finish((int64_t)gc_used_objects(gc), (int64_t)gc_used_bytes(gc),
+                        (int64_t)gc_total_bytes(gc));
 }
 
 /* [gc] marksweep: 7 collections (0 minor, 7 major, 0 cycle), pause total

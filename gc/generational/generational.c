@@ -1,137 +1,33 @@
 /*
  * generational.c -- the generational collector (--gc=generational), gclab's
- * default.
+ * default: a copied nursery, two survivor spaces, promotion by age, and a
+ * mark-compact old generation.
  *
- * The algorithm (VMPI patent, /work/shared/spec/vmpi-patent-and-jvmpi-1.2.md,
- * "GENERATIONAL GARBAGE COLLECTOR"): objects are segregated by age into
- * generations that are collected at different frequencies.  Most objects
- * die young, so the young generation is collected often, by copying its few
- * survivors out of it and abandoning the rest; objects that survive long
- * enough are promoted to the old generation, which is collected rarely.
- *
- * Spaces.  Four arenas, each made once at start-up:
- *
- *   GEN_NURSERY     1  "nursery"     --young bytes (config.young_bytes;
- *                                    a quarter of --heap if that is 0, and
- *                                    at most half of it, as vmrun's
- *                                    options require); every object is
- *                                    born here, through gc_alloc's inline
- *                                    bump fast path;
- *   GEN_SURVIVOR_0  2  "survivor-0"  two survivor spaces of young / 8 bytes
- *   GEN_SURVIVOR_1  3  "survivor-1"  each: between collections one of them,
- *                                    from-survivor, holds the young objects
- *                                    that survived a minor collection, and
- *                                    the other, to-survivor, is empty;
- *   GEN_OLD         4  "old"         the rest of --heap (config.heap_bytes):
- *                                    promoted objects, appended at a bump
- *                                    pointer and compacted in place.
- *
- * The nursery and both survivor spaces are one block of memory, so "is this
- * object young?" is one range check, in the write barrier and in the copy
- * policy alike.  Each space is a region (gc/common/region.h) whose free part
- * is always zero.  Objects can occupy the nursery, one survivor space and
- * the old generation at once: that, heap - young / 8, is the capacity
- * reported as total_bytes.
- *
- * Pretenuring.  An object larger than the whole nursery could never be born
- * there, so it is allocated directly in the old generation (OBJECT_ALLOC
- * names GEN_OLD); and so is an object that finds the nursery full while the
- * VM has disabled collection (below).  Every other OBJECT_ALLOC names the
- * nursery.
- *
- * Minor collection (GC_COLLECTION_MINOR), when the nursery is full.  The
- * condemned objects are those of the nursery and from-survivor.  Every one
- * reachable from the roots or from the remembered set (below) is copied,
- * breadth first (Cheney's algorithm, gc/common/copy.h): to to-survivor with
- * its age plus one, or to the old generation once that age reaches --tenure
- * (config.tenure_age), or when to-survivor is full.  An object's age is the
- * number of minor collections it has survived, kept in the low bits of its
- * gc_word; --tenure=N promotes it at its N-th survival, so N = 0 and N = 1
- * both mean "promote at the first survival" (the default, 2, gives every
- * object one stay in a survivor space).  Then the nursery and from-survivor
- * are emptied in one stroke -- their used parts zero-filled, their arenas
- * deleted and made anew -- and the survivor spaces swap roles.  The work is
- * proportional to the survivors, not to the garbage.
- *
- * Write barrier and remembered set.  A minor collection does not trace the
- * old generation, so it must know every old object that refers to a young
- * one: those slots are roots for it.  The VM stores every reference into a
- * heap object through gc_write_ref, and gen_write_barrier records each old
- * object that receives a young reference in the remembered set, a list of
- * objects; a "remembered" bit in the object's gc_word keeps it from being
- * listed twice.  A remembered set of objects rather than a card table: the
- * barrier costs about the same either way on every PUTFR/APUTR (two range
- * checks and a bit test here, a range check and a card mark there), but a
- * minor collection then scans exactly the remembered objects' slots, where
- * a card table would have it parse every object that shares a dirty card
- * with one (and keep a table of where objects start, to parse them at all).
- * The price: a large remembered array is scanned whole at every minor
- * collection, where a card table would scan only its dirty cards.  A minor
- * collection keeps in the set only the objects that still refer to a young
- * object afterwards, and adds the promoted objects that do.
- *
- * Major collection (GC_COLLECTION_MAJOR), when the old generation might not
- * hold what a minor collection would promote, on request (VMPI RunGC), and
- * periodically under --gc-stress.  First the whole young generation is
- * evacuated into the old one, as in a minor collection but promoting every
- * survivor regardless of age; then the old generation, now the whole heap,
- * is compacted in place by sliding (gc/common/compact.h: mark from the
- * roots, OBJECT_FREE for the dead, OBJECT_MOVE within GEN_OLD for the
- * survivors that slide down).  Mark-compact rather than mark-sweep because
- * promotion is then a bump of the old generation's top, the same Cheney
- * region copying already uses -- no free lists, no fragmentation -- and
- * majors are rare, so their cost matters less than that of every promotion.
- * Emptying the young generation first means the compaction never has to
- * update references from young objects, and leaves the remembered set
- * empty.  Live objects that no longer fit within the old generation's
- * budget afterwards mean the heap is exhausted.
- *
- * Room, so that no copy can fail halfway.  The old generation's region has,
- * past its budget (--heap minus the young spaces), a reserve of the budget
- * again (for collection disabled, below) plus an evacuation reserve as
- * large as the nursery and one survivor space -- the most that a collection
- * can ever promote.  Invariant: outside a collection, the old generation
- * always has room above its top for everything young.  A minor collection
- * runs only if everything young fits within the old budget; otherwise a
- * major one runs instead, and its evacuation has the reserve.  The fast
- * path is open only while the old generation is within its budget.
- *
- * Collection disabled (VMPI DisableGC).  An agent holds object IDs and
- * expects them to stay valid, so nothing may move or be freed.  New objects
- * fill the nursery, and then go into the old generation, past its budget if
- * need be, as long as the invariant above holds; the first collection after
- * EnableGC brings the heap back within budget or reports it out of memory.
- *
- * --gc-stress: the fast path is off, every allocation collects, and every
- * GEN_STRESS_MAJOR_PERIOD-th of those collections is a major one.
- *
- * Invariants between collections:
- *   - [start, top) of each space holds its objects end to end, none
- *     forwarded; to-survivor is empty; [top, end) of every space is zero
- *     (the nursery's top is gc->bump_ptr while the fast path is on);
- *   - a young object's gc_word is its age; an old object's is 0 or
- *     GEN_REMEMBERED;
- *   - every old object holding a reference to a young object is in the
- *     remembered set, and an object is in it (once) exactly when its
- *     GEN_REMEMBERED bit is set;
+ * Invariant, between collections:
+ *   - each space's [start, top) holds its objects end to end, none
+ *     forwarded; to-survivor is empty; every space's [top, end) is zero;
+ *   - a young object's gc_word is its age; an old one's is 0 or GEN_REMEMBERED;
+ *   - every old object holding a reference to a young one is in the
+ *     remembered set, once, exactly when its GEN_REMEMBERED bit is set;
  *   - old.end - old.top >= the bytes in use in the nursery and
- *     from-survivor;
- *   - old_objects counts the old generation's objects; used_objects /
- *     used_bytes count all objects (brought up to date from the fast
- *     path's counters at every entry into the collector), and total_bytes
- *     is max(heap - young / 8, used_bytes).
+ *     from-survivor: an evacuation always has room (gen_evacuation_room);
+ *   - the fast path bumps the nursery only while old.top <= old.limit.
+ * Events (docs/event-mapping.md, generational row; the VMPI patent,
+ * GENERATIONAL GARBAGE COLLECTOR): four ARENA_NEWs at start-up;
+ * OBJECT_ALLOC(nursery), or (old) when pretenured; per collection GC_START,
+ * one OBJECT_MOVE per young survivor in Cheney order, ARENA_DELETE +
+ * ARENA_NEW of the nursery, then of from-survivor; a major one then the
+ * compaction's OBJECT_FREEs and OBJECT_MOVE(old, old)s; GC_FINISH.
  *
- * Events (DESIGN.md, mapping table, generational row): ARENA_NEW for each of
- * the four arenas when the heap is created; OBJECT_ALLOC in GEN_NURSERY per
- * allocation (GEN_OLD for a pretenured object); within GC_START .. GC_FINISH
- * (gc/common/collect.h), for every collection, one OBJECT_MOVE per
- * survivor of the young generation, from its arena to to-survivor's or
- * GEN_OLD, in Cheney order, then ARENA_DELETE and ARENA_NEW of the nursery,
- * then ARENA_DELETE and ARENA_NEW of the from-survivor space (even when it
- * was empty); the young garbage dies implicitly with its arena, never with
- * an OBJECT_FREE.  A major collection follows with the compaction's events:
- * one OBJECT_FREE per dead old object, then one OBJECT_MOVE(GEN_OLD, old,
- * GEN_OLD, new) per old survivor that slides.
+ * Minor collection, when the nursery is full: the nursery and from-survivor
+ * are condemned; their survivors are copied (Cheney: gc/common/copy.h) to
+ * to-survivor, age plus one, or promoted to the old generation once their
+ * age reaches --tenure.  Major collection, when the old generation might
+ * not take what a minor one would promote: everything young is promoted,
+ * then the old generation is compacted (Lisp-2: gc/common/compact.h).  An
+ * object larger than the nursery is born old.  The spaces' sizes, the
+ * remembered set against a card table, the reserves and DisableGC:
+ * docs/collectors/generational.md.
  */
 #include <stdlib.h>
 
@@ -175,7 +71,7 @@ typedef struct Generational {
     GcRegion nursery;
     GcRegion survivors[2];
     unsigned from;              /* survivors[from] is from-survivor, the other to-survivor */
-    GcRegion old;               /* budget old_bytes, then the reserves (see the top) */
+    GcRegion old;               /* budget old_bytes, then the reserves (see the docs) */
     size_t nursery_bytes, survivor_bytes, old_bytes;
     uint32_t tenure_age;        /* config.tenure_age, at most GEN_AGE_MASK */
     uint64_t old_objects;
@@ -195,7 +91,7 @@ static const GcArenaInfo gen_arenas[] = {
     {GEN_OLD, "old"},
 };
 
-/* ---- spaces and statistics ------------------------------------------------ */
+/* ---- the spaces ---------------------------------------------------------- */
 
 /* The young block's range is published in the Gc record, where the inline
  * barrier in gc.h reads it. */
@@ -222,7 +118,7 @@ static void gen_open_nursery(Generational *g) {
     gc_region_open(&g->gc, gen_old_within_budget(g) ? &g->nursery : NULL);
 }
 
-/* ---- the write barrier ------------------------------------------------------ */
+/* ---- the write barrier --------------------------------------------------- */
 
 static void gen_remember(Generational *g, Obj *obj) {
     obj->gc_word |= GEN_REMEMBERED;
@@ -247,7 +143,7 @@ static bool gen_refers_to_young(const Generational *g, const Obj *obj) {
     return false;
 }
 
-/* ---- evacuating the young generation ---------------------------------------- */
+/* ---- evacuating the young generation ------------------------------------- */
 
 /* The nursery and from-survivor are condemned; to-survivor holds copies
  * made in this collection and the old generation is not collected. */
@@ -347,7 +243,7 @@ static void gen_evacuate(Generational *g, uint32_t tenure_age) {
     g->old_objects += copying.promoted_objects;
 }
 
-/* ---- collections ---------------------------------------------------------------- */
+/* ---- collecting ---------------------------------------------------------- */
 
 /* A major collection's second half: the old generation, now holding every
  * object, is compacted (Lisp-2: gc/common/compact.c, gc_compact_region). */
@@ -384,7 +280,7 @@ static void gen_collect(Gc *gc, GcReason reason) {
     gen_collect_now((Generational *)gc, GC_COLLECTION_MAJOR, reason);
 }
 
-/* ---- allocation ------------------------------------------------------------------ */
+/* ---- allocating ---------------------------------------------------------- */
 
 /* Can an object of `bytes` go into `space` now, within every budget? */
 static bool gen_fits(const Generational *g, const GcRegion *space, size_t bytes) {
@@ -436,7 +332,7 @@ static Obj *gen_alloc_slow(Gc *gc, const RtClass *cls, uint32_t length, size_t b
     return obj;
 }
 
-/* ---- the heap as a whole --------------------------------------------------------- */
+/* ---- the heap as a whole ------------------------------------------------- */
 
 /* Also exact in the middle of a collection (an agent handling OBJECT_MOVE
  * may ask about objects): during an evacuation forwarded objects are
@@ -492,7 +388,7 @@ static Gc *gen_create(const GcConfig *config) {
         return NULL;
     }
     /* The reserves past the old budget: the budget again, for collection
-     * disabled, and one evacuation (see the top). */
+     * disabled, and one evacuation. */
     size_t evacuation_reserve = nursery_bytes + survivor_bytes;
     g->young_block = gc_memory_region_alloc(&g->memory, young_block_bytes);
     g->young_block_bytes = young_block_bytes;
@@ -523,6 +419,8 @@ static Gc *gen_create(const GcConfig *config) {
 /* Frees every space and with them every object.  No events: the heap's end
  * is not a collection (its objects simply cease with the VM). */
 static void gen_destroy(Gc *gc) { gen_release((Generational *)gc); }
+
+/* ---- the collector's tables ---------------------------------------------- */
 
 static const GcConstraints gen_constraints = {
     .name = "generational",

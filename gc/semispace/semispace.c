@@ -1,69 +1,23 @@
 /*
  * semispace.c -- the two-space copying collector (--gc=semispace).
  *
- * The algorithm (VMPI patent, /work/shared/spec/vmpi-patent-and-jvmpi-1.2.md,
- * "TWO-SPACE-COPYING GARBAGE COLLECTOR"): before anything is allocated the
- * heap is divided equally into two semispaces.  Objects are allocated in
- * one of them, from-space, by bumping a pointer; the other, to-space, is
- * kept empty.  When from-space is full the program is suspended and every
- * object reachable from the roots is copied into to-space, breadth first
- * (Cheney's algorithm, gc/common/copy.h).  The garbage is abandoned in
- * from-space, which is then emptied in one stroke, and the two spaces swap
- * roles: the next collection copies back the other way.  The work is
- * proportional to what survives, not to what died.
- *
- * Storage.  Each semispace is a region (gc/common/region.h) whose budget
- * is semispace_bytes = heap_bytes / 2 (rounded down to OBJ_ALIGN), so
- * objects can occupy at most half of --heap: the price of copying.  That
- * half is the heap's capacity, gc->stats.total_bytes.  gc_alloc's inline
- * fast path bumps through from-space's free part; only when it runs out
- * does ss_alloc_slow collect.
- *
- * Forwarding.  When an object has been copied, its old header is
- * overwritten: `cls` holds the copy's address and gc_word has GC_FORWARDED
- * (its top bit) set, so later references to it find the copy (copy.h).
- * Forwarded headers exist only in from-space and only during a collection.
- *
- * Zeroing.  gc_alloc does not clear memory, so the space it hands out must
- * already be zero.  Regions come zero-filled from the memory layer; when a
- * collection has emptied from-space, exactly the part of it that was used,
- * [start, old top), is zeroed (gc_region_cut) -- everything there is dead
- * or forwarded -- and the rest was not written since it was last zeroed.
- * So the emptied space is all zero again when it becomes to-space; copies
- * are laid on it from the bottom, and what lies above them stays zero.
- *
- * Collection disabled (VMPI DisableGC).  An agent holds object IDs and
- * expects them to stay valid, so nothing may move; failing the allocation
- * would make the program run out of memory only because it is profiled.
- * So each semispace has a reserve as large as its budget past its limit
- * (address space: pages cost memory only once touched), and while
- * collection is disabled allocation may dip into from-space's reserve.
- * To-space has the same reserve, so it can always take everything
- * from-space holds: the copy never runs out of room.  The first collection
- * after EnableGC brings the heap back within budget, or, if more than a
- * semispace survives, leaves from-space past its limit, and the next
- * request reports the heap out of memory.
- *
- * Invariants between collections:
- *   - free space in either semispace is zero: to-space entirely, and
- *     from-space from its top to its end (reserve included);
+ * Invariant, between collections:
  *   - from-space [start, top) holds exactly the allocated objects, back to
- *     back, none forwarded, each with gc_word == 0 (gc->fresh_gc_word);
- *     top is gc->bump_ptr while the fast path is on (region.h);
- *   - top <= limit, except while (or just after) the VM disabled collection;
- *   - used_objects / used_bytes count the objects (brought up to date from
- *     the fast path's counters at every entry into the collector and by
- *     walk_heap); total_bytes is max(semispace_bytes, used_bytes).
+ *     back, none forwarded, each with gc_word == 0; to-space is empty;
+ *   - free space is zero: to-space entirely, from-space from top to end;
+ *   - from-space's top <= its limit, except while (or just after) the VM
+ *     disabled collection (then the slow path dips into its reserve);
+ *   - gc->alloc_region is from-space (gc_closed_region under --gc-stress).
+ * Events (docs/event-mapping.md, semispace row; the VMPI patent,
+ * TWO-SPACE-COPYING GARBAGE COLLECTOR): ARENA_NEW(1, "semispace-A") and
+ * ARENA_NEW(2, "semispace-B") at start-up; OBJECT_ALLOC(from) per
+ * allocation; per collection GC_START, one OBJECT_MOVE(from, old, to, new)
+ * per survivor in Cheney order, ARENA_DELETE(from), ARENA_NEW(from),
+ * GC_FINISH.  Never an OBJECT_FREE: the garbage dies with its arena.
  *
- * Events (DESIGN.md, mapping table, semispace row): ARENA_NEW for each
- * semispace (SS_ARENA_A "semispace-A", SS_ARENA_B "semispace-B") when the
- * heap is created; OBJECT_ALLOC in from-space's arena per allocation; within
- * GC_START .. GC_FINISH (gc/common/collect.h) one OBJECT_MOVE from-space ->
- * to-space per survivor, in Cheney order, then ARENA_DELETE of from-space --
- * every object still in it dies implicitly, and there is never an
- * OBJECT_FREE -- then ARENA_NEW with the same arena ID and name.  The
- * implicit deaths are counted in objects_freed / bytes_freed, so the
- * statistics still tell how much died.
+ * When from-space is full the survivors are copied to to-space (Cheney:
+ * gc/common/copy.h) and the spaces swap roles.  Storage, forwarding,
+ * zeroing and the DisableGC reserve: docs/collectors/semispace.md.
  */
 #include <stdlib.h>
 
@@ -92,7 +46,7 @@ static const GcArenaInfo ss_arenas[] = {{SS_ARENA_A, "semispace-A"}, {SS_ARENA_B
 
 static inline GcRegion *ss_from_space(SemiSpace *ss) { return &ss->spaces[ss->from]; }
 
-/* ---- copying ------------------------------------------------------------ */
+/* ---- copying ------------------------------------------------------------- */
 
 /* Everything that is not already in to-space is in from-space, so it is
  * condemned. */
@@ -113,6 +67,8 @@ static const GcCopyPolicy ss_copy_policy = {
     .condemned_arena = ss_condemned_arena,
     .destination = ss_destination,
 };
+
+/* ---- collecting ---------------------------------------------------------- */
 
 /* One whole collection: copies every reachable object into to-space, then
  * flips -- to-space becomes from-space, and the old from-space is deleted
@@ -153,7 +109,8 @@ static bool ss_make_room(SemiSpace *ss, size_t bytes) {
     if (GC_LIKELY(fits && !gc->config.stress)) return true;
     /* A request larger than a semispace can never be met. */
     if (bytes > ss->semispace_bytes) return false;
-    /* Collection disabled: no collection, the reserve instead (see top). */
+    /* Collection disabled: no collection, the reserve instead
+     * (docs/collectors/semispace.md). */
     if (gc->disabled_depth > 0) return gc_region_fits(from, from->end, bytes);
     ss_collect(gc, gc_alloc_reason(gc));
     from = ss_from_space(ss);
@@ -167,7 +124,7 @@ static Obj *ss_alloc_slow(Gc *gc, const RtClass *cls, uint32_t length, size_t by
     return gc_region_alloc_object(gc, ss_from_space(ss), cls, length, bytes);
 }
 
-/* ---- the heap as a whole ------------------------------------------------ */
+/* ---- the heap as a whole ------------------------------------------------- */
 
 /* Also exact in the middle of a collection (an agent handling OBJECT_MOVE
  * may ask about objects): from-space's forwarded objects are skipped and
@@ -188,8 +145,9 @@ static Gc *ss_create(const GcConfig *config) {
         free(ss);
         return NULL;
     }
-    /* The reserve is as large as the budget (see the top). */
-    bool have_spaces = gc_region_init(&ss->spaces[0], &ss->memory, semispace_bytes, semispace_bytes, SS_ARENA_A);
+    /* The reserve is as large as the budget (docs/collectors/semispace.md). */
+    bool have_spaces =
+        gc_region_init(&ss->spaces[0], &ss->memory, semispace_bytes, semispace_bytes, SS_ARENA_A);
     if (have_spaces &&
         !gc_region_init(&ss->spaces[1], &ss->memory, semispace_bytes, semispace_bytes, SS_ARENA_B)) {
         gc_region_release(&ss->spaces[0], &ss->memory);
@@ -215,6 +173,8 @@ static void ss_destroy(Gc *gc) {
     gc_memory_release(&ss->memory);
     free(ss);
 }
+
+/* ---- the collector's tables ---------------------------------------------- */
 
 static const GcConstraints ss_constraints = {
     .name = "semispace",
