@@ -266,7 +266,7 @@ Test(markcompact, write_barrier_op_is_a_plain_store) {
     gc->ops->destroy(gc);
 }
 
-/* The golden pattern of a first collection (DESIGN.md, markcompact row). */
+/* The golden pattern of a first collection (docs/event-mapping.md, markcompact row). */
 Test(markcompact, events_follow_the_mapping_row) {
     fx_record_events();
     Gc *gc = mc_heap(1 << 20);

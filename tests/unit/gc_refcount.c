@@ -447,7 +447,7 @@ Test(refcount, disabled_gc_grows_past_the_budget_instead_of_collecting) {
     gc->ops->destroy(gc);
 }
 
-/* The golden pattern of a first reconciliation (DESIGN.md, refcount row):
+/* The golden pattern of a first reconciliation (docs/event-mapping.md, refcount row):
  * the dead in the order the ZCT finds them, each cascade as it goes, the
  * dead left to their own ZCT entries, then the garbage cycle. */
 Test(refcount, events_follow_the_mapping_row) {
