@@ -8,7 +8,7 @@
  *   stores refs      gc_write_ref()     into heap objects; inline test, out-of-line barrier
  *   collects         gc_collect()       on request (RunGC, tests)
  *   walks the heap   ops->walk_heap     heap dumps, the verifier, tests
- *   reads statistics ops->get_stats     GC_FINISH, --gc-log, benchmarks
+ *   reads statistics gc->stats         counters; gc_used_objects() and kin derive the rest
  *
  * and reads the collector's constant GcConstraints (does it move objects,
  * which barrier it needs, its arenas), never its name.
@@ -23,6 +23,12 @@
  * through vmpi/post.h, exactly as docs/event-mapping.md gives their row,
  * and bracket every OBJECT_FREE, OBJECT_MOVE and ARENA_DELETE between
  * GC_START and GC_FINISH.
+ *
+ * Allocation.  One protocol for every collector: the fast path bumps
+ * gc->alloc_region->top while the request fits below its limit; otherwise
+ * ops->alloc_slow does, in the textbook's words, "if full, collect, then
+ * bump" (or take a block of its own, for marksweep and refcount).  The
+ * region's top is the only allocation pointer there is.
  *
  * Out of memory.  alloc_slow returns NULL when the request cannot be met
  * after a full collection; the VM then reports it (gc_describe_oom) and exits.

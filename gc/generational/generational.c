@@ -34,8 +34,8 @@
 #include "../common/collect.h"
 #include "../common/compact.h"
 #include "../common/copy.h"
-#include "../common/objlist.h"
 #include "../common/memory.h"
+#include "../common/objlist.h"
 #include "../common/region.h"
 #include "../gc.h"
 
@@ -71,7 +71,7 @@ typedef struct Generational {
     GcRegion nursery;
     GcRegion survivors[2];
     unsigned from;              /* survivors[from] is from-survivor, the other to-survivor */
-    GcRegion old;               /* budget old_bytes, then the reserves (see the docs) */
+    GcRegion old;               /* budget old_bytes, then reserves for DisableGC and one evacuation */
     size_t nursery_bytes, survivor_bytes, old_bytes;
     uint32_t tenure_age;        /* config.tenure_age, at most GEN_AGE_MASK */
     uint64_t old_objects;
@@ -93,7 +93,7 @@ static const GcArenaInfo gen_arenas[] = {
 
 /* ---- the spaces ---------------------------------------------------------- */
 
-/* The young block's range is published in the Gc record, where the inline
+/* The young block's range is kept in the Gc record, where the inline
  * barrier in gc.h reads it. */
 static inline bool gen_is_young(const Generational *g, const void *p) { return gc_is_young(&g->gc, p); }
 
@@ -298,8 +298,7 @@ static GcRegion *gen_room_while_disabled(Generational *g, GcRegion *space, size_
 /* Finds the space for a new object of `bytes`: the nursery, or the old
  * generation for one larger than the nursery.  Collects when it is full
  * (and at every allocation under --gc-stress), a major collection before
- * giving up.  NULL if the request cannot be met.  The nursery is withdrawn
- * from the fast path. */
+ * giving up.  NULL if the request cannot be met. */
 static GcRegion *gen_make_room(Generational *g, size_t bytes) {
     Gc *gc = &g->gc;
     bool pretenured = bytes > g->nursery_bytes;

@@ -2,7 +2,7 @@
  * refcount.c -- the reference-counting collector (--gc=refcount), deferred,
  * with cycle collection.
  *
- * Invariant, between reconciliations:
+ * Invariant, between collections (reconciliations):
  *   - objects.items[0 .. objects.count) are exactly the allocated objects,
  *     each knowing its index (RcLinks); candidates likewise, or
  *     RC_NOT_BUFFERED; every purple object is a candidate;
@@ -28,8 +28,8 @@
 
 #include "../common/budget.h"
 #include "../common/collect.h"
-#include "../common/objlist.h"
 #include "../common/memory.h"
+#include "../common/objlist.h"
 #include "../common/trace.h"
 #include "../gc.h"
 #include "refcount.h"
