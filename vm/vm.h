@@ -104,7 +104,8 @@ struct VM {
  *   after that                    vm->array_classes, in order
  * A class ID is the address of its RtClass: RtClasses live outside the
  * collected heap for the VM's whole life, so class IDs never change
- * (DESIGN.md "Object and arena IDs" lets class objects live anywhere). */
+ * (docs/architecture.md, "Object and arena IDs", lets class objects live
+ * anywhere). */
 uint32_t vm_num_linked_classes(const VM *vm);
 const RtClass *vm_linked_class(const VM *vm, uint32_t index);
 
@@ -131,6 +132,12 @@ VMThread *vm_current_thread(void);
  * rstack below rtop, reference statics and interned strings.  Slots holding
  * null are skipped, so the visitor only ever sees slots holding objects. */
 void vm_enumerate_roots(void *vm, GcSlotVisitor visit, void *ctx);
+
+/* Hands VMPI this VM's services (vmpi/vm_services.h, answered by
+ * vm/interp/vmpi_services.c): what its interface functions may read of the
+ * VM's threads, classes and collector.  vm_create calls it before any event
+ * is posted; vmpi_attach_vm(NULL) (vmpi/control.h) detaches. */
+void vm_attach_vmpi(VM *vm);
 
 /* Makes SIGINT and SIGTERM stop the VM at its next safepoint (posting
  * JVM_SHUT_DOWN, exit status 128 + the signal), and a second one exit at

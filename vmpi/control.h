@@ -4,7 +4,7 @@
  *
  * Order of a run (JVMPI 1.2 section 1.1):
  *   vmpi_load_agent() for each -agentlib / -agentpath, in command-line order
- *   vm_create()  -> vmpi_attach_vm(vm); collector posts ARENA_NEW;
+ *   vm_create()  -> vmpi_attach_vm(services); collector posts ARENA_NEW;
  *                   THREAD_START for main; CLASS_LOAD for every class
  *   vmpi_post_jvm_init_done()
  *   ... the program runs ...
@@ -16,7 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-struct VM;
+struct VmpiVmServices;
 struct VMPI_Event;
 struct VMPI_Interface;
 
@@ -27,9 +27,10 @@ struct VMPI_Interface;
  * failure writes one message into err ("agent 'x': ...") and returns false. */
 bool vmpi_load_agent(const char *spec, bool is_path, char *err, size_t errsize);
 
-/* Gives VMPI the VM whose threads, classes and collector its interface
- * functions act on.  Called by vm_create before any event is posted. */
-void vmpi_attach_vm(struct VM *vm);
+/* Gives VMPI the services of the VM whose threads, classes and collector
+ * its interface functions act on (vm_services.h; the table is copied).
+ * Called by vm_create before any event is posted; NULL detaches. */
+void vmpi_attach_vm(const struct VmpiVmServices *services);
 
 /* Posts JVM_SHUT_DOWN (once; later calls do nothing) and unloads agents.
  * vm_exit calls this, so every way out of the VM runs it. */

@@ -26,13 +26,19 @@ uint8_t vmpi_enabled[VMPI_EVENT_CODE_LIMIT];
 
 VmpiAgent vmpi_agents[VMPI_MAX_AGENTS];
 uint32_t vmpi_num_agents;
-VM *vmpi_vm;
+const VmpiVmServices *vmpi_vm;
 _Thread_local VmpiAgent *vmpi_requester;
 
 /* How many NotifyEvent calls are running on this thread. */
 static _Thread_local int notify_depth;
 
-void vmpi_attach_vm(VM *vm) { vmpi_vm = vm; }
+/* The attached VM's table, copied: the VM's may be a temporary. */
+static VmpiVmServices attached_vm;
+
+void vmpi_attach_vm(const VmpiVmServices *services) {
+    if (services) attached_vm = *services;
+    vmpi_vm = services ? &attached_vm : NULL;
+}
 
 bool vmpi_any_agent(void) { return vmpi_num_agents > 0; }
 
@@ -74,18 +80,43 @@ void vmpi_deliver(VmpiAgent *agent, const VMPI_Event *event) {
     notify_depth--;
 }
 
+/* JVMTI 11 SetHeapSamplingInterval: a sample once every `interval` bytes
+ * allocated, every allocation for 0.  gclab counts bytes down exactly
+ * instead of drawing random intervals, so that runs repeat; the cost is
+ * JVMTI's warned-of bias when allocation follows a fixed pattern. */
+static bool sample_due(VmpiAgent *agent, int64_t size) {
+    agent->bytes_until_sample -= size;
+    if (agent->bytes_until_sample > 0) return false;
+    agent->bytes_until_sample += agent->sampling_interval;
+    if (agent->bytes_until_sample <= 0) agent->bytes_until_sample = agent->sampling_interval;
+    return true;
+}
+
+/* The per-agent half of heap sampling: an OBJECT_ALLOC also reaches each
+ * agent that wants samples as SAMPLED_OBJECT_ALLOC, when its countdown runs
+ * out (vmpi_enabled[OBJECT_ALLOC] stands for both, see dispatch.h). */
+static void deliver_sample(VmpiAgent *agent, const VMPI_Event *alloc) {
+    if (!vmpi_wants_samples(agent) || !sample_due(agent, alloc->u.obj_alloc.size)) return;
+    VMPI_Event sampled = *alloc;
+    sampled.event_type = VMPI_EVENT_SAMPLED_OBJECT_ALLOC;
+    vmpi_deliver(agent, &sampled);
+}
+
 void vmpi_dispatch(const VMPI_Event *event, bool with_gc_disabled) {
     int32_t code = event->event_type & ~VMPI_REQUESTED_EVENT;
     Gc *gc = with_gc_disabled ? vmpi_gc() : NULL;
-    if (gc) gc->disabled_depth++;
+    if (gc) gc_disable(gc);
     if ((event->event_type & VMPI_REQUESTED_EVENT) && vmpi_requester) {
         vmpi_deliver(vmpi_requester, event);
     } else {
         /* vmpi_num_agents is re-read each time: a NotifyEvent may shut down. */
-        for (uint32_t i = 0; i < vmpi_num_agents; i++)
-            if (vmpi_agents[i].enabled[code]) vmpi_deliver(&vmpi_agents[i], event);
+        for (uint32_t i = 0; i < vmpi_num_agents; i++) {
+            VmpiAgent *agent = &vmpi_agents[i];
+            if (agent->enabled[code]) vmpi_deliver(agent, event);
+            if (event->event_type == VMPI_EVENT_OBJECT_ALLOC) deliver_sample(agent, event);
+        }
     }
-    if (gc) gc->disabled_depth--;
+    if (gc) gc_enable(gc);
 }
 
 struct VMPI_Interface *vmpi_register_listener(void (*notify)(struct VMPI_Event *event)) {

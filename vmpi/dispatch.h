@@ -9,8 +9,8 @@
  *   in its own enabled set, with one exception kept for the allocation fast
  *   path: vmpi_enabled[OBJECT_ALLOC] is also non-zero while some agent wants
  *   SAMPLED_OBJECT_ALLOC and has set a sampling interval, so that a
- *   collector's vmpi_post_object_alloc stays one branch and
- *   vmpi_send_object_alloc sorts the two events out.  vmpi_refresh_enabled
+ *   collector's vmpi_post_object_alloc stays one branch and vmpi_dispatch,
+ *   which serves every event, sorts the two out.  vmpi_refresh_enabled
  *   re-establishes this after every change to an agent's set.
  *
  *   Agents are kept in load order in vmpi_agents[0 .. vmpi_num_agents), and
@@ -32,8 +32,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../vm/vm.h"
+#include "../gc/gc.h"
 #include "post.h"
+#include "vm_services.h"
 #include "vmpi.h"
 
 #define VMPI_MAX_AGENTS 8
@@ -52,16 +53,19 @@ typedef struct VmpiAgent {
 extern VmpiAgent vmpi_agents[VMPI_MAX_AGENTS];
 extern uint32_t vmpi_num_agents;
 
-/* The VM whose threads, classes and collector the interface acts on (NULL
- * before vmpi_attach_vm, and in unit tests that attach none). */
-extern VM *vmpi_vm;
+/* The services of the VM whose threads, classes and collector the interface
+ * acts on (vm_services.h): NULL before vmpi_attach_vm, and in unit tests
+ * that attach none. */
+extern const VmpiVmServices *vmpi_vm;
 
 /* The attached VM's collector, or NULL. */
-static inline Gc *vmpi_gc(void) { return vmpi_vm ? vmpi_vm->gc : NULL; }
+static inline Gc *vmpi_gc(void) { return vmpi_vm ? vmpi_vm->collector(vmpi_vm->vm) : NULL; }
 
 /* An event's env_id: the VM thread running now, NULL on a thread the VM
- * does not run (vm_current_thread). */
-static inline VMPI_ThreadID vmpi_current_env(void) { return (VMPI_ThreadID)vm_current_thread(); }
+ * does not run or with no VM attached. */
+static inline VMPI_ThreadID vmpi_current_env(void) {
+    return vmpi_vm ? vmpi_vm->current_thread(vmpi_vm->vm) : NULL;
+}
 
 /* ---- agents and delivery (dispatch.c) ------------------------------------ */
 
@@ -90,10 +94,12 @@ extern _Thread_local VmpiAgent *vmpi_requester;
 void vmpi_deliver(VmpiAgent *agent, const VMPI_Event *event);
 
 /* Sends `event` to every agent that enabled its type, in load order, or to
- * the requester alone if it is a requested event.  With `with_gc_disabled`
- * the collector is disabled around the calls: JVMPI 1.2 section 1.4 sends
- * every event carrying an object ID with GC disabled, and gclab does the
- * same for the events of a collection, so that RunGC is refused there. */
+ * the requester alone if it is a requested event.  An OBJECT_ALLOC that is
+ * not requested also goes, as SAMPLED_OBJECT_ALLOC, to each agent whose
+ * sampling interval has run out.  With `with_gc_disabled` the collector is
+ * disabled around the calls: JVMPI 1.2 section 1.4 sends every event
+ * carrying an object ID with GC disabled, and gclab does the same for the
+ * events of a collection, so that RunGC is refused there. */
 void vmpi_dispatch(const VMPI_Event *event, bool with_gc_disabled);
 
 /* ---- building events (events.c) ------------------------------------------ */
@@ -105,6 +111,11 @@ void vmpi_fill_object_alloc(VMPI_Event *event, VMPI_ArenaID arena_id, const Obj 
 
 /* interface.c: fills `agent->iface` with the entry points of slot `slot`. */
 void vmpi_interface_init(VmpiAgent *agent, uint32_t slot);
+
+/* interface.c: ProfilerExit.  Exits through the attached VM (which flushes
+ * its output and shuts agents down), or with no VM shuts VMPI down and
+ * exits itself. */
+_Noreturn void vmpi_exit(int32_t status);
 
 /* request.c */
 int32_t vmpi_request_event(VmpiAgent *agent, int32_t event_type, void *arg);
@@ -126,7 +137,9 @@ void vmpi_enable_gc(void);
 void vmpi_run_gc(void);
 
 /* threads.c */
-VMThread *vmpi_thread_of(VMPI_ThreadID env);
+/* Whether `env` names one of the attached VM's threads (any pointer may be
+ * given: it is looked up, never followed). */
+bool vmpi_is_thread(VMPI_ThreadID env);
 void vmpi_get_call_trace(VMPI_CallTrace *trace, int32_t depth);
 int64_t vmpi_get_current_thread_cpu_time(void);
 void vmpi_suspend_thread(VMPI_ThreadID env);

@@ -50,35 +50,10 @@ void vmpi_fill_object_alloc(VMPI_Event *event, VMPI_ArenaID arena_id, const Obj 
     event->u.obj_alloc.obj_id = OBJECT_ID(obj);
 }
 
-/* JVMTI 11 SetHeapSamplingInterval: a sample once every `interval` bytes
- * allocated, every allocation for 0.  gclab counts bytes down exactly
- * instead of drawing random intervals, so that runs repeat; the cost is
- * JVMTI's warned-of bias when allocation follows a fixed pattern. */
-static bool sample_due(VmpiAgent *agent, size_t size) {
-    agent->bytes_until_sample -= (int64_t)size;
-    if (agent->bytes_until_sample > 0) return false;
-    agent->bytes_until_sample += agent->sampling_interval;
-    if (agent->bytes_until_sample <= 0) agent->bytes_until_sample = agent->sampling_interval;
-    return true;
-}
-
-/* vmpi_enabled[OBJECT_ALLOC] stands for OBJECT_ALLOC or sampling (see
- * dispatch.h), so each agent gets whichever of the two it asked for. */
 void vmpi_send_object_alloc(VMPI_ArenaID arena_id, const Obj *obj, size_t size) {
     VMPI_Event event;
     vmpi_fill_object_alloc(&event, arena_id, obj, size);
-    Gc *gc = vmpi_gc();
-    if (gc) gc->disabled_depth++;
-    for (uint32_t i = 0; i < vmpi_num_agents; i++) {
-        VmpiAgent *agent = &vmpi_agents[i];
-        if (agent->enabled[VMPI_EVENT_OBJECT_ALLOC]) vmpi_deliver(agent, &event);
-        if (vmpi_wants_samples(agent) && sample_due(agent, size)) {
-            VMPI_Event sampled = event;
-            sampled.event_type = VMPI_EVENT_SAMPLED_OBJECT_ALLOC;
-            vmpi_deliver(agent, &sampled);
-        }
-    }
-    if (gc) gc->disabled_depth--;
+    vmpi_dispatch(&event, true);
 }
 
 void vmpi_send_object_free(const Obj *obj) {
@@ -117,62 +92,35 @@ static int32_t event_type(int32_t code, int32_t requested) {
     return requested ? code | VMPI_REQUESTED_EVENT : code;
 }
 
-/* A method's first and last source lines from its line table (sorted by pc,
- * so the last line is the largest, not the last entry); 0 when unknown. */
-static void method_lines(const ProgMethod *m, int32_t *start, int32_t *end) {
-    uint32_t first = 0, last = 0;
-    for (uint32_t i = 0; i < m->num_lines; i++) {
-        uint32_t line = m->lines[i].line;
-        if (first == 0 || line < first) first = line;
-        if (line > last) last = line;
-    }
-    *start = (int32_t)first;
-    *end = (int32_t)last;
-}
-
-static void fill_field(VMPI_Field *out, const Program *p, const ProgField *f) {
-    out->field_name = f->name;
-    out->field_signature = p->types[f->type];
-}
-
-/* JVMPI 1.2, CLASS_LOAD.  class_index as in vm.h (program classes, String,
- * array classes); classes the VM makes itself have no methods or fields. */
+/* JVMPI 1.2, CLASS_LOAD.  class_index is the attached VM's (vm_services.h;
+ * `vm` is that VM, which attaches before it posts); classes the VM makes
+ * itself have no methods or fields. */
 void vmpi_send_class_load(const struct VM *vm, uint32_t class_index, int32_t requested) {
-    const RtClass *cls = vm_linked_class(vm, class_index);
+    (void)vm;
+    const RtClass *cls = vmpi_vm ? vmpi_vm->class_at(vmpi_vm->vm, class_index) : NULL;
     if (!cls) return;
-    const Program *p = vm->program;
-    const ProgClass *pc = class_index < p->num_classes ? &p->classes[class_index] : NULL;
-    uint32_t num_methods = pc ? pc->num_methods : 0;
-    uint32_t num_statics = pc ? pc->num_statics : 0;
-    uint32_t num_fields = pc ? pc->num_fields : 0;
+    VmpiClassOutline outline;
+    vmpi_vm->describe_class(vmpi_vm->vm, class_index, &outline);
+    uint32_t num_statics = outline.num_statics;
 
-    VMPI_Method *methods = calloc(num_methods + 1, sizeof *methods);
-    VMPI_Field *fields = calloc(num_statics + num_fields + 1, sizeof *fields);
+    VMPI_Method *methods = calloc(outline.num_methods + 1, sizeof *methods);
+    VMPI_Field *fields = calloc(num_statics + outline.num_instance_fields + 1, sizeof *fields);
     if (!methods || !fields) {
         fprintf(stderr, "vmrun: out of memory sending CLASS_LOAD for %s\n", cls->name);
-        vm_exit((VM *)(uintptr_t)vm, 1);
+        vmpi_exit(1);
     }
-    for (uint32_t i = 0; i < num_methods; i++) {
-        const ProgMethod *m = &p->methods[pc->methods[i]];
-        methods[i].method_name = m->name;
-        methods[i].method_signature = m->signature;
-        method_lines(m, &methods[i].start_lineno, &methods[i].end_lineno);
-        methods[i].method_id = METHOD_ID(m);
-    }
-    for (uint32_t i = 0; i < num_statics; i++) fill_field(&fields[i], p, &p->statics[pc->statics[i]]);
-    for (uint32_t i = 0; i < num_fields; i++)
-        fill_field(&fields[num_statics + i], p, &p->fields[pc->fields[i]]);
+    vmpi_vm->list_class_members(vmpi_vm->vm, class_index, methods, fields, fields + num_statics);
 
     VMPI_Event event = {.event_type = event_type(VMPI_EVENT_CLASS_LOAD, requested),
                         .env_id = vmpi_current_env()};
     event.u.class_load.class_name = (char *)(uintptr_t)cls->name;
-    event.u.class_load.source_name = pc && pc->source_file ? pc->source_file : "";
+    event.u.class_load.source_name = (char *)(uintptr_t)outline.source_name;
     event.u.class_load.num_interfaces = 0; /* the language has no interfaces */
-    event.u.class_load.num_methods = (int32_t)num_methods;
+    event.u.class_load.num_methods = (int32_t)outline.num_methods;
     event.u.class_load.methods = methods;
     event.u.class_load.num_static_fields = (int32_t)num_statics;
     event.u.class_load.statics = fields;
-    event.u.class_load.num_instance_fields = (int32_t)num_fields;
+    event.u.class_load.num_instance_fields = (int32_t)outline.num_instance_fields;
     event.u.class_load.instances = fields + num_statics;
     event.u.class_load.class_id = OBJECT_ID(cls->class_id);
     vmpi_dispatch(&event, true);
@@ -180,12 +128,15 @@ void vmpi_send_class_load(const struct VM *vm, uint32_t class_index, int32_t req
     free(fields);
 }
 
-/* JVMPI 1.2, THREAD_START.  gclab has no thread objects yet, so thread_id
- * is NULL; every VM thread belongs to group "main". */
+/* JVMPI 1.2, THREAD_START, for a thread of the attached VM.  gclab has no
+ * thread objects yet, so thread_id is NULL; every VM thread belongs to group
+ * "main". */
 void vmpi_send_thread_start(const struct VMThread *thread, int32_t requested) {
+    if (!vmpi_vm) return;
     VMPI_Event event = {.event_type = event_type(VMPI_EVENT_THREAD_START, requested),
                         .env_id = vmpi_current_env()};
-    event.u.thread_start.thread_name = (char *)(uintptr_t)thread->name;
+    event.u.thread_start.thread_name =
+        (char *)(uintptr_t)vmpi_vm->thread_name(vmpi_vm->vm, THREAD_ID(thread));
     event.u.thread_start.group_name = "main";
     event.u.thread_start.parent_name = NULL;
     event.u.thread_start.thread_id = NULL;

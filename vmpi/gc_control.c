@@ -1,9 +1,10 @@
 /*
  * gc_control.c -- DisableGC, EnableGC and RunGC (JVMPI 1.2 section 2).
  *
- * Invariant: gc->disabled_depth counts the DisableGC calls not yet matched
- * by EnableGC, plus one for each event being delivered with GC disabled
- * (dispatch.c); no collection starts while it is above zero.  The calls
+ * Invariant: the collector's disable count (gc.h, gc_disable) counts the
+ * DisableGC calls not yet matched by EnableGC, plus one for each event being
+ * delivered with GC disabled (dispatch.c); no collection starts while it is
+ * above zero.  The calls
  * nest, as JVMPI says, and RunGC is refused while GC is disabled ("This
  * function must not be called when GC is disabled"): refusing is what keeps
  * a collection from starting inside an event handler or inside another
@@ -15,16 +16,14 @@
 
 void vmpi_disable_gc(void) {
     Gc *gc = vmpi_gc();
-    if (gc) gc->disabled_depth++;
+    if (gc) gc_disable(gc);
 }
 
 void vmpi_enable_gc(void) {
     static bool warned;
     Gc *gc = vmpi_gc();
     if (!gc) return;
-    if (gc->disabled_depth > 0) {
-        gc->disabled_depth--;
-    } else if (!warned) {
+    if (!gc_enable(gc) && !warned) {
         warned = true;
         fputs("vmpi: EnableGC without a matching DisableGC ignored\n", stderr);
     }
@@ -34,7 +33,7 @@ void vmpi_run_gc(void) {
     static bool warned;
     Gc *gc = vmpi_gc();
     if (!gc) return;
-    if (gc->disabled_depth > 0) {
+    if (gc_is_disabled(gc)) {
         if (!warned) {
             warned = true;
             fputs("vmpi: RunGC refused: GC is disabled (by DisableGC, or inside an event sent "

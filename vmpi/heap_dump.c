@@ -16,12 +16,12 @@
  * NULL and those counts 0.  A string's bytes are not a field: a String is an
  * INSTANCE_DUMP with no field values.
  *
- * Roots are classified from the VM's precise root set: a slot in a thread's
- * reference stack is JAVA_FRAME (with the frame's index in that thread's
- * trace, callee first), a reference static is reached through its class's
- * CLASS_DUMP (every class is a STICKY_CLASS root: RtClasses never die), and
- * any other slot -- interned string constants, native handles -- is
- * ROOT_UNKNOWN.
+ * Roots come from the VM's precise root set as its enumerate_roots
+ * classifies them (vm_services.h): a local or operand of a thread's frame is
+ * JAVA_FRAME (with the frame's index in that thread's trace, callee first),
+ * a reference static is reached through its class's CLASS_DUMP (every class
+ * is a STICKY_CLASS root: RtClasses never die), and any other root --
+ * interned string constants, native handles -- is ROOT_UNKNOWN.
  *
  * Invariant: the dump is built and delivered with GC disabled, so every ID
  * in it names a live object until NotifyEvent returns.  The buffer is the
@@ -74,41 +74,42 @@ static void patch_u4(DumpBuffer *b, size_t at) {
 
 static const void *class_id_of(const RtClass *cls) { return (const void *)(uintptr_t)cls->class_id; }
 
-/* One field or static value (JVMPI 1.2 section 4.1, v1): a reference, or the
- * 8-byte slot of an int, double or bool field, by its type descriptor. */
-static void put_value(DumpBuffer *b, const char *desc, const Obj *ref, uint64_t prim) {
-    if (type_is_ref(desc)) {
-        put_id(b, ref);
-    } else if (desc[0] == 'Z') {
-        put_u1(b, prim != 0);
+/* A dump being written: its buffer and level. */
+typedef struct ObjectDump {
+    DumpBuffer *buffer;
+    int32_t level;
+} ObjectDump;
+
+/* One field or static value (JVMPI 1.2 section 4.1, v1): a reference, or at
+ * level 2 the 8-byte slot of an int, double or bool field, by its type
+ * descriptor.  A VmpiValueVisitor over an ObjectDump. */
+static void put_value(const VmpiValue *value, void *ctx) {
+    const ObjectDump *d = ctx;
+    if (value->is_ref) {
+        put_id(d->buffer, value->ref);
+    } else if (d->level != VMPI_DUMP_LEVEL_2) {
+        return; /* level 1 has no primitive values */
+    } else if (value->signature[0] == 'Z') {
+        put_u1(d->buffer, value->prim != 0);
     } else {
-        put(b, &prim, 8); /* J and D: the slot's 8 bytes as stored */
+        put(d->buffer, &value->prim, 8); /* J and D: the slot's 8 bytes as stored */
     }
 }
 
 static void dump_class(DumpBuffer *b, uint32_t index, int32_t level) {
-    const RtClass *cls = vm_linked_class(vmpi_vm, index);
-    const Program *p = vmpi_vm->program;
+    const RtClass *cls = vmpi_vm->class_at(vmpi_vm->vm, index);
     put_u1(b, VMPI_GC_CLASS_DUMP);
     put_id(b, class_id_of(cls));
     for (int i = 0; i < 6; i++) put_id(b, NULL); /* super, loader, signers, domain, 2 reserved */
     put_u4(b, (uint32_t)obj_size_for(cls, 0));
     put_u2(b, 0); /* constant pool entries */
-    if (index >= p->num_classes) return;
-    const ProgClass *pc = &p->classes[index];
-    for (uint32_t i = 0; i < pc->num_statics; i++) {
-        const ProgField *f = &p->statics[pc->statics[i]];
-        if (f->is_ref)
-            put_id(b, vmpi_vm->ref_statics[f->slot]);
-        else if (level == VMPI_DUMP_LEVEL_2)
-            put_value(b, p->types[f->type], NULL, vmpi_vm->prim_statics[f->slot]);
-    }
+    ObjectDump statics = {.buffer = b, .level = level};
+    vmpi_vm->class_static_values(vmpi_vm->vm, index, put_value, &statics);
 }
 
 /* One object's record; fields in CLASS_LOAD's order (JVMPI 1.2 section 4.2). */
 static void dump_object(DumpBuffer *b, Obj *obj, int32_t level) {
     const RtClass *cls = obj->cls;
-    const Program *p = vmpi_vm->program;
     if (cls->kind == CLASS_ARRAY && cls->elem_kind == ELEM_REF) {
         put_u1(b, VMPI_GC_OBJ_ARRAY_DUMP);
         put_id(b, obj);
@@ -127,72 +128,49 @@ static void dump_object(DumpBuffer *b, Obj *obj, int32_t level) {
         put_id(b, obj);
         put_id(b, class_id_of(cls));
         size_t size_at = put_u4_later(b);
-        if (cls->kind == CLASS_INSTANCE && cls->program_index < p->num_classes) {
-            const ProgClass *pc = &p->classes[cls->program_index];
-            for (uint32_t i = 0; i < pc->num_fields; i++) {
-                const ProgField *f = &p->fields[pc->fields[i]];
-                if (f->is_ref)
-                    put_id(b, *obj_ref_field(obj, f->slot));
-                else if (level == VMPI_DUMP_LEVEL_2)
-                    put_value(b, p->types[f->type], NULL, *obj_prim_field(obj, f->slot));
-            }
-        }
+        ObjectDump fields = {.buffer = b, .level = level};
+        vmpi_vm->instance_field_values(vmpi_vm->vm, obj, put_value, &fields);
         patch_u4(b, size_at);
     }
 }
 
 /* ---- roots ------------------------------------------------------------------------- */
 
-/* The index, callee first, of the frame of `thread` whose reference locals
- * and operands hold `slot`; UINT32_MAX (JVMPI's -1) if it is in none.  That
- * is the topmost frame whose rlocals is at or below `slot`: frames[i].rlocals
- * never decreases from the bottom frame up, so a binary search finds it (a
- * linear scan made a level-2 dump quadratic in the stack's depth). */
-static uint32_t frame_number(const VMThread *thread, Obj **slot) {
-    uint32_t at_or_below = 0, above = thread->depth; /* frames [0, at_or_below) start <= slot */
-    while (at_or_below < above) {
-        uint32_t mid = at_or_below + (above - at_or_below) / 2;
-        if (thread->frames[mid].rlocals <= slot)
-            at_or_below = mid + 1;
-        else
-            above = mid;
-    }
-    return at_or_below == 0 ? UINT32_MAX : thread->depth - at_or_below;
-}
-
-static void dump_root(Obj **slot, void *ctx) {
+/* One root's record (JVMPI 1.2 section 4.2); a JAVA_FRAME root below every
+ * frame has frame number UINT32_MAX, JVMPI's -1. */
+static void dump_root(const VmpiRoot *root, void *ctx) {
     DumpBuffer *b = ctx;
-    for (uint32_t t = 0; t < vmpi_vm->num_threads; t++) {
-        const VMThread *thread = vmpi_vm->threads[t];
-        if (slot >= thread->rstack && slot < thread->rtop) {
-            put_u1(b, VMPI_GC_ROOT_JAVA_FRAME);
-            put_id(b, *slot);
-            put_id(b, thread);
-            put_u4(b, frame_number(thread, slot));
-            return;
-        }
-    }
-    Obj **statics = vmpi_vm->ref_statics;
-    if (statics && slot >= statics && slot < statics + vmpi_vm->program->num_ref_statics)
+    switch (root->kind) {
+    case VMPI_ROOT_FRAME:
+        put_u1(b, VMPI_GC_ROOT_JAVA_FRAME);
+        put_id(b, root->object);
+        put_id(b, root->thread);
+        put_u4(b, root->frame);
+        return;
+    case VMPI_ROOT_STATIC:
         return; /* in its class's CLASS_DUMP */
-    put_u1(b, VMPI_GC_ROOT_UNKNOWN);
-    put_id(b, *slot);
+    case VMPI_ROOT_OTHER:
+        put_u1(b, VMPI_GC_ROOT_UNKNOWN);
+        put_id(b, root->object);
+        return;
+    }
 }
 
 /* One call trace per VM thread, for the JAVA_FRAME roots' frame numbers. */
 static VMPI_CallTrace *thread_traces(int32_t *num_traces) {
-    uint32_t n = vmpi_vm->num_threads;
+    uint32_t n = vmpi_vm->num_threads(vmpi_vm->vm);
     VMPI_CallTrace *traces = calloc(n + 1, sizeof *traces);
     if (!traces) return NULL;
     for (uint32_t t = 0; t < n; t++) {
-        const VMThread *thread = vmpi_vm->threads[t];
-        traces[t].env_id = (VMPI_ThreadID)(uintptr_t)thread;
-        traces[t].frames = calloc(thread->depth + 1, sizeof *traces[t].frames);
+        VMPI_ThreadID thread = vmpi_vm->thread_at(vmpi_vm->vm, t);
+        uint32_t depth = vmpi_vm->stack_mark(vmpi_vm->vm, thread).depth;
+        traces[t].env_id = thread;
+        traces[t].frames = calloc(depth + 1, sizeof *traces[t].frames);
         if (!traces[t].frames) {
             *num_traces = (int32_t)t;
             return traces; /* the caller frees what was made, and fails */
         }
-        vmpi_get_call_trace(&traces[t], (int32_t)thread->depth);
+        vmpi_get_call_trace(&traces[t], (int32_t)depth);
     }
     *num_traces = (int32_t)n;
     return traces;
@@ -205,11 +183,6 @@ static void free_traces(VMPI_CallTrace *traces, int32_t num_traces) {
 }
 
 /* ---- the events ----------------------------------------------------------------------- */
-
-typedef struct ObjectDump {
-    DumpBuffer *buffer;
-    int32_t level;
-} ObjectDump;
 
 static void dump_live_object(Obj *obj, uint32_t arena_id, void *ctx) {
     (void)arena_id;
@@ -225,18 +198,18 @@ static void dump_live_object(Obj *obj, uint32_t arena_id, void *ctx) {
 int32_t vmpi_send_heap_dump(int32_t level) {
     Gc *gc = vmpi_gc();
     if (!gc) return VMPI_ERR;
-    gc->disabled_depth++;
+    gc_disable(gc);
     DumpBuffer buffer = {0};
     VMPI_CallTrace *traces = NULL;
     int32_t num_traces = 0;
     if (level != VMPI_DUMP_LEVEL_0) {
         traces = thread_traces(&num_traces);
-        if (!traces || num_traces != (int32_t)vmpi_vm->num_threads) buffer.failed = true;
-        vm_enumerate_roots(vmpi_vm, dump_root, &buffer);
-        uint32_t num_classes = vm_num_linked_classes(vmpi_vm);
+        if (!traces || num_traces != (int32_t)vmpi_vm->num_threads(vmpi_vm->vm)) buffer.failed = true;
+        vmpi_vm->enumerate_roots(vmpi_vm->vm, dump_root, &buffer);
+        uint32_t num_classes = vmpi_vm->num_classes(vmpi_vm->vm);
         for (uint32_t i = 0; i < num_classes; i++) {
             put_u1(&buffer, VMPI_GC_ROOT_STICKY_CLASS);
-            put_id(&buffer, class_id_of(vm_linked_class(vmpi_vm, i)));
+            put_id(&buffer, class_id_of(vmpi_vm->class_at(vmpi_vm->vm, i)));
         }
         for (uint32_t i = 0; i < num_classes; i++) dump_class(&buffer, i, level);
     }
@@ -257,17 +230,17 @@ int32_t vmpi_send_heap_dump(int32_t level) {
     }
     free_traces(traces, num_traces);
     free(buffer.bytes);
-    gc->disabled_depth--;
+    gc_enable(gc);
     return result;
 }
 
 int32_t vmpi_send_object_dump(const void *object_id) {
     Gc *gc = vmpi_gc();
     if (!gc || !object_id) return VMPI_ERR;
-    gc->disabled_depth++;
+    gc_disable(gc);
     DumpBuffer buffer = {0};
     uint32_t class_index;
-    bool found = vm_class_index(vmpi_vm, object_id, &class_index);
+    bool found = vmpi_vm->class_index(vmpi_vm->vm, object_id, &class_index);
     if (found) dump_class(&buffer, class_index, VMPI_DUMP_LEVEL_2);
     Obj *obj;
     VMPI_ArenaID arena_id;
@@ -285,6 +258,6 @@ int32_t vmpi_send_object_dump(const void *object_id) {
         result = VMPI_OK;
     }
     free(buffer.bytes);
-    gc->disabled_depth--;
+    gc_enable(gc);
     return result;
 }

@@ -108,18 +108,18 @@ _Static_assert(sizeof slot_entry_points / sizeof slot_entry_points[0] == VMPI_MA
                "one row of entry points per agent slot");
 
 /* JVMPI 1.2, ProfilerExit: the VM exits with the agent's code, through
- * vm_exit so that every agent still gets JVM_SHUT_DOWN. */
-static void profiler_exit(int32_t code) {
-    if (vmpi_vm) vm_exit(vmpi_vm, code);
+ * the VM's own exit so that every agent still gets JVM_SHUT_DOWN. */
+_Noreturn void vmpi_exit(int32_t status) {
+    if (vmpi_vm) vmpi_vm->exit_vm(vmpi_vm->vm, status);
     vmpi_shutdown();
-    exit(code);
+    exit(status);
 }
 
-/* JVMPI 1.2, GetMethodClass: the class that defines the method. */
+/* JVMPI 1.2, GetMethodClass: the class that defines the method; NULL for
+ * an ID that names no method (the VM looks it up, never follows it). */
 static VMPI_ObjectID get_method_class(VMPI_MethodID method_id) {
-    const ProgMethod *m = (const ProgMethod *)method_id;
-    if (!vmpi_vm || !m) return NULL;
-    const RtClass *owner = vm_linked_class(vmpi_vm, m->owner_class);
+    if (!vmpi_vm || !method_id) return NULL;
+    const RtClass *owner = vmpi_vm->method_class(vmpi_vm->vm, method_id);
     return owner ? (VMPI_ObjectID)(uintptr_t)owner->class_id : NULL;
 }
 
@@ -130,8 +130,7 @@ static VMPI_ObjectID get_thread_object(VMPI_ThreadID env) {
 }
 
 static const char *get_collector_name(void) {
-    if (!vmpi_vm || !vmpi_vm->gc_ops) return NULL;
-    return vmpi_vm->gc_ops->constraints->name;
+    return vmpi_vm ? vmpi_vm->collector_name(vmpi_vm->vm) : NULL;
 }
 
 /* JNI's GetEnv (JVMPI 1.2 section 1.2): the interface of the agent whose
@@ -156,7 +155,7 @@ void vmpi_interface_init(VmpiAgent *agent, uint32_t slot) {
         .DisableEvent = own->disable_event,
         .RequestEvent = own->request_event,
         .GetCallTrace = vmpi_get_call_trace,
-        .ProfilerExit = profiler_exit,
+        .ProfilerExit = vmpi_exit,
         .RawMonitorCreate = vmpi_raw_monitor_create,
         .RawMonitorEnter = vmpi_raw_monitor_enter,
         .RawMonitorExit = vmpi_raw_monitor_exit,

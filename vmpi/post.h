@@ -6,7 +6,7 @@
  * when no agent enabled X (the whippet listener pattern).  The out-of-line
  * vmpi_send_X() builds the VMPI_Event and hands it to every agent that
  * enabled X.  Collectors call these and nothing else: they never format
- * output or know agents exist (DESIGN.md, "Seams").
+ * output or know agents exist (docs/architecture.md).
  */
 #ifndef GCLAB_VMPI_POST_H
 #define GCLAB_VMPI_POST_H

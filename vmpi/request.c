@@ -44,14 +44,13 @@ static int32_t request(int32_t event_type, void *arg) {
     switch (event_type) {
     case VMPI_EVENT_CLASS_LOAD: {
         uint32_t index;
-        if (!vm_class_index(vmpi_vm, arg, &index)) return VMPI_ERR;
-        vmpi_send_class_load(vmpi_vm, index, 1);
+        if (!vmpi_vm->class_index(vmpi_vm->vm, arg, &index)) return VMPI_ERR;
+        vmpi_send_class_load(vmpi_vm->vm, index, 1);
         return VMPI_OK;
     }
     case VMPI_EVENT_THREAD_START: {
-        const VMThread *thread = vmpi_thread_of((VMPI_ThreadID)arg);
-        if (!thread) return VMPI_ERR;
-        vmpi_send_thread_start(thread, 1);
+        if (!vmpi_is_thread((VMPI_ThreadID)arg)) return VMPI_ERR;
+        vmpi_send_thread_start(arg, 1); /* the ID is the VM's thread record (vm_services.h) */
         return VMPI_OK;
     }
     case VMPI_EVENT_OBJECT_ALLOC: {

@@ -4,16 +4,17 @@
  * ResumeThreadList from JVMPI 1.4.2), system threads and thread-local
  * storage.
  *
- * A thread ID (env) is the address of a VMThread.  Every function checks
- * that an env names one of the attached VM's threads before using it, so a
- * stale or made-up ID does nothing instead of crashing.
+ * A thread ID (env) is what the VM's thread_at gives (vm_services.h).
+ * Every function checks that an env names one of the attached VM's threads
+ * before using it, so a stale or made-up ID does nothing instead of
+ * crashing.
  *
  * Suspension is bookkeeping only: the interpreter has no point at which
  * another OS thread could stop it, and gclab runs one VM thread.  A
  * "suspended" thread keeps its flag (GetThreadStatus reports
  * VMPI_THREAD_SUSPENDED, as JVMPI 1.4.2 says) but keeps running, and
- * ThreadHasRun answers by comparing the thread's stack with a snapshot taken
- * when it was suspended.  Invariant: `suspensions` holds one entry per
+ * ThreadHasRun answers by comparing the thread's stack mark with the one
+ * taken when it was suspended.  Invariant: `suspensions` holds one entry per
  * currently suspended thread.
  */
 #include <pthread.h>
@@ -22,39 +23,24 @@
 
 #include "dispatch.h"
 
-VMThread *vmpi_thread_of(VMPI_ThreadID env) {
-    if (!vmpi_vm || !env) return NULL;
-    for (uint32_t i = 0; i < vmpi_vm->num_threads; i++)
-        if ((VMPI_ThreadID)vmpi_vm->threads[i] == env) return vmpi_vm->threads[i];
-    return NULL;
+bool vmpi_is_thread(VMPI_ThreadID env) {
+    if (!vmpi_vm || !env) return false;
+    uint32_t num_threads = vmpi_vm->num_threads(vmpi_vm->vm);
+    for (uint32_t i = 0; i < num_threads; i++)
+        if (vmpi_vm->thread_at(vmpi_vm->vm, i) == env) return true;
+    return false;
 }
 
 /* ---- call traces ---------------------------------------------------------------- */
-
-/* frame->pc points into the VM's linked copy of the code (frame->code), not
- * into ProgMethod.code, so the offset comes from vm_frame_offset. */
-static int32_t frame_line(const Frame *frame) {
-    if (!frame->pc || !frame->code) return 0;
-    uint32_t offset = vm_frame_offset(frame);
-    if (offset >= frame->method->code_len) return 0;
-    return (int32_t)program_line_of(frame->method, offset);
-}
 
 /* JVMPI 1.2, GetCallTrace: frames callee first, at most `depth` of them,
  * for the thread trace->env_id (gclab: NULL means the calling thread);
  * num_frames 0 for an unknown thread. */
 void vmpi_get_call_trace(VMPI_CallTrace *trace, int32_t depth) {
     if (!trace->env_id) trace->env_id = vmpi_current_env();
-    const VMThread *thread = vmpi_thread_of(trace->env_id);
     trace->num_frames = 0;
-    if (!thread || depth <= 0) return;
-    uint32_t n = thread->depth < (uint32_t)depth ? thread->depth : (uint32_t)depth;
-    for (uint32_t k = 0; k < n; k++) {
-        const Frame *frame = &thread->frames[thread->depth - 1 - k];
-        trace->frames[k].method_id = (VMPI_MethodID)(uintptr_t)frame->method;
-        trace->frames[k].lineno = frame_line(frame);
-    }
-    trace->num_frames = (int32_t)n;
+    if (!vmpi_is_thread(trace->env_id) || depth <= 0) return;
+    trace->num_frames = vmpi_vm->call_trace(vmpi_vm->vm, trace->env_id, trace->frames, depth);
 }
 
 int64_t vmpi_get_current_thread_cpu_time(void) {
@@ -68,49 +54,46 @@ int64_t vmpi_get_current_thread_cpu_time(void) {
 #define MAX_SUSPENDED 64
 
 typedef struct Suspension {
-    const VMThread *thread;
-    uint32_t depth;         /* snapshot of the stack when suspended */
-    const uint8_t *pc;
-    Obj **rtop;
+    VMPI_ThreadID thread;
+    VmpiStackMark mark;     /* the thread's stack when suspended */
 } Suspension;
 
 static Suspension suspensions[MAX_SUSPENDED];
 static uint32_t num_suspended;
 static pthread_mutex_t suspension_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static Suspension *find_suspension(const VMThread *thread) {
+static Suspension *find_suspension(VMPI_ThreadID thread) {
     for (uint32_t i = 0; i < num_suspended; i++)
         if (suspensions[i].thread == thread) return &suspensions[i];
     return NULL;
 }
 
-static const uint8_t *top_pc(const VMThread *thread) {
-    return thread->depth ? thread->frames[thread->depth - 1].pc : NULL;
+static VmpiStackMark stack_mark(VMPI_ThreadID thread) { return vmpi_vm->stack_mark(vmpi_vm->vm, thread); }
+
+static bool same_mark(VmpiStackMark a, VmpiStackMark b) {
+    return a.depth == b.depth && a.top_pc == b.top_pc && a.ref_top == b.ref_top;
 }
 
 /* 0 on success, non-zero otherwise (JVMPI 1.4.2, SuspendThreadList results). */
 static int32_t suspend_one(VMPI_ThreadID env) {
-    const VMThread *thread = vmpi_thread_of(env);
-    if (!thread) return 1;
+    if (!vmpi_is_thread(env)) return 1;
     pthread_mutex_lock(&suspension_lock);
     int32_t result = 0;
-    if (find_suspension(thread)) {
+    if (find_suspension(env)) {
         result = 1; /* already suspended */
     } else if (num_suspended == MAX_SUSPENDED) {
         result = 2;
     } else {
-        suspensions[num_suspended++] =
-            (Suspension){.thread = thread, .depth = thread->depth, .pc = top_pc(thread), .rtop = thread->rtop};
+        suspensions[num_suspended++] = (Suspension){.thread = env, .mark = stack_mark(env)};
     }
     pthread_mutex_unlock(&suspension_lock);
     return result;
 }
 
 static int32_t resume_one(VMPI_ThreadID env) {
-    const VMThread *thread = vmpi_thread_of(env);
-    if (!thread) return 1;
+    if (!vmpi_is_thread(env)) return 1;
     pthread_mutex_lock(&suspension_lock);
-    Suspension *s = find_suspension(thread);
+    Suspension *s = find_suspension(env);
     if (s) *s = suspensions[--num_suspended];
     pthread_mutex_unlock(&suspension_lock);
     return s ? 0 : 1;
@@ -143,20 +126,18 @@ int32_t vmpi_resume_thread_list(int32_t count, VMPI_ThreadID *threads, int32_t *
 /* JVMPI 1.2 GetThreadStatus; the SUSPENDED bit as JVMPI 1.4.2 sets it.
  * A gclab thread never waits on a monitor or condition variable. */
 int32_t vmpi_get_thread_status(VMPI_ThreadID env) {
-    const VMThread *thread = vmpi_thread_of(env);
-    if (!thread) return 0;
+    if (!vmpi_is_thread(env)) return 0;
     pthread_mutex_lock(&suspension_lock);
-    bool suspended = find_suspension(thread) != NULL;
+    bool suspended = find_suspension(env) != NULL;
     pthread_mutex_unlock(&suspension_lock);
     return VMPI_THREAD_RUNNABLE | (suspended ? VMPI_THREAD_SUSPENDED : 0);
 }
 
 int32_t vmpi_thread_has_run(VMPI_ThreadID env) {
-    const VMThread *thread = vmpi_thread_of(env);
-    if (!thread) return 0;
+    if (!vmpi_is_thread(env)) return 0;
     pthread_mutex_lock(&suspension_lock);
-    const Suspension *s = find_suspension(thread);
-    bool ran = !s || s->depth != thread->depth || s->pc != top_pc(thread) || s->rtop != thread->rtop;
+    const Suspension *s = find_suspension(env);
+    bool ran = !s || !same_mark(s->mark, stack_mark(env));
     pthread_mutex_unlock(&suspension_lock);
     return ran;
 }
@@ -182,7 +163,7 @@ int32_t vmpi_create_system_thread(char *name, int32_t priority, void (*f)(void *
     (void)name;
     (void)priority;
     Gc *gc = vmpi_gc();
-    if (!f || (gc && gc->disabled_depth > 0)) return VMPI_ERR;
+    if (!f || (gc && gc_is_disabled(gc))) return VMPI_ERR;
     SystemThreadStart *start = malloc(sizeof *start);
     if (!start) return VMPI_ERR;
     start->f = f;
@@ -200,11 +181,9 @@ int32_t vmpi_create_system_thread(char *name, int32_t priority, void (*f)(void *
 }
 
 void vmpi_set_thread_local_storage(VMPI_ThreadID env, void *ptr) {
-    VMThread *thread = vmpi_thread_of(env);
-    if (thread) thread->vmpi_local_storage = ptr;
+    if (vmpi_is_thread(env)) *vmpi_vm->local_storage(vmpi_vm->vm, env) = ptr;
 }
 
 void *vmpi_get_thread_local_storage(VMPI_ThreadID env) {
-    const VMThread *thread = vmpi_thread_of(env);
-    return thread ? thread->vmpi_local_storage : NULL;
+    return vmpi_is_thread(env) ? *vmpi_vm->local_storage(vmpi_vm->vm, env) : NULL;
 }

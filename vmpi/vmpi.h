@@ -2,7 +2,8 @@
  * vmpi.h -- the gclab Virtual Machine Profiler Interface.  This is the one
  * public header an agent includes; it is installed with gclab.
  *
- * VMPI is JVMPI 1.2 (shared/spec/vmpi-patent-and-jvmpi-1.2.md, Appendix A)
+ * VMPI is JVMPI 1.2 (as printed in the VMPI patent, "A method for enabling
+ * comprehensive profiling of garbage-collected memory systems", Appendix A)
  * with the JVMPI 1.4.2 additions (SuspendThreadList, ResumeThreadList) and
  * JVMTI 11 heap sampling (SetHeapSamplingInterval), with JNI types replaced
  * by VMPI's own IDs.  The five heap events -- ARENA_NEW, ARENA_DELETE,
@@ -20,7 +21,7 @@
  * Returning anything else makes vmrun stop with a message naming the agent.
  *
  * Event records and the strings they point to belong to the VM and are gone
- * when NotifyEvent returns (DESIGN.md, "The agent contract").
+ * when NotifyEvent returns (docs/contracts.md, the agent contract).
  */
 #ifndef GCLAB_VMPI_H
 #define GCLAB_VMPI_H
@@ -48,9 +49,31 @@ typedef struct VMPI_RawMonitor_ *VMPI_RawMonitor;
 typedef int32_t VMPI_ArenaID;
 
 /*
- * The event table.  Codes are JVMPI's historic numeric values and are stable:
- * a code is never reused or renumbered (the trace format and binary agents
- * depend on them).  Columns: NAME, code, union member carrying its data.
+ * The event table, one row per event: NAME, code, and the member of
+ * VMPI_Event.u that carries its data (`none`: the event has no data).
+ * Codes are JVMPI's historic numeric values and are stable: a code is never
+ * reused or renumbered (the trace format and binary agents depend on them).
+ *
+ * VMPI_FIELDS_<member>(F) lists that member's fields in the struct's order
+ * as F(member, KIND, field_name), with JVMPI's field names.  The KIND says
+ * what the field holds; VMPI_KIND_TYPE_<KIND> is its C type:
+ *
+ *   INT32, INT64     a number
+ *   ARENA_ID         an arena ID (a number)
+ *   OBJECT_ID        an object ID (a class ID is the class object's ID)
+ *   METHOD_ID        a method ID
+ *   THREAD_ID        a thread (JVMPI's JNIEnv *)
+ *   RAW_MONITOR      a raw monitor ID
+ *   STRING           a NUL-terminated UTF-8 string, or NULL
+ *   METHODS, FIELDS, CALL_TRACES, INT32_ARRAY
+ *                    an array whose length is the last INT32 field before
+ *                    it (so threads_status has num_traces entries)
+ *   BUFFER           a pointer into a dump buffer (JVMPI 1.2, section 4)
+ *
+ * The trace agent's writer, the unit test of the union's layout and the
+ * table in docs/trace-format.md are generated from these lists, so none of
+ * them can drift from this header (the shape of MPS's eventdef.h: one
+ * table, expanded many ways).
  */
 #define VMPI_EVENTS(X) \
     X(METHOD_ENTRY,                  1, method)            \
@@ -91,6 +114,95 @@ typedef int32_t VMPI_ArenaID;
     X(RAW_MONITOR_CONTENDED_ENTERED, 60, raw_monitor)      \
     X(RAW_MONITOR_CONTENDED_EXIT,   61, raw_monitor)       \
     X(SAMPLED_OBJECT_ALLOC,         62, obj_alloc)
+
+#define VMPI_FIELDS_none(F)
+#define VMPI_FIELDS_method(F) \
+    F(method, METHOD_ID, method_id)
+#define VMPI_FIELDS_method_entry2(F) \
+    F(method_entry2, METHOD_ID, method_id) \
+    F(method_entry2, OBJECT_ID, obj_id)
+#define VMPI_FIELDS_instruction(F) \
+    F(instruction, METHOD_ID, method_id) \
+    F(instruction, INT32,     offset)    \
+    F(instruction, INT32,     is_true)
+#define VMPI_FIELDS_obj_alloc(F) \
+    F(obj_alloc, ARENA_ID,  arena_id) \
+    F(obj_alloc, OBJECT_ID, class_id) \
+    F(obj_alloc, INT32,     is_array) \
+    F(obj_alloc, INT32,     size)     \
+    F(obj_alloc, OBJECT_ID, obj_id)
+#define VMPI_FIELDS_obj_free(F) \
+    F(obj_free, OBJECT_ID, obj_id)
+#define VMPI_FIELDS_obj_move(F) \
+    F(obj_move, ARENA_ID,  arena_id)     \
+    F(obj_move, OBJECT_ID, obj_id)       \
+    F(obj_move, ARENA_ID,  new_arena_id) \
+    F(obj_move, OBJECT_ID, new_obj_id)
+#define VMPI_FIELDS_new_arena(F) \
+    F(new_arena, ARENA_ID, arena_id) \
+    F(new_arena, STRING,   arena_name)
+#define VMPI_FIELDS_delete_arena(F) \
+    F(delete_arena, ARENA_ID, arena_id)
+#define VMPI_FIELDS_thread_start(F) \
+    F(thread_start, STRING,    thread_name) \
+    F(thread_start, STRING,    group_name)  \
+    F(thread_start, STRING,    parent_name) \
+    F(thread_start, OBJECT_ID, thread_id)   \
+    F(thread_start, THREAD_ID, thread_env_id)
+#define VMPI_FIELDS_class_load(F) \
+    F(class_load, STRING,    class_name)          \
+    F(class_load, STRING,    source_name)         \
+    F(class_load, INT32,     num_interfaces)      \
+    F(class_load, INT32,     num_methods)         \
+    F(class_load, METHODS,   methods)             \
+    F(class_load, INT32,     num_static_fields)   \
+    F(class_load, FIELDS,    statics)             \
+    F(class_load, INT32,     num_instance_fields) \
+    F(class_load, FIELDS,    instances)           \
+    F(class_load, OBJECT_ID, class_id)
+#define VMPI_FIELDS_class_unload(F) \
+    F(class_unload, OBJECT_ID, class_id)
+#define VMPI_FIELDS_heap_dump(F) \
+    F(heap_dump, INT32,       dump_level) \
+    F(heap_dump, BUFFER,      begin)      \
+    F(heap_dump, BUFFER,      end)        \
+    F(heap_dump, INT32,       num_traces) \
+    F(heap_dump, CALL_TRACES, traces)
+#define VMPI_FIELDS_object_dump(F) \
+    F(object_dump, INT32,  data_len) \
+    F(object_dump, BUFFER, data)
+#define VMPI_FIELDS_monitor(F) \
+    F(monitor, OBJECT_ID, object)
+#define VMPI_FIELDS_monitor_wait(F) \
+    F(monitor_wait, OBJECT_ID, object) \
+    F(monitor_wait, INT64,     timeout)
+#define VMPI_FIELDS_monitor_dump(F) \
+    F(monitor_dump, BUFFER,      begin)      \
+    F(monitor_dump, BUFFER,      end)        \
+    F(monitor_dump, INT32,       num_traces) \
+    F(monitor_dump, CALL_TRACES, traces)     \
+    F(monitor_dump, INT32_ARRAY, threads_status)
+#define VMPI_FIELDS_raw_monitor(F) \
+    F(raw_monitor, STRING,      name) \
+    F(raw_monitor, RAW_MONITOR, id)
+#define VMPI_FIELDS_gc_info(F) \
+    F(gc_info, INT64, used_objects)      \
+    F(gc_info, INT64, used_object_space) \
+    F(gc_info, INT64, total_object_space)
+
+#define VMPI_KIND_TYPE_INT32 int32_t
+#define VMPI_KIND_TYPE_INT64 int64_t
+#define VMPI_KIND_TYPE_ARENA_ID VMPI_ArenaID
+#define VMPI_KIND_TYPE_OBJECT_ID VMPI_ObjectID
+#define VMPI_KIND_TYPE_METHOD_ID VMPI_MethodID
+#define VMPI_KIND_TYPE_THREAD_ID VMPI_ThreadID
+#define VMPI_KIND_TYPE_RAW_MONITOR VMPI_RawMonitor
+#define VMPI_KIND_TYPE_STRING char *
+#define VMPI_KIND_TYPE_METHODS VMPI_Method *
+#define VMPI_KIND_TYPE_FIELDS VMPI_Field *
+#define VMPI_KIND_TYPE_CALL_TRACES VMPI_CallTrace *
+#define VMPI_KIND_TYPE_INT32_ARRAY int32_t *
+#define VMPI_KIND_TYPE_BUFFER char *
 
 enum {
 #define VMPI_EVENT_ENUM(name, code, member) VMPI_EVENT_##name = code,
@@ -294,7 +406,7 @@ typedef struct VMPI_Interface {
     int32_t (*ResumeThreadList)(int32_t count, VMPI_ThreadID *threads, int32_t *results);
 
     /* JVMTI 11 heap sampling: 0 samples every allocation; sampling posts
-     * SAMPLED_OBJECT_ALLOC (shared/spec/jvmti-heap-sampling.txt). */
+     * SAMPLED_OBJECT_ALLOC (JVMTI 11, SetHeapSamplingInterval). */
     int32_t (*SetHeapSamplingInterval)(int32_t sampling_interval);
 
     /* gclab extension: the running collector's --gc name ("semispace"), so an

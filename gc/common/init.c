@@ -6,15 +6,19 @@
  *
  * Invariant: the barrier the inline gc_write_ref tests is always the one
  * the collector's constraints promise, and the ARENA_NEW events at start-up
- * are exactly constraints->arenas, in that order (DESIGN.md, mapping table).
+ * are exactly constraints->arenas, in that order (docs/event-mapping.md).
  */
 #include "../gc.h"
 
-void gc_init(Gc *gc, const GcOps *ops, const GcConfig *config) {
+GcRegion gc_closed_region;
+
+void gc_init(Gc *gc, const GcOps *ops, const GcConfig *config, uint64_t capacity_bytes) {
     const GcConstraints *constraints = ops->constraints;
     gc->ops = ops;
+    gc->alloc_region = &gc_closed_region;
     gc->barrier = constraints->barrier;
     gc->config = *config;
+    gc->stats.capacity_bytes = capacity_bytes;
     for (uint32_t i = 0; i < constraints->num_arenas; i++)
         vmpi_post_arena_new((VMPI_ArenaID)constraints->arenas[i].arena_id, constraints->arenas[i].name);
 }

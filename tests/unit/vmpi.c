@@ -10,11 +10,15 @@
  */
 #define _GNU_SOURCE /* dladdr */
 #include <criterion/criterion.h>
+#include <dirent.h>
 #include <dlfcn.h>
+#include <errno.h>
+#include <signal.h>
 #include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "vm/vm.h"
@@ -82,7 +86,7 @@ static void attach_fake_vm(void) {
     frames[0] = (Frame){.method = &methods[0], .code = walk_code, .pc = walk_code + 4}; /* line 12 */
     frames[1] = (Frame){.method = &methods[0], .code = walk_code, .pc = walk_code + 8}; /* line 11 */
     main_thread.vm = &vm;
-    vmpi_attach_vm(&vm);
+    vm_attach_vmpi(&vm);
 }
 
 TestSuite(vmpi, .init = attach_fake_vm);
@@ -93,14 +97,14 @@ TestSuite(vmpi, .init = attach_fake_vm);
 typedef struct Received {
     char who;
     VMPI_Event event;
-    int gc_disabled_depth;
+    bool gc_disabled;
 } Received;
 static Received log_[LOG_MAX];
 static int logged;
 
 static void record(char who, const VMPI_Event *e) {
     cr_assert_lt(logged, LOG_MAX);
-    log_[logged++] = (Received){.who = who, .event = *e, .gc_disabled_depth = fake_gc.disabled_depth};
+    log_[logged++] = (Received){.who = who, .event = *e, .gc_disabled = gc_is_disabled(&fake_gc)};
 }
 static void notify_a(VMPI_Event *e) { record('a', e); }
 static void notify_b(VMPI_Event *e) { record('b', e); }
@@ -188,11 +192,11 @@ Test(vmpi, object_alloc_fields_and_gc_disabled) {
     cr_assert_eq(e->u.obj_alloc.size, 32);
     cr_assert_eq(e->u.obj_alloc.obj_id, (VMPI_ObjectID)array);
     cr_assert_eq(e->env_id, NULL, "no VM thread runs in the test");
-    cr_assert_gt(log_[0].gc_disabled_depth, 0, "events with object IDs are sent with GC disabled");
+    cr_assert(log_[0].gc_disabled, "events with object IDs are sent with GC disabled");
     cr_assert_eq(log_[1].event.u.gc_info.used_objects, 5);
     cr_assert_eq(log_[1].event.u.gc_info.used_object_space, 160);
     cr_assert_eq(log_[1].event.u.gc_info.total_object_space, 4096);
-    cr_assert_eq(fake_gc.disabled_depth, 0, "and enabled again afterwards");
+    cr_assert_not(gc_is_disabled(&fake_gc), "and enabled again afterwards");
 }
 
 /* The method and field tables live only during NotifyEvent: look at them there. */
@@ -212,7 +216,7 @@ static void check_class_load(VMPI_Event *e) {
     cr_assert_eq(e->u.class_load.num_instance_fields, 1);
     cr_assert_str_eq(e->u.class_load.instances[0].field_name, "next");
     cr_assert_str_eq(e->u.class_load.instances[0].field_signature, "LNode;");
-    cr_assert_gt(fake_gc.disabled_depth, 0, "CLASS_LOAD carries a class ID: GC is disabled");
+    cr_assert(gc_is_disabled(&fake_gc), "CLASS_LOAD carries a class ID: GC is disabled");
 }
 
 Test(vmpi, class_load_describes_the_class) {
@@ -270,7 +274,7 @@ static void expect_heap_dump(VMPI_Event *e) {
     cr_assert_eq(id, NODE_A);
     memcpy(&id, p + record_bytes + 1, sizeof id);
     cr_assert_eq(id, NODE_B);
-    cr_assert_gt(fake_gc.disabled_depth, 0);
+    cr_assert(gc_is_disabled(&fake_gc));
     record('a', e);
 }
 
@@ -395,7 +399,7 @@ Test(vmpi, disable_gc_nests_and_run_gc_is_refused_while_disabled) {
     a->RunGC();
     cr_assert_eq(collections, 2);
     a->EnableGC(); /* unmatched: ignored, never negative */
-    cr_assert_eq(fake_gc.disabled_depth, 0);
+    cr_assert_not(gc_is_disabled(&fake_gc));
 }
 
 static VMPI_Interface *handler_iface; /* the interface a handler calls back through */
@@ -430,6 +434,8 @@ Test(vmpi, call_trace_is_callee_first_with_lines) {
     a->GetCallTrace(&trace, 4);
     cr_assert_eq(trace.num_frames, 0, "not a thread");
     cr_assert_eq(a->GetMethodClass((VMPI_MethodID)&methods[0]), (VMPI_ObjectID)&node_class);
+    cr_assert_null(a->GetMethodClass((VMPI_MethodID)0x1234), "not a method: looked up, never followed");
+    cr_assert_null(a->GetMethodClass((VMPI_MethodID)((char *)&methods[0] + 1)), "inside a method record");
 }
 
 Test(vmpi, suspend_resume_and_status) {
@@ -561,7 +567,7 @@ Test(vmpi, every_interface_function_is_set) {
 #undef EXPECT_SET
 }
 
-/* ---- the trace agent's format (DESIGN.md, "The trace agent's format") ------------------------------------ */
+/* ---- the trace agent's format (docs/trace-format.md) ------------------------------------------------------ */
 
 Test(vmpi, trace_agent_writes_the_documented_format) {
     char path[] = "/tmp/gclab_trace_XXXXXX";
@@ -581,11 +587,13 @@ Test(vmpi, trace_agent_writes_the_documented_format) {
     vmpi_post_object_free(NODE_B);
     vmpi_post_arena_delete(2);
     vmpi_post_gc_finish(1, 24, 4096);
+    vmpi_post_class_load(&vm, 0);
     vmpi_shutdown();
 
     char expected[2048];
     unsigned long a = (unsigned long)(uintptr_t)NODE_A, b = (unsigned long)(uintptr_t)NODE_B;
     snprintf(expected, sizeof expected,
+             "{\"format\":\"gclab-vmpi-trace\",\"version\":1,\"vmpi_version\":%d,\"collector\":\"fake\"}\n"
              "{\"seq\":1,\"event\":\"ARENA_NEW\",\"thread\":0,\"arena_id\":1,\"arena_name\":\"heap \\\"one\\\"\\n\"}\n"
              "{\"seq\":2,\"event\":\"THREAD_START\",\"thread\":0,\"thread_name\":\"main\",\"group_name\":\"main\","
              "\"parent_name\":null,\"thread_id\":null,\"thread_env_id\":%lu}\n"
@@ -599,9 +607,15 @@ Test(vmpi, trace_agent_writes_the_documented_format) {
              "{\"seq\":8,\"event\":\"ARENA_DELETE\",\"thread\":0,\"arena_id\":2}\n"
              "{\"seq\":9,\"event\":\"GC_FINISH\",\"thread\":0,\"used_objects\":1,\"used_object_space\":24,"
              "\"total_object_space\":4096}\n"
-             "{\"seq\":10,\"event\":\"JVM_SHUT_DOWN\",\"thread\":0}\n",
-             (unsigned long)(uintptr_t)&main_thread, (unsigned long)(uintptr_t)&methods[0],
-             (unsigned long)(uintptr_t)&node_class, a, a, b, b);
+             "{\"seq\":10,\"event\":\"CLASS_LOAD\",\"thread\":0,\"class_name\":\"Node\",\"source_name\":\"node.gcl\","
+             "\"num_interfaces\":0,\"num_methods\":1,\"methods\":[{\"method_name\":\"walk\",\"method_signature\":\"()V\","
+             "\"start_lineno\":10,\"end_lineno\":12,\"method_id\":%lu}],\"num_static_fields\":1,"
+             "\"statics\":[{\"field_name\":\"count\",\"field_signature\":\"J\"}],\"num_instance_fields\":1,"
+             "\"instances\":[{\"field_name\":\"next\",\"field_signature\":\"LNode;\"}],\"class_id\":%lu}\n"
+             "{\"seq\":11,\"event\":\"JVM_SHUT_DOWN\",\"thread\":0}\n",
+             VMPI_VERSION_1, (unsigned long)(uintptr_t)&main_thread, (unsigned long)(uintptr_t)&methods[0],
+             (unsigned long)(uintptr_t)&node_class, a, a, b, b, (unsigned long)(uintptr_t)&methods[0],
+             (unsigned long)(uintptr_t)&node_class);
     char written[2048] = {0};
     FILE *f = fopen(path, "r");
     cr_assert_not_null(f);
@@ -610,4 +624,130 @@ Test(vmpi, trace_agent_writes_the_documented_format) {
     unlink(path);
     written[n] = '\0';
     cr_assert_str_eq(written, expected);
+}
+
+/* ---- the trace agent's file is complete or absent (docs/trace-format.md) ------------------------------- */
+
+/* How many entries of `dir` end in ".partial". */
+static int partial_files(const char *dir) {
+    DIR *d = opendir(dir);
+    cr_assert_not_null(d);
+    int n = 0;
+    for (struct dirent *entry; (entry = readdir(d));) {
+        size_t len = strlen(entry->d_name);
+        if (len > 8 && strcmp(entry->d_name + len - 8, ".partial") == 0) n++;
+    }
+    closedir(d);
+    return n;
+}
+
+static void load_trace_agent(const char *path) {
+    char spec[4200], err[1024];
+    snprintf(spec, sizeof spec, "trace=file=%s", path);
+    cr_assert(vmpi_load_agent(spec, false, err, sizeof err), "%s", err);
+    vmpi_post_arena_new(1, "heap");
+    vmpi_post_object_alloc(1, NODE_A, 24);
+}
+
+Test(vmpi, trace_file_of_a_killed_run_is_absent_and_of_a_normal_run_complete) {
+    char dir[] = "/tmp/gclab_trace_dir_XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char path[sizeof dir + 16];
+    snprintf(path, sizeof path, "%s/trace.jsonl", dir);
+
+    pid_t child = fork();
+    cr_assert_geq(child, 0);
+    if (child == 0) { /* dies mid-run, with the trace open and written to */
+        load_trace_agent(path);
+        vmpi_post_gc_start();
+        raise(SIGKILL);
+    }
+    int status;
+    cr_assert_eq(waitpid(child, &status, 0), child);
+    cr_assert(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+    cr_assert(access(path, F_OK) != 0 && errno == ENOENT, "a killed run leaves no trace.jsonl");
+    cr_assert_eq(partial_files(dir), 1, "only its temporary file");
+
+    load_trace_agent(path);
+    vmpi_shutdown();
+    cr_assert_eq(partial_files(dir), 1, "this run's temporary file was renamed (the old one stays)");
+    char written[1024] = {0};
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f, "a normal run leaves trace.jsonl");
+    size_t n = fread(written, 1, sizeof written - 1, f);
+    fclose(f);
+    written[n] = '\0';
+    cr_assert(strncmp(written, "{\"format\":\"gclab-vmpi-trace\",", 29) == 0, "%s", written);
+    const char *last = "{\"seq\":3,\"event\":\"JVM_SHUT_DOWN\",\"thread\":0}\n";
+    cr_assert(n >= strlen(last) && strcmp(written + n - strlen(last), last) == 0,
+              "its last line is the shutdown event: %s", written);
+
+    DIR *d = opendir(dir);
+    for (struct dirent *entry; (entry = readdir(d));) {
+        char file[sizeof path + 256];
+        snprintf(file, sizeof file, "%s/%s", dir, entry->d_name);
+        if (entry->d_name[0] != '.') unlink(file);
+    }
+    closedir(d);
+    rmdir(dir);
+}
+
+/* ---- the event table agrees with VMPI_Event ------------------------------------------------------------- */
+
+/* Each field the table lists, with what the compiler says about it. */
+typedef struct ListedField {
+    const char *member, *name;
+    size_t offset, size, align;
+    bool type_matches_kind;
+} ListedField;
+
+#define LISTED_FIELD(member, kind, name)                                                          \
+    {#member, #name, offsetof(VMPI_Event, u.member.name), sizeof(VMPI_KIND_TYPE_##kind),          \
+     _Alignof(VMPI_KIND_TYPE_##kind),                                                              \
+     __builtin_types_compatible_p(__typeof__(((VMPI_Event *)0)->u.member.name), VMPI_KIND_TYPE_##kind)},
+
+/* Lays the member's listed fields out as the C compiler would and checks
+ * that each lands where the struct has it and that nothing is left over:
+ * the table lists every field, in order, with its kind's type. */
+static void check_member_layout(const char *member, size_t member_size, const ListedField *listed, size_t n) {
+    size_t start = offsetof(VMPI_Event, u), end = start, align = 1;
+    for (size_t i = 0; i < n; i++) {
+        const ListedField *f = &listed[i];
+        cr_assert(f->type_matches_kind, "%s.%s: the C type is not its kind's", member, f->name);
+        end = (end + f->align - 1) / f->align * f->align;
+        cr_assert_eq(f->offset, end, "%s.%s is not where the table's order puts it", member, f->name);
+        end += f->size;
+        if (f->align > align) align = f->align;
+    }
+    size_t laid_out = (end - start + align - 1) / align * align;
+    cr_assert_eq(laid_out, member_size, "%s has fields the table does not list", member);
+}
+
+#define CHECK_MEMBER(member)                                                                    \
+    {                                                                                           \
+        static const ListedField listed[] = {VMPI_FIELDS_##member(LISTED_FIELD)};               \
+        check_member_layout(#member, sizeof(((VMPI_Event *)0)->u.member), listed,                \
+                            sizeof listed / sizeof listed[0]);                                  \
+        checked[num_checked++] = #member;                                                       \
+    }
+
+Test(vmpi, event_table_lists_every_field_of_every_member) {
+    const char *checked[32];
+    size_t num_checked = 0;
+    CHECK_MEMBER(method) CHECK_MEMBER(method_entry2) CHECK_MEMBER(instruction) CHECK_MEMBER(obj_alloc)
+    CHECK_MEMBER(obj_free) CHECK_MEMBER(obj_move) CHECK_MEMBER(new_arena) CHECK_MEMBER(delete_arena)
+    CHECK_MEMBER(thread_start) CHECK_MEMBER(class_load) CHECK_MEMBER(class_unload) CHECK_MEMBER(heap_dump)
+    CHECK_MEMBER(object_dump) CHECK_MEMBER(monitor) CHECK_MEMBER(monitor_wait) CHECK_MEMBER(monitor_dump)
+    CHECK_MEMBER(raw_monitor) CHECK_MEMBER(gc_info)
+    /* Every member an event names (but `none`) was checked above. */
+    static const char *const named[] = {
+#define MEMBER_NAME(name, code, member) #member,
+        VMPI_EVENTS(MEMBER_NAME)
+#undef MEMBER_NAME
+    };
+    for (size_t i = 0; i < sizeof named / sizeof named[0]; i++) {
+        bool found = strcmp(named[i], "none") == 0;
+        for (size_t j = 0; j < num_checked && !found; j++) found = strcmp(named[i], checked[j]) == 0;
+        cr_assert(found, "member %s is not checked", named[i]);
+    }
 }

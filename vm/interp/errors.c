@@ -30,7 +30,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../gc/common/collect.h"
 #include "internal.h"
 #include "safepoint.h"
 #include "../../vmpi/control.h"

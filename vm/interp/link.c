@@ -13,8 +13,8 @@
  * method's code.
  *
  * Start-up order (vmpi/control.h, JVMPI 1.2 section 1.1, and rule 8 of the
- * event contract in DESIGN.md: defining events first):
- *   vmpi_attach_vm, then the collector (it posts ARENA_NEW), then the main
+ * event contract in docs/contracts.md: defining events first):
+ *   vm_attach_vmpi, then the collector (it posts ARENA_NEW), then the main
  *   thread (THREAD_START), then CLASS_LOAD for every linked class, then the
  *   interned strings (their OBJECT_ALLOCs name the String class).
  */
@@ -317,7 +317,7 @@ VM *vm_create(Program *program, const char *program_path, const VMOptions *opts)
         return NULL;
     }
 
-    vmpi_attach_vm(vm);
+    vm_attach_vmpi(vm);
     GcConfig config = opts->gc;
     config.roots = (GcRoots){.enumerate = vm_enumerate_roots, .vm = vm};
     config.is_known_class = vm_is_known_class;

@@ -1,6 +1,7 @@
 /*
  * check_agent.c -- the check agent: verifies the live event stream against
- * DESIGN.md's event-stream contract and stops the VM at the first breach.
+ * the event-stream contract (docs/contracts.md) and stops the VM at the
+ * first breach.
  *
  *     -agentlib:check[=gc=NAME][,methods=y]
  *

@@ -3,9 +3,9 @@
  * check_rules.h).  Each event kind has one function that checks the rules
  * about it, in rule order, and then applies the event to the state.
  *
- * The collector rows (rule 9) are DESIGN.md's table, which is the patent's
- * mapping (vmpi-patent-and-jvmpi-1.2.md, "MARK-AND-SWEEP" .. "REFERENCE-
- * COUNTING GARBAGE COLLECTOR"):
+ * The collector rows (rule 9) are docs/event-mapping.md's table, which is
+ * the VMPI patent's mapping (sections MARK-AND-SWEEP GARBAGE COLLECTOR ..
+ * REFERENCE-COUNTING GARBAGE COLLECTOR):
  *
  *   marksweep     one arena; frees, never moves, never deletes an arena
  *   markcompact   one arena; frees, and moves only within that arena
@@ -460,8 +460,8 @@ int check_rules_feed(CheckRules *r, const VMPI_Event *e) {
     case VMPI_EVENT_CLASS_LOAD: return class_load(r, e);
     case VMPI_EVENT_CLASS_UNLOAD: return class_unload(r, e);
     case VMPI_EVENT_THREAD_END: return thread_end(r, e);
-    case VMPI_EVENT_METHOD_ENTRY: return method_event(r, e, "METHOD_ENTRY");
-    case VMPI_EVENT_METHOD_EXIT: return method_event(r, e, "METHOD_EXIT");
+    case VMPI_EVENT_METHOD_ENTRY:
+    case VMPI_EVENT_METHOD_EXIT: return method_event(r, e, vmpi_event_name(code));
     case VMPI_EVENT_HEAP_DUMP: return heap_dump(r, e);
     default: return 0;
     }

@@ -1,9 +1,9 @@
 /*
- * check_rules.h -- the event-stream contract of DESIGN.md ("The event-stream
- * contract", rules 1-9, and the collector rows of "How each collector maps
- * onto the events"), as a pure state machine: feed it events, one at a
- * time, and it says which rule the stream first breaks.  No I/O: the check
- * agent (check_agent.c) prints and exits, tests feed synthetic streams.
+ * check_rules.h -- the event-stream contract (docs/contracts.md, rules 1-9,
+ * and the collector rows of docs/event-mapping.md), as a pure state
+ * machine: feed it events, one at a time, and it says which rule the stream
+ * first breaks.  No I/O: the check agent (check_agent.c) prints and exits,
+ * tests feed synthetic streams.
  *
  * The state is what the stream says is true: the live object IDs with their
  * arenas and sizes, the arenas, classes, methods and threads that are
@@ -26,7 +26,7 @@
 
 #include "vmpi.h"
 
-/* The rows of DESIGN.md's mapping table (rule 9). */
+/* The rows of docs/event-mapping.md's table (rule 9). */
 typedef enum CheckRow {
     CHECK_ROW_MARKSWEEP,
     CHECK_ROW_MARKCOMPACT,

@@ -1,25 +1,31 @@
 /*
  * trace_agent.c -- the trace agent: every heap, GC, class and thread event
- * as one line of JSON, in order (DESIGN.md, "The trace agent's format").
+ * as one line of JSON, in order.  docs/trace-format.md is the format's
+ * reference; its table of events and fields is generated from vmpi.h, as
+ * this file's writer is.
  *
  *     -agentlib:trace[=file=F][,methods=y]
  *
  *   file=F     where to write (default trace.jsonl; "-" is standard output)
  *   methods=y  also METHOD_ENTRY and METHOD_EXIT (off by default: costly)
  *
- * A line is {"seq":N,"event":NAME,"thread":T, ...fields}: seq counts from 1,
- * NAME is the JVMPI event name without its prefix, T is the VM thread's
- * number (1 for main, in THREAD_START order; 0 for an event with no thread),
- * "requested":true marks a RequestEvent answer, and the fields are the JVMPI
- * struct's, by the struct's names, IDs as JSON integers (null for a NULL ID).
- * This format is a public surface: change it only with a version bump.
+ * The first line names the format and its version:
+ * {"format":"gclab-vmpi-trace","version":1,"vmpi_version":V,"collector":C}.
+ * Every other line is {"seq":N,"event":NAME,"thread":T, ...fields}: seq
+ * counts from 1, NAME is the JVMPI event name without its prefix, T is the
+ * VM thread's number (1 for main, in THREAD_START order; 0 for an event with
+ * no thread), "requested":true marks a RequestEvent answer, and the fields
+ * are the JVMPI struct's, by the struct's names, IDs as JSON integers (null
+ * for a NULL ID).  This format is a public surface: any change to it bumps
+ * TRACE_FORMAT_VERSION (trace_output.h) and is listed in the docs.
  *
  * Locking follows JVMPI 1.2 section 1.5 (agent_common.h): one raw monitor
- * guards the output; GC_START takes it and GC_FINISH gives it back, so the events between them
- * (thread-suspended mode) neither block nor allocate -- formatting goes into
- * a fixed buffer written with write(2) (trace_output.h).  The trace of a run
- * that fails is the one a user most wants, so the file is written in place
- * and completed at JVM_SHUT_DOWN, which the VM sends on every way out.
+ * guards the output; GC_START takes it and GC_FINISH gives it back, so the
+ * events between them (thread-suspended mode) neither block nor allocate --
+ * formatting goes into a fixed buffer written with write(2) (trace_output.h).
+ * A file is complete or absent: it is written under a temporary name and
+ * renamed onto F at JVM_SHUT_DOWN, which the VM sends on every orderly way
+ * out; a run that dies first leaves only the temporary "F.PID.partial".
  */
 #include <errno.h>
 #include <stdio.h>
@@ -38,7 +44,7 @@ static AgentLock lock;
 static bool closed;         /* after JVM_SHUT_DOWN */
 static char path[4096];
 static TraceOutput out;
-static uint64_t seq;
+static uint64_t seq;          /* lines written after the header */
 static VMPI_ThreadID thread_envs[MAX_THREADS]; /* thread number i + 1 */
 static uint32_t num_threads;
 
@@ -79,6 +85,17 @@ static void string_field(const char *name, const char *text) {
     trace_output_string(&out, text);
 }
 
+/* The first line: which format this is, and what wrote it. */
+static void header_line(void) {
+    trace_output_text(&out, "{\"format\":");
+    trace_output_string(&out, TRACE_FORMAT_NAME);
+    trace_output_text(&out, ",\"version\":");
+    trace_output_uint(&out, TRACE_FORMAT_VERSION);
+    int_field("vmpi_version", vmpi->version);
+    string_field("collector", vmpi->GetCollectorName());
+    trace_output_text(&out, "}\n");
+}
+
 static void begin_line(const VMPI_Event *event) {
     const char *name = vmpi_event_name(event->event_type);
     trace_output_text(&out, "{\"seq\":");
@@ -94,11 +111,66 @@ static void end_line(void) {
     trace_output_flush_if_fuller(&out, TRACE_BUFFER_BYTES / 4);
 }
 
-static void field_list(const char *name, int32_t count, const VMPI_Field *fields) {
+/* ---- one writer per field kind (vmpi.h, VMPI_FIELDS_*) ------------------------------ */
+
+/* Each takes the field's JVMPI name, its value and `count`: the last INT32
+ * field written, which is the length of an array field that follows. */
+
+/* Opens element `index` of an array of objects, up to its first value. */
+static void begin_element(int32_t index, const char *first_key) {
+    trace_output_text(&out, index ? ",{\"" : "{\"");
+    trace_output_text(&out, first_key);
+    trace_output_text(&out, "\":");
+}
+
+static void put_INT32(const char *name, int32_t value, int32_t *count) {
+    int_field(name, value);
+    *count = value;
+}
+
+/* A number that is no array's length. */
+#define put_INT64 put_number
+#define put_ARENA_ID put_number
+static void put_number(const char *name, int64_t value, int32_t *count) {
+    (void)count;
+    int_field(name, value);
+}
+
+/* Every ID kind: an opaque pointer, written as an integer or null. */
+#define put_OBJECT_ID put_id
+#define put_METHOD_ID put_id
+#define put_THREAD_ID put_id
+#define put_RAW_MONITOR put_id
+static void put_id(const char *name, const void *value, int32_t *count) {
+    (void)count;
+    id_field(name, value);
+}
+
+static void put_STRING(const char *name, const char *value, int32_t *count) {
+    (void)count;
+    string_field(name, value);
+}
+
+static void put_METHODS(const char *name, const VMPI_Method *methods, int32_t *count) {
     key(name);
     trace_output_text(&out, "[");
-    for (int32_t i = 0; i < count; i++) {
-        trace_output_text(&out, i ? ",{\"field_name\":" : "{\"field_name\":");
+    for (int32_t i = 0; i < *count; i++) {
+        begin_element(i, "method_name");
+        trace_output_string(&out, methods[i].method_name);
+        string_field("method_signature", methods[i].method_signature);
+        int_field("start_lineno", methods[i].start_lineno);
+        int_field("end_lineno", methods[i].end_lineno);
+        id_field("method_id", methods[i].method_id);
+        trace_output_text(&out, "}");
+    }
+    trace_output_text(&out, "]");
+}
+
+static void put_FIELDS(const char *name, const VMPI_Field *fields, int32_t *count) {
+    key(name);
+    trace_output_text(&out, "[");
+    for (int32_t i = 0; i < *count; i++) {
+        begin_element(i, "field_name");
         trace_output_string(&out, fields[i].field_name);
         string_field("field_signature", fields[i].field_signature);
         trace_output_text(&out, "}");
@@ -106,78 +178,31 @@ static void field_list(const char *name, int32_t count, const VMPI_Field *fields
     trace_output_text(&out, "]");
 }
 
-static void class_load_fields(const VMPI_Event *event) {
-    string_field("class_name", event->u.class_load.class_name);
-    string_field("source_name", event->u.class_load.source_name);
-    int_field("num_interfaces", event->u.class_load.num_interfaces);
-    int_field("num_methods", event->u.class_load.num_methods);
-    key("methods");
-    trace_output_text(&out, "[");
-    for (int32_t i = 0; i < event->u.class_load.num_methods; i++) {
-        const VMPI_Method *m = &event->u.class_load.methods[i];
-        trace_output_text(&out, i ? ",{\"method_name\":" : "{\"method_name\":");
-        trace_output_string(&out, m->method_name);
-        string_field("method_signature", m->method_signature);
-        int_field("start_lineno", m->start_lineno);
-        int_field("end_lineno", m->end_lineno);
-        id_field("method_id", m->method_id);
-        trace_output_text(&out, "}");
-    }
-    trace_output_text(&out, "]");
-    int_field("num_static_fields", event->u.class_load.num_static_fields);
-    field_list("statics", event->u.class_load.num_static_fields, event->u.class_load.statics);
-    int_field("num_instance_fields", event->u.class_load.num_instance_fields);
-    field_list("instances", event->u.class_load.num_instance_fields, event->u.class_load.instances);
-    id_field("class_id", event->u.class_load.class_id);
+/* The kinds only the dump events have (HEAP_DUMP, OBJECT_DUMP, MONITOR_DUMP)
+ * are left out of the trace: the agent never enables or requests those
+ * events, and a dump's bytes are in the VM's native byte order, meant for
+ * the process that asked (vmpi.h). */
+#define put_CALL_TRACES put_omitted
+#define put_INT32_ARRAY put_omitted
+#define put_BUFFER put_omitted
+static void put_omitted(const char *name, const void *value, int32_t *count) {
+    (void)name;
+    (void)value;
+    (void)count;
 }
 
-/* The event's own fields, by their JVMPI names, in the struct's order. */
+/* The event's own fields, by their JVMPI names, in the struct's order:
+ * generated from vmpi.h's event table. */
 static void event_fields(const VMPI_Event *event) {
+    int32_t count = 0;
     switch (event->event_type & ~VMPI_REQUESTED_EVENT) {
-    case VMPI_EVENT_ARENA_NEW:
-        int_field("arena_id", event->u.new_arena.arena_id);
-        string_field("arena_name", event->u.new_arena.arena_name);
-        break;
-    case VMPI_EVENT_ARENA_DELETE:
-        int_field("arena_id", event->u.delete_arena.arena_id);
-        break;
-    case VMPI_EVENT_OBJECT_ALLOC:
-        int_field("arena_id", event->u.obj_alloc.arena_id);
-        id_field("class_id", event->u.obj_alloc.class_id);
-        int_field("is_array", event->u.obj_alloc.is_array);
-        int_field("size", event->u.obj_alloc.size);
-        id_field("obj_id", event->u.obj_alloc.obj_id);
-        break;
-    case VMPI_EVENT_OBJECT_FREE:
-        id_field("obj_id", event->u.obj_free.obj_id);
-        break;
-    case VMPI_EVENT_OBJECT_MOVE:
-        int_field("arena_id", event->u.obj_move.arena_id);
-        id_field("obj_id", event->u.obj_move.obj_id);
-        int_field("new_arena_id", event->u.obj_move.new_arena_id);
-        id_field("new_obj_id", event->u.obj_move.new_obj_id);
-        break;
-    case VMPI_EVENT_GC_FINISH:
-        int_field("used_objects", event->u.gc_info.used_objects);
-        int_field("used_object_space", event->u.gc_info.used_object_space);
-        int_field("total_object_space", event->u.gc_info.total_object_space);
-        break;
-    case VMPI_EVENT_CLASS_LOAD:
-        class_load_fields(event);
-        break;
-    case VMPI_EVENT_THREAD_START:
-        string_field("thread_name", event->u.thread_start.thread_name);
-        string_field("group_name", event->u.thread_start.group_name);
-        string_field("parent_name", event->u.thread_start.parent_name);
-        id_field("thread_id", event->u.thread_start.thread_id);
-        id_field("thread_env_id", event->u.thread_start.thread_env_id);
-        break;
-    case VMPI_EVENT_METHOD_ENTRY:
-    case VMPI_EVENT_METHOD_EXIT:
-        id_field("method_id", event->u.method.method_id);
-        break;
-    default: /* GC_START, THREAD_END, JVM_INIT_DONE, JVM_SHUT_DOWN: no fields */
-        break;
+#define PUT_FIELD(member, kind, name) put_##kind(#name, event->u.member.name, &count);
+#define EVENT_CASE(name, code, member) \
+    case code:                         \
+        VMPI_FIELDS_##member(PUT_FIELD) break;
+        VMPI_EVENTS(EVENT_CASE)
+#undef EVENT_CASE
+#undef PUT_FIELD
     }
 }
 
@@ -195,6 +220,7 @@ static void write_event(const VMPI_Event *event) {
     if (code == VMPI_EVENT_THREAD_START && num_threads < MAX_THREADS &&
         !thread_number(event->u.thread_start.thread_env_id))
         thread_envs[num_threads++] = event->u.thread_start.thread_env_id;
+    if (seq == 0) header_line();
     begin_line(event);
     event_fields(event);
     end_line();
@@ -249,7 +275,7 @@ int32_t VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved) {
         return VMPI_ERR;
     }
     if (!agent_lock_create(vmpi, "trace", &lock)) {
-        trace_output_close(&out);
+        trace_output_abandon(&out);
         return VMPI_ERR;
     }
     vmpi->NotifyEvent = notify_event;

@@ -6,19 +6,37 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 bool trace_output_open(TraceOutput *out, const char *path) {
     out->used = 0;
     out->write_errno = 0;
+    out->partial_path[0] = '\0';
     if (strcmp(path, "-") == 0) {
         out->fd = STDOUT_FILENO;
         out->owns_fd = false;
         return true;
     }
-    out->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     out->owns_fd = true;
+    if ((size_t)snprintf(out->final_path, sizeof out->final_path, "%s", path) >= sizeof out->final_path) {
+        errno = ENAMETOOLONG;
+        return false;
+    }
+    struct stat st;
+    bool regular = stat(path, &st) != 0 || S_ISREG(st.st_mode);
+    if (!regular) { /* a device or a FIFO: renaming over it would replace it */
+        out->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        return out->fd >= 0;
+    }
+    if ((size_t)snprintf(out->partial_path, sizeof out->partial_path, "%s.%ld.partial", path,
+                         (long)getpid()) >= sizeof out->partial_path) {
+        errno = ENAMETOOLONG;
+        return false;
+    }
+    out->fd = open(out->partial_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     return out->fd >= 0;
 }
 
@@ -111,5 +129,17 @@ int trace_output_close(TraceOutput *out) {
     trace_output_flush(out);
     if (out->owns_fd && close(out->fd) != 0 && out->write_errno == 0) out->write_errno = errno;
     out->fd = -1;
+    if (out->partial_path[0]) {
+        if (out->write_errno == 0 && rename(out->partial_path, out->final_path) != 0) out->write_errno = errno;
+        if (out->write_errno != 0) unlink(out->partial_path);
+        out->partial_path[0] = '\0';
+    }
     return out->write_errno;
+}
+
+void trace_output_abandon(TraceOutput *out) {
+    if (out->owns_fd) close(out->fd);
+    out->fd = -1;
+    if (out->partial_path[0]) unlink(out->partial_path);
+    out->partial_path[0] = '\0';
 }

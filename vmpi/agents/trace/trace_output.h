@@ -2,11 +2,19 @@
  * trace_output.h -- the trace agent's output: a fixed buffer in front of a
  * file descriptor, and the JSON pieces a trace line is made of.
  *
- * Invariant: nothing here calls malloc or stdio, so every function may run
+ * Invariant: nothing here but trace_output_open calls malloc or stdio's
+ * formatting, so every other function may run
  * in thread-suspended mode (JVMPI 1.2 section 1.5: between GC_START and
  * GC_FINISH an agent must not call malloc or fprintf).  Text is copied into
  * the buffer and written with write(2) when the buffer fills; the first
  * write error is remembered and reported at close.
+ *
+ * A trace is complete or absent (docs/trace-format.md): a regular file is
+ * written under a temporary name in the same directory ("PATH.PID.partial")
+ * and renamed onto PATH only by trace_output_close, after the last line and
+ * only if every write succeeded.  A run that dies first leaves at most the
+ * .partial file, never a PATH that looks whole.  Standard output ("-") and
+ * paths that are not regular files (/dev/null, a FIFO) are written in place.
  */
 #ifndef GCLAB_TRACE_OUTPUT_H
 #define GCLAB_TRACE_OUTPUT_H
@@ -17,16 +25,25 @@
 
 #define TRACE_BUFFER_BYTES (64 * 1024)
 
+/* The trace's first line names the format and its version
+ * (docs/trace-format.md).  Any change to what a line holds -- an event's
+ * fields, their names or encoding -- bumps the version and is listed there. */
+#define TRACE_FORMAT_NAME "gclab-vmpi-trace"
+#define TRACE_FORMAT_VERSION 1
+
 typedef struct TraceOutput {
     int fd;
     bool owns_fd;        /* false for standard output ("-") */
+    char final_path[4096];   /* where the trace goes when complete */
+    char partial_path[4096]; /* what fd writes to, or "" if it writes final_path */
     int write_errno;     /* first failure of write(2), 0 if none */
     size_t used;
     char buffer[TRACE_BUFFER_BYTES];
 } TraceOutput;
 
-/* Opens `path` for writing ("-" is standard output).  On failure returns
- * false with errno set. */
+/* Opens `path` for writing ("-" is standard output), through a temporary
+ * name if it is or will be a regular file.  On failure returns false with
+ * errno set. */
 bool trace_output_open(TraceOutput *out, const char *path);
 
 void trace_output_bytes(TraceOutput *out, const char *bytes, size_t n);
@@ -40,7 +57,12 @@ void trace_output_string(TraceOutput *out, const char *text);
 void trace_output_flush_if_fuller(TraceOutput *out, size_t room);
 void trace_output_flush(TraceOutput *out);
 
-/* Flushes and closes; returns 0 or the errno of the first failed write. */
+/* Flushes, closes and renames the temporary file onto the final path.
+ * Returns 0, or the errno of the first failure, in which case the temporary
+ * file is removed and the final path is left as it was. */
 int trace_output_close(TraceOutput *out);
+
+/* Closes without publishing: the temporary file is removed. */
+void trace_output_abandon(TraceOutput *out);
 
 #endif

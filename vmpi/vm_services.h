@@ -1,0 +1,129 @@
+/*
+ * vm_services.h -- everything VMPI needs from the VM it serves, as one table
+ * of functions that the VM fills and hands to vmpi_attach_vm (control.h).
+ * Internal: agents see only vmpi.h.
+ *
+ * The dependency runs one way.  The VM includes this header and implements
+ * the table (vm/interp/vmpi_services.c); nothing in vmpi/ includes a VM
+ * header except vm/object.h, the object model it shares with the
+ * collectors, and gc/gc.h, the collector.  So vmpi can run against a mock VM
+ * (tests/unit/vmpi_mockvm.c), as MMTk is tested against its mock VM.
+ *
+ * Everything is said in VMPI's terms.  A thread is its VMPI_ThreadID and a
+ * method its VMPI_MethodID: the pointers the VM gives post.h's senders (its
+ * thread record, its method record), which vmpi passes on as IDs and never
+ * dereferences.  A class is its RtClass and its index, 0 .. num_classes.
+ * Every function takes the table's `vm` first.
+ *
+ * What the VM promises:
+ *   - Thread functions are given only IDs that thread_at returned (vmpi
+ *     checks an agent's ID against those first); class functions only
+ *     indexes below num_classes.
+ *   - class_index and method_class answer for any pointer at all, garbage
+ *     included (IDs come from agents): they look it up, never follow it.
+ *   - class_at(i) never moves, so a class ID (RtClass.class_id) never
+ *     changes; every string handed out lives as long as the VM.
+ */
+#ifndef GCLAB_VMPI_VM_SERVICES_H
+#define GCLAB_VMPI_VM_SERVICES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../gc/gc.h"
+#include "../vm/object.h"
+#include "vmpi.h"
+
+/* Where a thread's stack stands.  Two equal marks taken at different times
+ * mean the thread has not run in between, as far as VMPI can tell
+ * (ThreadHasRun). */
+typedef struct VmpiStackMark {
+    uint32_t depth;         /* frames on the stack */
+    const void *top_pc;     /* the running frame's saved instruction; NULL with no frame */
+    const void *ref_top;    /* top of the thread's reference stack */
+} VmpiStackMark;
+
+/* What CLASS_LOAD says of a class besides its RtClass's name and ID. */
+typedef struct VmpiClassOutline {
+    const char *source_name;        /* "" when the VM made the class itself */
+    uint32_t num_methods;
+    uint32_t num_statics;
+    uint32_t num_instance_fields;
+} VmpiClassOutline;
+
+/* One root of the VM's root set, for heap dumps (JVMPI 1.2 section 4.2). */
+typedef enum VmpiRootKind {
+    VMPI_ROOT_FRAME,    /* a local or operand of a thread's frame */
+    VMPI_ROOT_STATIC,   /* a reference static of a class */
+    VMPI_ROOT_OTHER,    /* an interned string, a VM handle, anything else */
+} VmpiRootKind;
+
+typedef struct VmpiRoot {
+    VmpiRootKind kind;
+    Obj *object;            /* never NULL: empty slots are not roots */
+    VMPI_ThreadID thread;   /* FRAME: the thread */
+    uint32_t frame;         /* FRAME: the frame's index, callee first (as in
+                               GetCallTrace); UINT32_MAX if below every frame */
+    uint32_t class_index;   /* STATIC: the class that declares it */
+} VmpiRoot;
+
+/* A static's or an instance field's value, with its type descriptor. */
+typedef struct VmpiValue {
+    const char *signature;  /* "J", "D", "Z", "LNode;", "[J", ... */
+    bool is_ref;            /* `ref` holds the value, else `prim` */
+    Obj *ref;
+    uint64_t prim;          /* the 8-byte slot as stored (a bool is 0 or 1) */
+} VmpiValue;
+
+typedef void (*VmpiRootVisitor)(const VmpiRoot *root, void *ctx);
+typedef void (*VmpiValueVisitor)(const VmpiValue *value, void *ctx);
+
+typedef struct VmpiVmServices {
+    void *vm;   /* the VM's own context, passed to every function below */
+
+    /* ---- threads ------------------------------------------------------------ */
+    /* The thread running on this OS thread; NULL on one the VM does not run. */
+    VMPI_ThreadID (*current_thread)(void *vm);
+    uint32_t (*num_threads)(void *vm);
+    VMPI_ThreadID (*thread_at)(void *vm, uint32_t index);
+    const char *(*thread_name)(void *vm, VMPI_ThreadID thread);
+    VmpiStackMark (*stack_mark)(void *vm, VMPI_ThreadID thread);
+    /* Fills frames[0 ..) callee first, at most max_frames of them, with each
+     * frame's method ID and source line (0 if unknown); returns how many. */
+    int32_t (*call_trace)(void *vm, VMPI_ThreadID thread, VMPI_CallFrame *frames, int32_t max_frames);
+    /* The thread's Set/GetThreadLocalStorage slot. */
+    void **(*local_storage)(void *vm, VMPI_ThreadID thread);
+
+    /* ---- classes and methods --------------------------------------------------- */
+    uint32_t (*num_classes)(void *vm);
+    const RtClass *(*class_at)(void *vm, uint32_t index);
+    /* If `class_id` is one of the VM's class IDs, sets *index; else false. */
+    bool (*class_index)(void *vm, const void *class_id, uint32_t *index);
+    void (*describe_class)(void *vm, uint32_t index, VmpiClassOutline *outline);
+    /* Fills the tables describe_class sized, in declared order: method name,
+     * signature, first and last source line and ID; field name and
+     * signature. */
+    void (*list_class_members)(void *vm, uint32_t index, VMPI_Method *methods, VMPI_Field *statics,
+                               VMPI_Field *instance_fields);
+    /* The class that defines `method`; NULL if it names no method. */
+    const RtClass *(*method_class)(void *vm, VMPI_MethodID method);
+
+    /* ---- heap dumps ---------------------------------------------------------------- */
+    /* Visits every root slot that holds an object, classified. */
+    void (*enumerate_roots)(void *vm, VmpiRootVisitor visit, void *ctx);
+    /* A class's statics, in CLASS_LOAD's order. */
+    void (*class_static_values)(void *vm, uint32_t index, VmpiValueVisitor visit, void *ctx);
+    /* An instance's fields, in CLASS_LOAD's order; none for arrays and strings. */
+    void (*instance_field_values)(void *vm, const Obj *obj, VmpiValueVisitor visit, void *ctx);
+
+    /* ---- the collector and the way out ------------------------------------------------ */
+    /* The collector; NULL until it exists (it posts ARENA_NEW while created). */
+    Gc *(*collector)(void *vm);
+    /* Its --gc name, known before it exists. */
+    const char *(*collector_name)(void *vm);
+    /* Shuts the VM down with `status` (flushing its output, shutting agents
+     * down) and exits; does not return. */
+    void (*exit_vm)(void *vm, int status);
+} VmpiVmServices;
+
+#endif
