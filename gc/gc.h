@@ -299,6 +299,14 @@ void gc_init(Gc *gc, const GcOps *ops, const GcConfig *config, uint64_t capacity
  * calls it (the inline test stores), but every GcOps slot is callable. */
 void gc_store_without_barrier(Gc *gc, Obj *holder, Obj **slot, Obj *value);
 
+/* How a collector ends the process when it cannot go on: out of C memory
+ * in the middle of a collection, or a heap that fails --verify-heap.  It
+ * has already said why on stderr; the VM's way out (set once by the VM
+ * with gc_set_fatal_exit) still offers JVM_SHUT_DOWN to every agent, so
+ * their files are complete.  Plain exit() until one is set (unit tests). */
+void gc_set_fatal_exit(void (*fatal_exit)(int status));
+_Noreturn void gc_fatal_exit(int status);
+
 /* Writes "out of memory: ..." for a failed request into buf. */
 void gc_describe_oom(const Gc *gc, size_t request, char *buf, size_t bufsize);
 

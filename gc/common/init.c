@@ -1,6 +1,7 @@
 /*
  * init.c -- what every collector's create does the same way once its
- * memory is ready (gc_init, gc.h): the Gc record learns its operations,
+ * memory is ready (gc_init, gc.h), and the one way a collector gives up
+ * (gc_fatal_exit): the Gc record learns its operations,
  * its barrier and its configuration, and the collector's arenas are
  * announced.
  *
@@ -10,7 +11,18 @@
  */
 #include "../gc.h"
 
+#include <stdlib.h>
+
 GcRegion gc_closed_region;
+
+static void (*vm_fatal_exit)(int status);
+
+void gc_set_fatal_exit(void (*fatal_exit)(int status)) { vm_fatal_exit = fatal_exit; }
+
+_Noreturn void gc_fatal_exit(int status) {
+    if (vm_fatal_exit != NULL) vm_fatal_exit(status);
+    exit(status);
+}
 
 void gc_init(Gc *gc, const GcOps *ops, const GcConfig *config, uint64_t capacity_bytes) {
     const GcConstraints *constraints = ops->constraints;

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "../gc.h"
+
 /* Enough for the grey set of most programs, small enough not to matter. */
 #define OBJLIST_INITIAL_CAPACITY 1024u
 
@@ -31,7 +33,7 @@ void gc_objlist_grow(GcObjectList *list) {
          * is marked and nothing can be freed safely without finishing. */
         fprintf(stderr, "out of memory: cannot grow a collector's object list to %zu entries\n",
                 capacity);
-        exit(1);
+        gc_fatal_exit(1);
     }
     list->items = items;
     list->capacity = capacity;

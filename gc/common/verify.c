@@ -257,5 +257,5 @@ void gc_verify_heap(Gc *gc) {
     char problem[512];
     if (gc_check_heap(gc, problem, sizeof problem) == NULL) return;
     fprintf(stderr, "verify-heap: %s\n", problem);
-    exit(GC_VERIFY_EXIT_STATUS);
+    gc_fatal_exit(GC_VERIFY_EXIT_STATUS);
 }

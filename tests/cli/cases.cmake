@@ -144,3 +144,15 @@ endif()
 case(bench/collectors 0 - ""
      env VMRUN=${VMRUN} sh ${CMAKE_SOURCE_DIR}/examples/bench/collectors.sh --heap=1m
      ${CMAKE_SOURCE_DIR}/examples/bench/binary_trees.gcl 8)
+
+# ---- a collector that cannot go on still leaves through vm_exit ------------------
+# An agent breaks an object's header; --verify-heap stops the run (status 3),
+# and the other agents still get JVM_SHUT_DOWN: the trace ends with it.  Only
+# the collectors that keep a table of their objects: the bump-allocating ones
+# step through a region by each header's size, so a header whose class is
+# garbage cannot even be stepped over.
+foreach(gc marksweep refcount)
+  case(cli/fatal/verify_failure_shuts_agents_down/${gc} 3 - "^verify-heap: "
+       sh -c "\"$0\" --gc=${gc} --heap=256k --verify-heap -agentpath:$1 -agentlib:trace=file=fatal_${gc}.jsonl \"$2\" 8\nstatus=$?\ntail -n 1 fatal_${gc}.jsonl | grep -q JVM_SHUT_DOWN || exit 99\nexit $status"
+       ${VMRUN} ${agents}/libheap_corrupter.so ${CMAKE_SOURCE_DIR}/examples/bench/binary_trees.gcl)
+endforeach()

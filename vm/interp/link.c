@@ -282,6 +282,13 @@ bool vm_class_index(const VM *vm, const void *class_id, uint32_t *index) {
     return false;
 }
 
+/* gc_set_fatal_exit's hook: a collector that cannot go on leaves through
+ * vm_exit like every other way out, so agents still get JVM_SHUT_DOWN. */
+static void vm_exit_for_collector(int status) {
+    VMThread *thread = vm_current_thread();
+    if (thread != NULL) vm_exit(thread->vm, status);
+}
+
 /* GcConfig.is_known_class: is `cls` one of this VM's RtClasses? */
 static bool vm_is_known_class(void *vm_arg, const RtClass *cls) {
     uint32_t index;
@@ -321,6 +328,7 @@ VM *vm_create(Program *program, const char *program_path, const VMOptions *opts)
     GcConfig config = opts->gc;
     config.roots = (GcRoots){.enumerate = vm_enumerate_roots, .vm = vm};
     config.is_known_class = vm_is_known_class;
+    gc_set_fatal_exit(vm_exit_for_collector);
     vm->gc = vm->gc_ops->create(&config);
     if (!vm->gc) {
         fprintf(stderr, "vmrun: cannot create the %s collector with a %zu-byte heap\n", opts->gc_name,
