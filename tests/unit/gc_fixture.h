@@ -618,11 +618,17 @@ static inline void fx_assert_stress_collects_every_allocation(const char *collec
     gc->ops->destroy(gc);
 }
 
+/* Undoes every gc_disable still in force. */
+static inline void fx_enable_gc(Gc *gc) {
+    while (gc_enable(gc)) continue;
+}
+
 /* Under nested DisableGC (depth 2, left set) neither `garbage` new nodes
  * nor a requested collection collect anything, even past the budget. */
 static inline void fx_assert_disabled_gc_does_not_collect(Gc *gc, uint64_t garbage) {
     uint64_t collections = gc->stats.collections, objects = fx_count_heap(gc).objects;
-    gc->disabled_depth = 2;
+    gc_disable(gc); /* nested, as DisableGC calls nest */
+    gc_disable(gc);
     fx_make_garbage(gc, garbage);
     gc_collect(gc, GC_REASON_REQUESTED);
     cr_assert_eq(gc->stats.collections, collections);

@@ -459,7 +459,7 @@ Test(generational, disabled_gc_fills_the_nursery_then_the_old_generation) {
     char problem[256];
     cr_assert_null(gc_check_heap(gc, problem, sizeof problem), "%s", problem);
 
-    gc->disabled_depth = 0;
+    fx_enable_gc(gc);
     fx_make_garbage(gc, 1);
     cr_assert_eq(gc->stats.major_collections, 1, "over budget: the first collection is major");
     cr_assert_eq(gc_used_objects(gc), 2);
@@ -471,13 +471,13 @@ Test(generational, disabled_gc_fills_the_nursery_then_the_old_generation) {
 
 Test(generational, disabled_gc_never_overfills_the_evacuation_reserve) {
     Gc *gc = gen_heap(SMALL_HEAP);
-    gc->disabled_depth = 1;
+    gc_disable(gc);
     fx_roots[0] = NULL;
     uint64_t built = 0;
     while (gc_alloc(gc, &fx_bytes_class, 1000) != NULL) built++;
     cr_assert_gt(built, 0);
     cr_assert_eq(gc->stats.collections, 0);
-    gc->disabled_depth = 0;
+    fx_enable_gc(gc);
     gc_collect(gc, GC_REASON_REQUESTED); /* must not run out of room halfway */
     cr_assert_eq(gc_used_objects(gc), 0);
     gc->ops->destroy(gc);

@@ -251,7 +251,7 @@ Test(markcompact, disabled_gc_dips_into_the_reserve_instead_of_collecting) {
     make_dirty_garbage(gc, 5);
     cr_assert_null(gc_alloc(gc, &fx_node_class, 0), "the reserve is as large as the budget");
 
-    gc->disabled_depth = 0;
+    fx_enable_gc(gc);
     make_dirty_garbage(gc, 1);
     cr_assert_eq(gc->stats.collections, 1);
     cr_assert_eq(fx_count_heap(gc).objects, 1);

@@ -138,7 +138,7 @@ Test(marksweep, disabled_gc_grows_past_the_budget_instead_of_collecting) {
     cr_assert_null(gc_alloc(gc, &fx_bytes_class, 10 * FX_NODE_BYTES),
                    "a request larger than the whole heap still fails");
 
-    gc->disabled_depth = 0;
+    fx_enable_gc(gc);
     fx_make_garbage(gc, 1);
     cr_assert_eq(gc->stats.collections, 1);
     cr_assert_eq(gc_used_objects(gc), 1);

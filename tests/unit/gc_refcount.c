@@ -439,7 +439,7 @@ Test(refcount, disabled_gc_grows_past_the_budget_instead_of_collecting) {
     fx_assert_disabled_gc_does_not_collect(gc, 30);
     cr_assert_null(gc_alloc(gc, &fx_bytes_class, 10 * FX_NODE_BYTES),
                    "a request larger than the whole heap still fails");
-    gc->disabled_depth = 0;
+    fx_enable_gc(gc);
     fx_make_garbage(gc, 1);
     cr_assert_eq(gc->stats.collections, 1);
     cr_assert_eq(fx_count_heap(gc).objects, 1);

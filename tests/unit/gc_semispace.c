@@ -230,7 +230,7 @@ Test(semispace, disabled_gc_dips_into_the_reserve_instead_of_collecting) {
     fx_make_garbage(gc, 4);
     cr_assert_null(gc_alloc(gc, &fx_node_class, 0), "the reserve is as large as the budget");
 
-    gc->disabled_depth = 0;
+    fx_enable_gc(gc);
     fx_make_garbage(gc, 1);
     cr_assert_eq(gc->stats.collections, 1);
     cr_assert_eq(gc->stats.objects_freed, 19);
@@ -243,9 +243,9 @@ Test(semispace, disabled_gc_dips_into_the_reserve_instead_of_collecting) {
 
 Test(semispace, survivors_of_the_reserve_fit_in_to_space) {
     Gc *gc = ss_heap_of_nodes(10);
-    gc->disabled_depth = 1;
+    gc_disable(gc);
     fx_build_list(gc, 0, 1, 15); /* 15 live nodes; a semispace's budget holds 10 */
-    gc->disabled_depth = 0;
+    fx_enable_gc(gc);
 
     gc_collect(gc, GC_REASON_REQUESTED);
     cr_assert_eq(gc->stats.collections, 1);
