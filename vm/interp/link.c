@@ -342,7 +342,7 @@ VM *vm_create(Program *program, const char *program_path, const VMOptions *opts)
         vm_destroy(vm);
         return NULL;
     }
-    for (uint32_t i = 0; i < vm_num_linked_classes(vm); i++) vmpi_post_class_load(vm, i);
+    for (uint32_t i = 0; i < vm_num_linked_classes(vm); i++) vmpi_post_class_load(i);
     intern_strings(vm, main_thread);
     return vm;
 }
