@@ -109,7 +109,7 @@ static void print_prim(uint8_t op, uint64_t value, uint8_t newline) {
     print_bytes(text, format_prim(op, value, text), newline);
 }
 
-/* PRINTS: a null string prints as "null" (LANGUAGE.md). */
+/* PRINTS: a null string prints as "null" (docs/language.md). */
 static void print_string(const Obj *s, uint8_t newline) {
     if (s) print_bytes(str_chars(s), s->length, newline);
     else print_bytes("null", 4, newline);
