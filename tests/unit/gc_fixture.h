@@ -280,7 +280,7 @@ static inline void fx_assert_events(const FxEvent *expected, int count) {
 /* ---- the event stream against a model -------------------------------------------
  * fx_stream replays the heap events onto a table of the IDs they define,
  * each with its arena and size, and checks as it goes the event-stream
- * rules every collector keeps (DESIGN.md): an ID is used only while defined
+ * rules every collector keeps (docs/contracts.md): an ID is used only while defined
  * and defined again only once undefined (rules 1, 3); objects are born and
  * moved only into arenas that exist, a move out of the arena the ID is in
  * (2, 3); an arena's delete undefines its IDs, and it is made again only

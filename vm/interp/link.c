@@ -13,7 +13,7 @@
  * method's code.
  *
  * Start-up order (vmpi/control.h, JVMPI 1.2 section 1.1, and rule 8 of the
- * event contract in DESIGN.md: defining events first):
+ * event-stream contract, docs/contracts.md: defining events first):
  *   vmpi_attach_vm, then the collector (it posts ARENA_NEW), then the main
  *   thread (THREAD_START), then CLASS_LOAD for every linked class, then the
  *   interned strings (their OBJECT_ALLOCs name the String class).
