@@ -137,7 +137,7 @@ static inline bool type_is_string(const char *desc) {
 }
 
 /* One primitive descriptor letter (Z B C S I J F D): its array element kind
- * and size, and the language's name for it (LANGUAGE.md "Types"). */
+ * and size, and the language's name for it (docs/language.md "Types"). */
 typedef struct PrimType {
     char letter;
     ElemKind elem_kind;

@@ -104,8 +104,7 @@ struct VM {
  *   after that                    vm->array_classes, in order
  * A class ID is the address of its RtClass: RtClasses live outside the
  * collected heap for the VM's whole life, so class IDs never change
- * (docs/architecture.md, "Object and arena IDs", lets class objects live
- * anywhere). */
+ * (docs/architecture.md, "Object, class and arena IDs"). */
 uint32_t vm_num_linked_classes(const VM *vm);
 const RtClass *vm_linked_class(const VM *vm, uint32_t index);
 

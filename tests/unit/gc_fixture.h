@@ -280,10 +280,10 @@ static inline void fx_assert_events(const FxEvent *expected, int count) {
 /* ---- the event stream against a model -------------------------------------------
  * fx_stream replays the heap events onto a table of the IDs they define,
  * each with its arena and size, and checks as it goes the event-stream
- * rules every collector keeps (docs/event-mapping.md): an ID is used only
- * while defined and defined again only once undefined (rules 1, 3);
- * objects are born and moved only into arenas that exist, a move out of the
- * arena the ID is in (2, 3); an arena's delete undefines its IDs, and it is made again only
+ * rules every collector keeps (docs/contracts.md): an ID is used only while defined
+ * and defined again only once undefined (rules 1, 3); objects are born and
+ * moved only into arenas that exist, a move out of the arena the ID is in
+ * (2, 3); an arena's delete undefines its IDs, and it is made again only
  * once deleted (4); frees, moves and arena deletes lie between GC_START and
  * GC_FINISH (5); GC_FINISH reports the stream's live objects and bytes (6);
  * and, once fx_stream.gc is set, walk_heap lists exactly the live IDs, in

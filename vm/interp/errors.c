@@ -1,7 +1,7 @@
 /*
  * errors.c -- runtime errors, their stack traces, and the VM's one exit.
  *
- * A runtime error (LANGUAGE.md, "Runtime errors") prints
+ * A runtime error (docs/language.md, "Runtime errors") prints
  *
  *     error: null reference
  *         at Tree.check (trees.gcl:14)

@@ -72,7 +72,7 @@ bool vm_stop_requested(void);
 /* Decimal text of `value`; returns its length. */
 size_t vm_format_int(int64_t value, char *buf);
 
-/* LANGUAGE.md's double format: "%.14g", plus ".0" when that reads as an
+/* docs/language.md's double format: "%.14g", plus ".0" when that reads as an
  * integer; "inf", "-inf" and "nan" for the non-finite values. */
 size_t vm_format_double(double value, char *buf);
 

@@ -117,7 +117,7 @@ static void print_prim(VMThread *thread, uint8_t op, uint64_t value, uint8_t new
     print_bytes(thread, text, format_prim(op, value, text), newline);
 }
 
-/* PRINTS: a null string prints as "null" (LANGUAGE.md). */
+/* PRINTS: a null string prints as "null" (docs/language.md). */
 static void print_string(VMThread *thread, const Obj *s, uint8_t newline) {
     if (s) print_bytes(thread, str_chars(s), s->length, newline);
     else print_bytes(thread, "null", 4, newline);

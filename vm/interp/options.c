@@ -1,6 +1,6 @@
 /*
- * options.c -- parsing vmrun's command line (options.h, DESIGN.md "Command
- * line").
+ * options.c -- parsing vmrun's command line (options.h; the options are
+ * documented in docs/man/vmrun.1).
  *
  * Options come first and stop at the first argument that is not an option
  * (the program file) or at "--"; everything after the program file belongs

@@ -1,5 +1,5 @@
 /*
- * vmrun.c -- runs a gclab program (DESIGN.md, "Command line").
+ * vmrun.c -- runs a gclab program (docs/man/vmrun.1).
  *
  *   vmrun [options] PROG.bc|SOURCE [args]
  *

@@ -321,7 +321,7 @@ static bool check_method_decl(const Verifier *v, uint32_t mi) {
 }
 
 /* The entry method: static, () or (string[]), returning void or an int exit
- * status (LANGUAGE.md, "Declarations"). */
+ * status (docs/language.md, "Declarations"). */
 static bool check_entry(const Verifier *v) {
     const Program *p = v->p;
     char name[200];
