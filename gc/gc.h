@@ -8,7 +8,7 @@
  *   stores refs      gc_write_ref()     into heap objects; inline test, out-of-line barrier
  *   collects         gc_collect()       on request (RunGC, tests)
  *   walks the heap   ops->walk_heap     heap dumps, the verifier, tests
- *   reads statistics ops->get_stats     GC_FINISH, --gc-log, benchmarks
+ *   reads statistics gc->stats         counters; gc_used_objects() and kin derive the rest
  *
  * and reads the collector's constant GcConstraints (does it move objects,
  * which barrier it needs, its arenas), never its name.
@@ -23,6 +23,12 @@
  * through vmpi/post.h, exactly as docs/event-mapping.md gives their row,
  * and bracket every OBJECT_FREE, OBJECT_MOVE and ARENA_DELETE between
  * GC_START and GC_FINISH.
+ *
+ * Allocation.  One protocol for every collector: the fast path bumps
+ * gc->alloc_region->top while the request fits below its limit; otherwise
+ * ops->alloc_slow does, in the textbook's words, "if full, collect, then
+ * bump" (or take a block of its own, for marksweep and refcount).  The
+ * region's top is the only allocation pointer there is.
  *
  * Out of memory.  alloc_slow returns NULL when the request cannot be met
  * after a full collection; the VM then reports it (gc_describe_oom) and exits.
@@ -68,6 +74,17 @@ typedef struct GcConstraints {
     const GcArenaInfo *arenas;   /* the arenas created at start-up */
 } GcConstraints;
 
+/* A contiguous block that objects are carved out of by bumping `top`: the
+ * heap of a compacting collector, a semispace, a nursery (the layout and its
+ * invariants: gc/common/region.h).  Here because gc_alloc bumps it. */
+typedef struct GcRegion {
+    uint8_t *start;
+    uint8_t *top;      /* first free byte */
+    uint8_t *limit;    /* end of the budget: start + budget */
+    uint8_t *end;      /* end of the block: limit + reserve */
+    uint32_t arena_id; /* the VMPI arena its objects are in */
+} GcRegion;
+
 typedef void (*GcSlotVisitor)(Obj **slot, void *ctx);
 typedef void (*GcObjectVisitor)(Obj *obj, uint32_t arena_id, void *ctx);
 
@@ -100,8 +117,10 @@ typedef struct GcStats {
     uint64_t objects_freed, bytes_freed;   /* explicit frees and arena deletes */
     uint64_t objects_moved, bytes_moved;
     uint64_t total_pause_ns, max_pause_ns;
-    /* The heap right now; GC_FINISH reports these (JVMPI gc_info). */
-    uint64_t used_objects, used_bytes, total_bytes;
+    /* What objects may occupy (--heap, a semispace, ...), set by create.
+     * The heap right now is derived, never stored: gc_used_objects,
+     * gc_used_bytes, gc_total_bytes below. */
+    uint64_t capacity_bytes;
 } GcStats;
 
 typedef enum GcReason {
@@ -131,12 +150,11 @@ typedef struct GcOps {
 /* Every collector's state begins with this record. */
 struct Gc {
     const GcOps *ops;
-    /* Bump-pointer fast path: [bump_ptr, bump_limit) is free, zero-filled
-     * space in arena bump_arena_id.  Collectors without one (and every
-     * collector under --gc-stress) leave both NULL, so the test fails. */
-    uint8_t *bump_ptr;
-    uint8_t *bump_limit;
-    uint32_t bump_arena_id;
+    /* The region gc_alloc bumps: the one home of its allocation pointer,
+     * alloc_region->top, which the fast path and the collector alike
+     * advance.  &gc_closed_region (nothing fits) for collectors without a
+     * fast path and under --gc-stress (gc_region_open, region.h). */
+    GcRegion *alloc_region;
     GcBarrierKind barrier;
     uint32_t fresh_gc_word;   /* header gc_word of a new object */
     /* GC_BARRIER_GENERATIONAL: objects in [young_start, young_start +
@@ -148,6 +166,31 @@ struct Gc {
     GcConfig config;
     GcStats stats;
 };
+
+/* The region of no room: top == limit == NULL. */
+extern GcRegion gc_closed_region;
+
+/* ---- statistics ---------------------------------------------------------- */
+
+/* One rule for every collector: an object is in use from its OBJECT_ALLOC
+ * (gc_new_object counts it allocated) until its OBJECT_FREE or the
+ * ARENA_DELETE that ends it (the collector counts it freed), so the heap
+ * right now is the difference -- moves change neither count.  GC_FINISH
+ * reports these (JVMPI gc_info). */
+static inline uint64_t gc_used_objects(const Gc *gc) {
+    return gc->stats.objects_allocated - gc->stats.objects_freed;
+}
+
+static inline uint64_t gc_used_bytes(const Gc *gc) {
+    return gc->stats.bytes_allocated - gc->stats.bytes_freed;
+}
+
+/* The heap's size: its capacity, or what is in use once the heap has grown
+ * past that (while collection was disabled), so used <= total always. */
+static inline uint64_t gc_total_bytes(const Gc *gc) {
+    uint64_t used = gc_used_bytes(gc);
+    return used > gc->stats.capacity_bytes ? used : gc->stats.capacity_bytes;
+}
 
 /* ---- the fast paths ---------------------------------------------------- */
 
@@ -169,10 +212,13 @@ static inline Obj *gc_new_object(Gc *gc, void *block, uint32_t arena_id, const R
 
 static inline Obj *gc_alloc(Gc *gc, const RtClass *cls, uint32_t length) {
     size_t bytes = obj_size_for(cls, length);
-    uint8_t *p = gc->bump_ptr;
-    if (GC_LIKELY((size_t)(gc->bump_limit - p) >= bytes)) {
-        gc->bump_ptr = p + bytes;
-        return gc_new_object(gc, p, gc->bump_arena_id, cls, length, bytes);
+    GcRegion *region = gc->alloc_region;
+    uint8_t *p = region->top;
+    /* Signed: a region whose top is past its limit (the reserve in use) has
+     * no room either. */
+    if (GC_LIKELY(region->limit - p >= (ptrdiff_t)bytes)) {
+        region->top = p + bytes;
+        return gc_new_object(gc, p, region->arena_id, cls, length, bytes);
     }
     return gc->ops->alloc_slow(gc, cls, length, bytes);
 }
@@ -243,14 +289,23 @@ const GcOps *gc_ops_by_name(const char *name);
 #define GC_DEFAULT_COLLECTOR "generational"
 
 /* For a collector's create, once its memory is ready: sets gc->ops, the
- * barrier its constraints name and a copy of `config`, and posts ARENA_NEW
+ * barrier its constraints name, a copy of `config`, the statistics'
+ * `capacity_bytes`, a closed fast path, and posts ARENA_NEW
  * for each of the constraints' arenas, in order.  The rest of `gc` is the
  * collector's (and zero, from calloc, until it says otherwise). */
-void gc_init(Gc *gc, const GcOps *ops, const GcConfig *config);
+void gc_init(Gc *gc, const GcOps *ops, const GcConfig *config, uint64_t capacity_bytes);
 
 /* The write_barrier of a collector with GC_BARRIER_NONE: gc_write_ref never
  * calls it (the inline test stores), but every GcOps slot is callable. */
 void gc_store_without_barrier(Gc *gc, Obj *holder, Obj **slot, Obj *value);
+
+/* How a collector ends the process when it cannot go on: out of C memory
+ * in the middle of a collection, or a heap that fails --verify-heap.  It
+ * has already said why on stderr; the VM's way out (set once by the VM
+ * with gc_set_fatal_exit) still offers JVM_SHUT_DOWN to every agent, so
+ * their files are complete.  Plain exit() until one is set (unit tests). */
+void gc_set_fatal_exit(void (*fatal_exit)(int status));
+_Noreturn void gc_fatal_exit(int status);
 
 /* Writes "out of memory: ..." for a failed request into buf. */
 void gc_describe_oom(const Gc *gc, size_t request, char *buf, size_t bufsize);

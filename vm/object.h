@@ -12,9 +12,10 @@
  *             arrays every element is a reference slot.
  *   string    `length` bytes of UTF-8 followed by a NUL.  Immutable.
  *
- * An object's address is its VMPI object ID (DESIGN.md "Object and arena
- * IDs"), so nothing here may store an address the VM relies on across an
- * allocation: any allocation may move every object (semispace, compaction).
+ * An object's address is its VMPI object ID (docs/architecture.md, "Object,
+ * class and arena IDs"), so nothing here may store an address the VM relies
+ * on across an allocation: any allocation may move every object (semispace,
+ * compaction).
  *
  * Sizes are rounded to OBJ_ALIGN so that bump allocators stay aligned.
  */

@@ -8,31 +8,61 @@
  */
 #include "program.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Length of the descriptor at d, or 0 if malformed. */
-static size_t descriptor_length(const char *d) {
-    size_t n = 0;
-    while (d[n] == '[') n++;
+#include "limits.h"
+
+const char *type_descriptor_problem(const char *d) {
+    size_t n = strspn(d, "[");
     switch (d[n]) {
     case 'Z': case 'B': case 'C': case 'S': case 'I': case 'J': case 'F': case 'D':
-        return n + 1;
+        n++;
+        break;
     case 'V':
-        return n == 0 ? 1 : 0;
+        if (n > 0) return "an array of void";
+        n++;
+        break;
     case 'L': {
         const char *semi = strchr(d + n, ';');
-        return semi && semi > d + n + 1 ? (size_t)(semi - d) + 1 : 0;
+        if (!semi) return "the class name has no ';' after it";
+        if (semi == d + n + 1) return "the class name is empty";
+        n = (size_t)(semi - d) + 1;
+        break;
     }
+    case '\0':
+        return n > 0 ? "the array has no element type" : "the descriptor is empty";
     default:
-        return 0;
+        return "it starts with none of Z B C S I J F D V L [";
     }
+    return d[n] == '\0' ? NULL : "characters follow the type";
 }
 
-bool type_descriptor_valid(const char *d) {
-    size_t n = descriptor_length(d);
-    return n > 0 && d[n] == '\0';
+bool type_descriptor_valid(const char *d) { return type_descriptor_problem(d) == NULL; }
+
+bool array_levels_add(ArrayLevels *sum, const char *desc, char *why, size_t why_size) {
+    uint64_t dimensions = strspn(desc, "[");
+    if (dimensions > PROG_MAX_ARRAY_DIMENSIONS) {
+        snprintf(why, why_size, "array type nests %" PRIu64 " deep; the limit is %u", dimensions,
+                 PROG_MAX_ARRAY_DIMENSIONS);
+        return false;
+    }
+    /* Level k (from 0) is the descriptor without its first k '['s. */
+    sum->levels += dimensions;
+    sum->bytes += dimensions * strlen(desc) - dimensions * (dimensions - 1) / 2;
+    if (sum->levels > PROG_MAX_ARRAY_LEVELS) {
+        snprintf(why, why_size, "%" PRIu64 " array levels in all types; the limit is %u", sum->levels,
+                 PROG_MAX_ARRAY_LEVELS);
+        return false;
+    }
+    if (sum->bytes > PROG_MAX_ARRAY_LEVEL_BYTES) {
+        snprintf(why, why_size, "%" PRIu64 " bytes of array descriptors at all levels; the limit is %u", sum->bytes,
+                 PROG_MAX_ARRAY_LEVEL_BYTES);
+        return false;
+    }
+    return true;
 }
 
 /* The signature "(params)ret" of m, built from its type indexes. */

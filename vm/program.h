@@ -117,6 +117,18 @@ void program_free(Program *p);
 /* True if desc is exactly one well-formed descriptor (V only unbracketed,
  * "LName;" with a non-empty name), with nothing after it. */
 bool type_descriptor_valid(const char *desc);
+/* What is wrong with desc, or NULL if it is well formed. */
+const char *type_descriptor_problem(const char *desc);
+
+/* What linking will make of a program's array types, summed type by type
+ * (vm/limits.h): the array levels, and the descriptor bytes at each level. */
+typedef struct ArrayLevels {
+    uint64_t levels, bytes;
+} ArrayLevels;
+
+/* Adds the array levels of desc to *sum.  False, with a message naming the
+ * limit in `why`, if desc nests too deep or the sums go over their limits. */
+bool array_levels_add(ArrayLevels *sum, const char *desc, char *why, size_t why_size);
 
 /* Type helpers on descriptors. */
 static inline bool type_is_ref(const char *desc) { return desc[0] == 'L' || desc[0] == '['; }
@@ -125,7 +137,7 @@ static inline bool type_is_string(const char *desc) {
 }
 
 /* One primitive descriptor letter (Z B C S I J F D): its array element kind
- * and size, and the language's name for it (LANGUAGE.md "Types"). */
+ * and size, and the language's name for it (docs/language.md "Types"). */
 typedef struct PrimType {
     char letter;
     ElemKind elem_kind;

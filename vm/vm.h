@@ -104,8 +104,7 @@ struct VM {
  *   after that                    vm->array_classes, in order
  * A class ID is the address of its RtClass: RtClasses live outside the
  * collected heap for the VM's whole life, so class IDs never change
- * (docs/architecture.md, "Object and arena IDs", lets class objects live
- * anywhere). */
+ * (docs/architecture.md, "Object, class and arena IDs"). */
 uint32_t vm_num_linked_classes(const VM *vm);
 const RtClass *vm_linked_class(const VM *vm, uint32_t index);
 
@@ -138,6 +137,11 @@ void vm_enumerate_roots(void *vm, GcSlotVisitor visit, void *ctx);
  * VM's threads, classes and collector.  vm_create calls it before any event
  * is posted; vmpi_attach_vm(NULL) (vmpi/control.h) detaches. */
 void vm_attach_vmpi(VM *vm);
+
+/* Makes SIGINT and SIGTERM stop the VM at its next safepoint (posting
+ * JVM_SHUT_DOWN, exit status 128 + the signal), and a second one exit at
+ * once (vm/interp/safepoint.c).  False if a handler cannot be installed. */
+bool vm_install_stop_handlers(void);
 
 /* Shuts down agents and exits with `status`: the one way out of the VM, so
  * that no agent output is lost or half-written. */

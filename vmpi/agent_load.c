@@ -44,8 +44,15 @@ static bool is_missing_file(const char *why) {
     return why && strstr(why, "No such file or directory") != NULL;
 }
 
-/* Opens the library for -agentlib:NAME; NULL with `err` set on failure. */
+/* Opens the library for -agentlib:NAME; NULL with `err` set on failure.
+ * As in the JVM, a NAME is a name, never a path: "../../x" would otherwise
+ * become "lib../../x.so", opened relative to the working directory. */
 static void *open_named(const char *name, char *err, size_t errsize) {
+    if (strchr(name, '/')) {
+        snprintf(err, errsize, "agent '%s': -agentlib takes a library name, not a path; use -agentpath:%s", name,
+                 name);
+        return NULL;
+    }
     char dir[PATH_MAX], plain[PATH_MAX + 8], bundled[sizeof dir + sizeof plain];
     snprintf(plain, sizeof plain, "lib%s.so", name);
     bool have_dir = bundled_agent_dir(dir, sizeof dir);

@@ -93,10 +93,9 @@ static int32_t event_type(int32_t code, int32_t requested) {
 }
 
 /* JVMPI 1.2, CLASS_LOAD.  class_index is the attached VM's (vm_services.h;
- * `vm` is that VM, which attaches before it posts); classes the VM makes
- * itself have no methods or fields. */
-void vmpi_send_class_load(const struct VM *vm, uint32_t class_index, int32_t requested) {
-    (void)vm;
+ * the VM attaches before it posts); classes the VM makes itself have no
+ * methods or fields. */
+void vmpi_send_class_load(uint32_t class_index, int32_t requested) {
     const RtClass *cls = vmpi_vm ? vmpi_vm->class_at(vmpi_vm->vm, class_index) : NULL;
     if (!cls) return;
     VmpiClassOutline outline;

@@ -3,7 +3,7 @@
  * agent's VMPI_Interface (and VMPI_VM's GetEnv) is a guarded entry point here
  * that checks what the agent hands it, and only then calls the
  * implementation in the file that owns the concern (threads.c,
- * raw_monitor.c, ...).  See docs/agent-guard.md.
+ * raw_monitor.c, ...).  See docs/contracts.md.
  *
  * A bad argument -- a NULL pointer, an ID that names nothing live, a size,
  * depth or event number out of range -- gets the spec's error result where

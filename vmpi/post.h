@@ -32,12 +32,13 @@ void vmpi_send_gc_start(void);
 void vmpi_send_gc_finish(int64_t used_objects, int64_t used_object_space,
                          int64_t total_object_space);
 
-/* VM events (not collector events).  Declared with incomplete types so that
- * post.h does not pull vm.h into the collectors. */
-struct VM;
+/* VM events (not collector events).  Threads and methods are the VM's own
+ * records, declared incomplete: vmpi passes them on as IDs and never reads
+ * them (it asks the VM's services, vm_services.h). */
 struct VMThread;
 struct ProgMethod;
-void vmpi_send_class_load(const struct VM *vm, uint32_t class_index, int32_t requested);
+/* class_index as the VM's services number classes (vm_services.h). */
+void vmpi_send_class_load(uint32_t class_index, int32_t requested);
 void vmpi_send_thread_start(const struct VMThread *thread, int32_t requested);
 void vmpi_send_thread_end(const struct VMThread *thread);
 /* METHOD_ENTRY or METHOD_EXIT (`event_type`).  No post helper: the
@@ -50,8 +51,8 @@ void vmpi_send_method_event(int32_t event_type, const struct VMThread *thread,
  * agent once. */
 void vmpi_send_jvm_init_done(void);
 
-static inline void vmpi_post_class_load(const struct VM *vm, uint32_t class_index) {
-    if (VMPI_IS_ENABLED(CLASS_LOAD)) vmpi_send_class_load(vm, class_index, 0);
+static inline void vmpi_post_class_load(uint32_t class_index) {
+    if (VMPI_IS_ENABLED(CLASS_LOAD)) vmpi_send_class_load(class_index, 0);
 }
 static inline void vmpi_post_thread_start(const struct VMThread *thread) {
     if (VMPI_IS_ENABLED(THREAD_START)) vmpi_send_thread_start(thread, 0);

@@ -45,7 +45,7 @@ static int32_t request(int32_t event_type, void *arg) {
     case VMPI_EVENT_CLASS_LOAD: {
         uint32_t index;
         if (!vmpi_vm->class_index(vmpi_vm->vm, arg, &index)) return VMPI_ERR;
-        vmpi_send_class_load(vmpi_vm->vm, index, 1);
+        vmpi_send_class_load(index, 1);
         return VMPI_OK;
     }
     case VMPI_EVENT_THREAD_START: {

@@ -39,8 +39,8 @@ GcCollection gc_collection_begin(Gc *gc, GcCollectionKind kind, GcReason reason)
     GcCollection collection = {
         .kind = kind,
         .reason = reason,
-        .objects_before = gc->stats.used_objects,
-        .bytes_before = gc->stats.used_bytes,
+        .objects_before = gc_used_objects(gc),
+        .bytes_before = gc_used_bytes(gc),
     };
     collection.start_ns = monotonic_ns();
     return collection;
@@ -65,9 +65,9 @@ static void write_log_line(const Gc *gc, const GcCollection *collection, uint64_
             "pause %.3f ms\n",
             (unsigned long long)stats->collections, gc->ops->constraints->name,
             kind_name(collection->kind), reason_name(collection->reason),
-            (unsigned long long)collection->objects_before, (unsigned long long)stats->used_objects,
-            (double)collection->bytes_before / 1024.0, (double)stats->used_bytes / 1024.0,
-            (double)stats->total_bytes / 1024.0, (double)pause_ns / 1e6);
+            (unsigned long long)collection->objects_before, (unsigned long long)gc_used_objects(gc),
+            (double)collection->bytes_before / 1024.0, (double)gc_used_bytes(gc) / 1024.0,
+            (double)gc_total_bytes(gc) / 1024.0, (double)pause_ns / 1e6);
     fflush(gc->config.log);
 }
 
@@ -76,8 +76,8 @@ void gc_collection_end(Gc *gc, const GcCollection *collection) {
     if (gc->config.verify) gc_verify_heap(gc);
     count_collection(&gc->stats, collection->kind, pause_ns);
     if (gc->config.log != NULL) write_log_line(gc, collection, pause_ns);
-    vmpi_post_gc_finish((int64_t)gc->stats.used_objects, (int64_t)gc->stats.used_bytes,
-                        (int64_t)gc->stats.total_bytes);
+    vmpi_post_gc_finish((int64_t)gc_used_objects(gc), (int64_t)gc_used_bytes(gc),
+                        (int64_t)gc_total_bytes(gc));
 }
 
 /* [gc] marksweep: 7 collections (0 minor, 7 major, 0 cycle), pause total

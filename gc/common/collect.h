@@ -11,17 +11,18 @@
  *                       starts the pause clock.
  * gc_collection_end     stops the clock, verifies the heap again, counts the
  *                       collection and its pause in gc->stats, writes the
- *                       --gc-log line, posts GC_FINISH with used_objects /
- *                       used_bytes / total_bytes from gc->stats.
+ *                       --gc-log line, posts GC_FINISH with gc_used_objects,
+ *                       gc_used_bytes and gc_total_bytes (gc.h).
  *
  * The pause is the collector's own work: it excludes verification and the
  * agents' handling of GC_START and GC_FINISH.
  *
  * Invariant: every OBJECT_FREE, OBJECT_MOVE and ARENA_DELETE a collector
- * posts lies between one begin and its end (DESIGN.md, event-stream rule 5),
- * and at gc_collection_end gc->stats.used_objects / used_bytes are exactly
- * the count and byte sum of the live objects (rule 6), with
- * used_bytes <= total_bytes.
+ * posts lies between one begin and its end (docs/event-mapping.md,
+ * event-stream rule 5), and at gc_collection_end every object the
+ * collection freed is counted in objects_freed / bytes_freed, so that
+ * gc_used_objects / gc_used_bytes are exactly the count and byte sum of
+ * the live objects (rule 6).
  */
 #ifndef GCLAB_GC_COLLECT_H
 #define GCLAB_GC_COLLECT_H
@@ -41,19 +42,12 @@ typedef struct GcCollection {
     GcCollectionKind kind;
     GcReason reason;
     uint64_t start_ns;        /* CLOCK_MONOTONIC */
-    uint64_t objects_before;  /* gc->stats.used_objects at the start */
-    uint64_t bytes_before;    /* gc->stats.used_bytes at the start */
+    uint64_t objects_before;  /* gc_used_objects at the start */
+    uint64_t bytes_before;    /* gc_used_bytes at the start */
 } GcCollection;
 
 GcCollection gc_collection_begin(Gc *gc, GcCollectionKind kind, GcReason reason);
 void gc_collection_end(Gc *gc, const GcCollection *collection);
-
-/* Sets total_bytes, the heap's size as GC_FINISH reports it: its capacity,
- * or used_bytes once the heap has grown past that (while collection was
- * disabled), so that used_bytes <= total_bytes always holds. */
-static inline void gc_stats_set_total(GcStats *stats, uint64_t capacity) {
-    stats->total_bytes = stats->used_bytes > capacity ? stats->used_bytes : capacity;
-}
 
 /* Counts the outcome of collecting `objects_before` objects of
  * `bytes_before` bytes: `live_*` of them survived, `moved_*` of those were

@@ -10,7 +10,7 @@
 
 bool gc_compactor_init(GcCompactor *compactor, const GcRegion *region) {
     size_t bytes = (size_t)(region->end - region->start);
-    gc_markstack_init(&compactor->mark_stack);
+    gc_objlist_init(&compactor->mark_stack);
     compactor->phase = GC_COMPACT_IDLE;
     if (bytes > GC_COMPACT_MAX_REGION_BYTES) return false;
     return gc_markbits_init(&compactor->marks, region->start, bytes);
@@ -18,7 +18,7 @@ bool gc_compactor_init(GcCompactor *compactor, const GcRegion *region) {
 
 void gc_compactor_free(GcCompactor *compactor) {
     gc_markbits_free(&compactor->marks);
-    gc_markstack_free(&compactor->mark_stack);
+    gc_objlist_free(&compactor->mark_stack);
 }
 
 /* A compaction in progress: what the slot visitor of pass 3 needs. */
@@ -126,14 +126,13 @@ static void slide(Compacting *c, uint32_t arena_id, uint32_t fresh_gc_word, GcCo
     compactor->phase = GC_COMPACT_IDLE;
 }
 
-GcCompaction gc_compact_region(const Gc *gc, GcCompactor *compactor, GcRegion *region,
-                               uint32_t arena_id) {
+GcCompaction gc_compact_region(const Gc *gc, GcCompactor *compactor, GcRegion *region) {
     GcCompaction result = {0, 0, 0, 0};
     Compacting c = {compactor, region};
     gc_trace_mark_reachable(gc, &compactor->mark_stack, compact_try_mark, compactor);
     uint8_t *new_top = plan(&c, &result);
     update_references(gc, &c);
-    slide(&c, arena_id, gc->fresh_gc_word, &result);
+    slide(&c, region->arena_id, gc->fresh_gc_word, &result);
     gc_markbits_clear(&compactor->marks, region->top);
     gc_region_cut(region, new_top);
     return result;
@@ -159,7 +158,8 @@ static void walk_survivors(const GcCompactor *compactor, const uint8_t *from, co
  * and those not yet moved, from moved_from up, whose headers the slide has
  * not reached. */
 void gc_compact_walk_region(const GcCompactor *compactor, const GcRegion *region, const uint8_t *top,
-                            uint32_t arena_id, GcObjectVisitor visit, void *ctx) {
+                            GcObjectVisitor visit, void *ctx) {
+    uint32_t arena_id = region->arena_id;
     switch (compactor->phase) {
     case GC_COMPACT_IDLE:
         walk_all(region->start, top, arena_id, visit, ctx);

@@ -27,15 +27,14 @@
  * costs the survivors plus region size / 512; only when an agent has enabled
  * OBJECT_FREE does pass 2 also visit each dead object, to post its event.
  *
- * Preconditions: the region is not published to the fast path (the caller
- * has reclaimed it); every object reachable from the roots lies in it, and
+ * Preconditions: every object reachable from the roots lies in it, and
  * every reference to an object in it is a root or a slot of an object in it
  * (a generational collector empties its young generation first).  The gc_word
  * of the objects is the compactor's while it runs; 32 bits of OBJ_ALIGN
  * units address GC_COMPACT_MAX_REGION_BYTES, so gc_compactor_init refuses a
  * larger region.
  *
- * Events (DESIGN.md, mapping table, markcompact row and the generational
+ * Events (docs/event-mapping.md, the markcompact row and the generational
  * row's old generation): within the caller's GC_START .. GC_FINISH, first
  * one OBJECT_FREE per dead object, then one OBJECT_MOVE(arena, old, arena,
  * new) per survivor that changes address, in address order.  After the
@@ -63,7 +62,7 @@
 
 #include "../gc.h"
 #include "markbits.h"
-#include "markstack.h"
+#include "objlist.h"
 #include "region.h"
 
 /* The largest region a planned address in gc_word can reach. */
@@ -97,18 +96,18 @@ typedef struct GcCompaction {
 bool gc_compactor_init(GcCompactor *compactor, const GcRegion *region);
 void gc_compactor_free(GcCompactor *compactor);
 
-/* Compacts `region`, whose objects belong to arena `arena_id` (see the top).
+/* Compacts `region` (see the top).
  * Statistics are the caller's: it learns from the result what survived and
  * moved, and the dead are what the region held before minus the survivors. */
-GcCompaction gc_compact_region(const Gc *gc, GcCompactor *compactor, GcRegion *region,
-                               uint32_t arena_id);
+GcCompaction gc_compact_region(const Gc *gc, GcCompactor *compactor, GcRegion *region);
 
-/* Visits, with arena `arena_id`, exactly the objects of `region` that the
- * event stream says are live: between compactions every object in
- * [region start, top) (`top` is the true top, see region.h), and during
+/* Visits, with the region's arena, exactly the objects of `region` that
+ * the event stream says are live: between compactions every object in
+ * [region start, top) (`top` is region->top, or further while copies are
+ * being appended), and during
  * one -- from an agent's event handler -- the survivors already freed
  * around or slid, plus the objects not yet reached. */
 void gc_compact_walk_region(const GcCompactor *compactor, const GcRegion *region, const uint8_t *top,
-                            uint32_t arena_id, GcObjectVisitor visit, void *ctx);
+                            GcObjectVisitor visit, void *ctx);
 
 #endif

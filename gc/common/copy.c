@@ -23,7 +23,7 @@ static void copy_bug(const char *fmt, ...) {
     vfprintf(stderr, fmt, args);
     fputc('\n', stderr);
     va_end(args);
-    exit(GC_VERIFY_EXIT_STATUS);
+    gc_fatal_exit(GC_VERIFY_EXIT_STATUS);
 }
 
 void gc_copier_add_region(GcCopier *copier, GcCopyRegion *region) {

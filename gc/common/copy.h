@@ -34,7 +34,7 @@
  * so a generational collector can send young survivors to a survivor space
  * and old enough ones to the old generation, counting ages in gc_word.
  *
- * Events (DESIGN.md, mapping table, semispace and generational rows): one
+ * Events (docs/event-mapping.md, the semispace and generational rows): one
  * OBJECT_MOVE(old arena, old address, new arena, new address) per copy, in
  * the order the copies are made, posted once the copy is complete and the
  * old header forwarded.  Deleting the condemned arenas afterwards is the

@@ -1,20 +1,36 @@
 /*
  * init.c -- what every collector's create does the same way once its
- * memory is ready (gc_init, gc.h): the Gc record learns its operations,
+ * memory is ready (gc_init, gc.h), and the one way a collector gives up
+ * (gc_fatal_exit): the Gc record learns its operations,
  * its barrier and its configuration, and the collector's arenas are
  * announced.
  *
  * Invariant: the barrier the inline gc_write_ref tests is always the one
  * the collector's constraints promise, and the ARENA_NEW events at start-up
- * are exactly constraints->arenas, in that order (DESIGN.md, mapping table).
+ * are exactly constraints->arenas, in that order (docs/event-mapping.md).
  */
 #include "../gc.h"
 
-void gc_init(Gc *gc, const GcOps *ops, const GcConfig *config) {
+#include <stdlib.h>
+
+GcRegion gc_closed_region;
+
+static void (*vm_fatal_exit)(int status);
+
+void gc_set_fatal_exit(void (*fatal_exit)(int status)) { vm_fatal_exit = fatal_exit; }
+
+_Noreturn void gc_fatal_exit(int status) {
+    if (vm_fatal_exit != NULL) vm_fatal_exit(status);
+    exit(status);
+}
+
+void gc_init(Gc *gc, const GcOps *ops, const GcConfig *config, uint64_t capacity_bytes) {
     const GcConstraints *constraints = ops->constraints;
     gc->ops = ops;
+    gc->alloc_region = &gc_closed_region;
     gc->barrier = constraints->barrier;
     gc->config = *config;
+    gc->stats.capacity_bytes = capacity_bytes;
     for (uint32_t i = 0; i < constraints->num_arenas; i++)
         vmpi_post_arena_new((VMPI_ArenaID)constraints->arenas[i].arena_id, constraints->arenas[i].name);
 }

@@ -11,6 +11,6 @@ void gc_describe_oom(const Gc *gc, size_t request, char *buf, size_t bufsize) {
     snprintf(buf, bufsize,
              "out of memory: heap of %zu bytes exhausted by a request of %zu bytes "
              "(%s, %" PRIu64 " bytes in use by %" PRIu64 " objects)",
-             gc->config.heap_bytes, request, gc->ops->constraints->name, gc->stats.used_bytes,
-             gc->stats.used_objects);
+             gc->config.heap_bytes, request, gc->ops->constraints->name, gc_used_bytes(gc),
+             gc_used_objects(gc));
 }

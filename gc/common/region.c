@@ -4,13 +4,14 @@
  */
 #include "region.h"
 
-bool gc_region_init(GcRegion *region, GcMemory *memory, size_t budget, size_t reserve) {
+bool gc_region_init(GcRegion *region, GcMemory *memory, size_t budget, size_t reserve, uint32_t arena_id) {
     if (budget == 0 || reserve > SIZE_MAX - budget) return false;
     uint8_t *block = gc_memory_region_alloc(memory, budget + reserve);
     if (block == NULL) return false;
     region->start = region->top = block;
     region->limit = block + budget;
     region->end = region->limit + reserve;
+    region->arena_id = arena_id;
     return true;
 }
 

@@ -2,7 +2,7 @@
  * trace.h -- finding everything reachable from the roots, for every tracing
  * collector (marksweep, markcompact, the old generation).
  *
- * Tracing is tri-colour marking with an explicit stack (markstack.h):
+ * Tracing is tri-colour marking with an explicit stack (objlist.h, GcMarkStack):
  *
  *   white  not marked: not yet known to be reachable
  *   grey   marked and on the mark stack: reachable, children not yet looked at
@@ -30,7 +30,7 @@
 #include <stddef.h>
 
 #include "../gc.h"
-#include "markstack.h"
+#include "objlist.h"
 
 /* Marks `obj` (never NULL) if it is unmarked.  Returns true if it was
  * unmarked, i.e. it has just turned grey and must be scanned. */
@@ -56,12 +56,12 @@ void gc_trace_mark_roots(const Gc *gc, GcMarkStack *stack, GcTryMark try_mark, v
  * child is marked and pushed. */
 GC_ALWAYS_INLINE void gc_trace_drain(GcMarkStack *stack, GcTryMark try_mark, void *ctx) {
     Obj *obj;
-    while ((obj = gc_markstack_pop(stack)) != NULL) {
+    while ((obj = gc_objlist_pop(stack)) != NULL) {
         size_t count;
         Obj **slots = obj_ref_slots(obj, &count);
         for (size_t i = 0; i < count; i++) {
             Obj *child = slots[i];
-            if (child != NULL && try_mark(child, ctx)) gc_markstack_push(stack, child);
+            if (child != NULL && try_mark(child, ctx)) gc_objlist_push(stack, child);
         }
     }
 }

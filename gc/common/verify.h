@@ -11,8 +11,8 @@
  *   - no object is listed twice and no two objects overlap;
  *   - every reference slot of every object, and every root slot, is NULL or
  *     points at the start of a listed object;
- *   - the objects' count and byte sum equal gc->stats.used_objects and
- *     used_bytes, and used_bytes <= total_bytes.
+ *   - the objects' count and byte sum equal gc_used_objects and
+ *     gc_used_bytes (gc.h).
  *
  * A failure is a VM bug, not a user error, so gc_verify_heap stops the
  * process with exit status 3.  gc_check_heap is the checker itself, for

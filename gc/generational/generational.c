@@ -1,145 +1,41 @@
 /*
  * generational.c -- the generational collector (--gc=generational), gclab's
- * default.
+ * default: a copied nursery, two survivor spaces, promotion by age, and a
+ * mark-compact old generation.
  *
- * The algorithm (VMPI patent, /work/shared/spec/vmpi-patent-and-jvmpi-1.2.md,
- * "GENERATIONAL GARBAGE COLLECTOR"): objects are segregated by age into
- * generations that are collected at different frequencies.  Most objects
- * die young, so the young generation is collected often, by copying its few
- * survivors out of it and abandoning the rest; objects that survive long
- * enough are promoted to the old generation, which is collected rarely.
- *
- * Spaces.  Four arenas, each made once at start-up:
- *
- *   GEN_NURSERY     1  "nursery"     --young bytes (config.young_bytes;
- *                                    a quarter of --heap if that is 0, and
- *                                    at most half of it, as vmrun's
- *                                    options require); every object is
- *                                    born here, through gc_alloc's inline
- *                                    bump fast path;
- *   GEN_SURVIVOR_0  2  "survivor-0"  two survivor spaces of young / 8 bytes
- *   GEN_SURVIVOR_1  3  "survivor-1"  each: between collections one of them,
- *                                    from-survivor, holds the young objects
- *                                    that survived a minor collection, and
- *                                    the other, to-survivor, is empty;
- *   GEN_OLD         4  "old"         the rest of --heap (config.heap_bytes):
- *                                    promoted objects, appended at a bump
- *                                    pointer and compacted in place.
- *
- * The nursery and both survivor spaces are one block of memory, so "is this
- * object young?" is one range check, in the write barrier and in the copy
- * policy alike.  Each space is a region (gc/common/region.h) whose free part
- * is always zero.  Objects can occupy the nursery, one survivor space and
- * the old generation at once: that, heap - young / 8, is the capacity
- * reported as total_bytes.
- *
- * Pretenuring.  An object larger than the whole nursery could never be born
- * there, so it is allocated directly in the old generation (OBJECT_ALLOC
- * names GEN_OLD); and so is an object that finds the nursery full while the
- * VM has disabled collection (below).  Every other OBJECT_ALLOC names the
- * nursery.
- *
- * Minor collection (GC_COLLECTION_MINOR), when the nursery is full.  The
- * condemned objects are those of the nursery and from-survivor.  Every one
- * reachable from the roots or from the remembered set (below) is copied,
- * breadth first (Cheney's algorithm, gc/common/copy.h): to to-survivor with
- * its age plus one, or to the old generation once that age reaches --tenure
- * (config.tenure_age), or when to-survivor is full.  An object's age is the
- * number of minor collections it has survived, kept in the low bits of its
- * gc_word; --tenure=N promotes it at its N-th survival, so N = 0 and N = 1
- * both mean "promote at the first survival" (the default, 2, gives every
- * object one stay in a survivor space).  Then the nursery and from-survivor
- * are emptied in one stroke -- their used parts zero-filled, their arenas
- * deleted and made anew -- and the survivor spaces swap roles.  The work is
- * proportional to the survivors, not to the garbage.
- *
- * Write barrier and remembered set.  A minor collection does not trace the
- * old generation, so it must know every old object that refers to a young
- * one: those slots are roots for it.  The VM stores every reference into a
- * heap object through gc_write_ref, and gen_write_barrier records each old
- * object that receives a young reference in the remembered set, a list of
- * objects; a "remembered" bit in the object's gc_word keeps it from being
- * listed twice.  A remembered set of objects rather than a card table: the
- * barrier costs about the same either way on every PUTFR/APUTR (two range
- * checks and a bit test here, a range check and a card mark there), but a
- * minor collection then scans exactly the remembered objects' slots, where
- * a card table would have it parse every object that shares a dirty card
- * with one (and keep a table of where objects start, to parse them at all).
- * The price: a large remembered array is scanned whole at every minor
- * collection, where a card table would scan only its dirty cards.  A minor
- * collection keeps in the set only the objects that still refer to a young
- * object afterwards, and adds the promoted objects that do.
- *
- * Major collection (GC_COLLECTION_MAJOR), when the old generation might not
- * hold what a minor collection would promote, on request (VMPI RunGC), and
- * periodically under --gc-stress.  First the whole young generation is
- * evacuated into the old one, as in a minor collection but promoting every
- * survivor regardless of age; then the old generation, now the whole heap,
- * is compacted in place by sliding (gc/common/compact.h: mark from the
- * roots, OBJECT_FREE for the dead, OBJECT_MOVE within GEN_OLD for the
- * survivors that slide down).  Mark-compact rather than mark-sweep because
- * promotion is then a bump of the old generation's top, the same Cheney
- * region copying already uses -- no free lists, no fragmentation -- and
- * majors are rare, so their cost matters less than that of every promotion.
- * Emptying the young generation first means the compaction never has to
- * update references from young objects, and leaves the remembered set
- * empty.  Live objects that no longer fit within the old generation's
- * budget afterwards mean the heap is exhausted.
- *
- * Room, so that no copy can fail halfway.  The old generation's region has,
- * past its budget (--heap minus the young spaces), a reserve of the budget
- * again (for collection disabled, below) plus an evacuation reserve as
- * large as the nursery and one survivor space -- the most that a collection
- * can ever promote.  Invariant: outside a collection, the old generation
- * always has room above its top for everything young.  A minor collection
- * runs only if everything young fits within the old budget; otherwise a
- * major one runs instead, and its evacuation has the reserve.  The fast
- * path is open only while the old generation is within its budget.
- *
- * Collection disabled (VMPI DisableGC).  An agent holds object IDs and
- * expects them to stay valid, so nothing may move or be freed.  New objects
- * fill the nursery, and then go into the old generation, past its budget if
- * need be, as long as the invariant above holds; the first collection after
- * EnableGC brings the heap back within budget or reports it out of memory.
- *
- * --gc-stress: the fast path is off, every allocation collects, and every
- * GEN_STRESS_MAJOR_PERIOD-th of those collections is a major one.
- *
- * Invariants between collections:
- *   - [start, top) of each space holds its objects end to end, none
- *     forwarded; to-survivor is empty; [top, end) of every space is zero
- *     (the nursery's top is gc->bump_ptr while the fast path is on);
- *   - a young object's gc_word is its age; an old object's is 0 or
- *     GEN_REMEMBERED;
- *   - every old object holding a reference to a young object is in the
- *     remembered set, and an object is in it (once) exactly when its
- *     GEN_REMEMBERED bit is set;
+ * Invariant, between collections:
+ *   - each space's [start, top) holds its objects end to end, none
+ *     forwarded; to-survivor is empty; every space's [top, end) is zero;
+ *   - a young object's gc_word is its age; an old one's is 0 or GEN_REMEMBERED;
+ *   - every old object holding a reference to a young one is in the
+ *     remembered set, once, exactly when its GEN_REMEMBERED bit is set;
  *   - old.end - old.top >= the bytes in use in the nursery and
- *     from-survivor;
- *   - old_objects counts the old generation's objects; used_objects /
- *     used_bytes count all objects (brought up to date from the fast
- *     path's counters at every entry into the collector), and total_bytes
- *     is max(heap - young / 8, used_bytes).
+ *     from-survivor: an evacuation always has room (gen_evacuation_room);
+ *   - the fast path bumps the nursery only while old.top <= old.limit.
+ * Events (docs/event-mapping.md, generational row; the VMPI patent,
+ * GENERATIONAL GARBAGE COLLECTOR): four ARENA_NEWs at start-up;
+ * OBJECT_ALLOC(nursery), or (old) when pretenured; per collection GC_START,
+ * one OBJECT_MOVE per young survivor in Cheney order, ARENA_DELETE +
+ * ARENA_NEW of the nursery, then of from-survivor; a major one then the
+ * compaction's OBJECT_FREEs and OBJECT_MOVE(old, old)s; GC_FINISH.
  *
- * Events (DESIGN.md, mapping table, generational row): ARENA_NEW for each of
- * the four arenas when the heap is created; OBJECT_ALLOC in GEN_NURSERY per
- * allocation (GEN_OLD for a pretenured object); within GC_START .. GC_FINISH
- * (gc/common/collect.h), for every collection, one OBJECT_MOVE per
- * survivor of the young generation, from its arena to to-survivor's or
- * GEN_OLD, in Cheney order, then ARENA_DELETE and ARENA_NEW of the nursery,
- * then ARENA_DELETE and ARENA_NEW of the from-survivor space (even when it
- * was empty); the young garbage dies implicitly with its arena, never with
- * an OBJECT_FREE.  A major collection follows with the compaction's events:
- * one OBJECT_FREE per dead old object, then one OBJECT_MOVE(GEN_OLD, old,
- * GEN_OLD, new) per old survivor that slides.
+ * Minor collection, when the nursery is full: the nursery and from-survivor
+ * are condemned; their survivors are copied (Cheney: gc/common/copy.h) to
+ * to-survivor, age plus one, or promoted to the old generation once their
+ * age reaches --tenure.  Major collection, when the old generation might
+ * not take what a minor one would promote: everything young is promoted,
+ * then the old generation is compacted (Lisp-2: gc/common/compact.h).  An
+ * object larger than the nursery is born old.  The spaces' sizes, the
+ * remembered set against a card table, the reserves and DisableGC:
+ * docs/collectors/generational.md.
  */
 #include <stdlib.h>
 
 #include "../common/collect.h"
 #include "../common/compact.h"
 #include "../common/copy.h"
-#include "../common/markstack.h"
 #include "../common/memory.h"
+#include "../common/objlist.h"
 #include "../common/region.h"
 #include "../gc.h"
 
@@ -175,11 +71,11 @@ typedef struct Generational {
     GcRegion nursery;
     GcRegion survivors[2];
     unsigned from;              /* survivors[from] is from-survivor, the other to-survivor */
-    GcRegion old;               /* budget old_bytes, then the reserves (see the top) */
+    GcRegion old;               /* budget old_bytes, then reserves for DisableGC and one evacuation */
     size_t nursery_bytes, survivor_bytes, old_bytes;
     uint32_t tenure_age;        /* config.tenure_age, at most GEN_AGE_MASK */
     uint64_t old_objects;
-    GcMarkStack remembered;     /* the remembered set: a growable list of objects */
+    GcObjectList remembered;    /* the remembered set */
     GcCompactor compactor;      /* the old generation's mark bitmap and stack */
     uint64_t stress_collections;
     GenCopying *copying;        /* during an evacuation, else NULL */
@@ -195,16 +91,14 @@ static const GcArenaInfo gen_arenas[] = {
     {GEN_OLD, "old"},
 };
 
-/* ---- spaces and statistics ------------------------------------------------ */
+/* ---- the spaces ---------------------------------------------------------- */
 
-/* The young block's range is published in the Gc record, where the inline
+/* The young block's range is kept in the Gc record, where the inline
  * barrier in gc.h reads it. */
 static inline bool gen_is_young(const Generational *g, const void *p) { return gc_is_young(&g->gc, p); }
 
-static inline uint32_t gen_survivor_arena(unsigned index) { return GEN_SURVIVOR_0 + index; }
-
 /* Bytes in use in the nursery and from-survivor: what an evacuation may
- * have to promote.  The nursery must not be published (region.h). */
+ * have to promote. */
 static inline size_t gen_young_used(const Generational *g) {
     return gc_region_used(&g->nursery) + gc_region_used(&g->survivors[g->from]);
 }
@@ -217,24 +111,18 @@ static inline bool gen_evacuation_room(const Generational *g, size_t bytes) {
 
 static inline bool gen_old_within_budget(const Generational *g) { return g->old.top <= g->old.limit; }
 
-/* Brings used_objects / used_bytes up to date (see region.h) and keeps
- * total_bytes >= used_bytes. */
-static void gen_count_used(Generational *g) {
-    gc_stats_count_used(&g->gc.stats, g->gc.config.heap_bytes - g->survivor_bytes);
-}
-
-/* Hands the nursery to the fast path -- unless the old generation is over
+/* Opens the nursery to the fast path -- unless the old generation is over
  * its budget: then every allocation must reach the slow path, which
  * collects or fails. */
-static void gen_publish(Generational *g) {
-    if (gen_old_within_budget(g)) gc_region_publish(&g->gc, &g->nursery, GEN_NURSERY);
+static void gen_open_nursery(Generational *g) {
+    gc_region_open(&g->gc, gen_old_within_budget(g) ? &g->nursery : NULL);
 }
 
-/* ---- the write barrier ------------------------------------------------------ */
+/* ---- the write barrier --------------------------------------------------- */
 
 static void gen_remember(Generational *g, Obj *obj) {
     obj->gc_word |= GEN_REMEMBERED;
-    gc_markstack_push(&g->remembered, obj);
+    gc_objlist_push(&g->remembered, obj);
 }
 
 /* Stores, then remembers `holder` if it is old, `value` young, and holder
@@ -255,7 +143,7 @@ static bool gen_refers_to_young(const Generational *g, const Obj *obj) {
     return false;
 }
 
-/* ---- evacuating the young generation ---------------------------------------- */
+/* ---- evacuating the young generation ------------------------------------- */
 
 /* The nursery and from-survivor are condemned; to-survivor holds copies
  * made in this collection and the old generation is not collected. */
@@ -263,7 +151,7 @@ static inline uint32_t gen_condemned_arena(const Obj *obj, void *ctx) {
     const Generational *g = ctx;
     if ((uintptr_t)obj - (uintptr_t)g->nursery.start < g->nursery_bytes) return GEN_NURSERY;
     if ((uintptr_t)obj - (uintptr_t)g->survivors[g->from].start < g->survivor_bytes)
-        return gen_survivor_arena(g->from);
+        return g->survivors[g->from].arena_id;
     return GC_COPY_NOT_CONDEMNED;
 }
 
@@ -293,7 +181,7 @@ static const GcCopyPolicy gen_copy_policy = {
  * young generation) and keeps in the set only those still referring to a
  * young object -- a copy in to-survivor -- afterwards. */
 static void gen_forward_remembered(Generational *g, GcCopier *copier) {
-    GcMarkStack *set = &g->remembered;
+    GcObjectList *set = &g->remembered;
     size_t kept = 0;
     for (size_t i = 0; i < set->count; i++) {
         Obj *obj = set->items[i];
@@ -312,8 +200,8 @@ static void gen_remember_promoted(Generational *g, uint8_t *from) {
 }
 
 /* Empties a young space that holds only garbage and forwarded objects. */
-static void gen_renew_space(GcRegion *space, uint32_t arena_id) {
-    gc_region_renew(space, arena_id, gen_arenas[arena_id - 1].name);
+static void gen_renew_space(GcRegion *space) {
+    gc_region_renew(space, gen_arenas[space->arena_id - 1].name);
 }
 
 /* Copies every live young object out of the nursery and from-survivor --
@@ -323,11 +211,11 @@ static void gen_renew_space(GcRegion *space, uint32_t arena_id) {
 static void gen_evacuate(Generational *g, uint32_t tenure_age) {
     GcStats *stats = &g->gc.stats;
     GcRegion *from = &g->survivors[g->from], *to = &g->survivors[1 - g->from];
-    uint64_t young_objects = stats->used_objects - g->old_objects;
+    uint64_t young_objects = gc_used_objects(&g->gc) - g->old_objects;
     uint64_t young_bytes = gen_young_used(g);
     uint8_t *promoted_start = g->old.top;
     GenCopying copying = {
-        .to_survivor = gc_copy_region(to->start, g->survivor_bytes, gen_survivor_arena(1 - g->from)),
+        .to_survivor = gc_copy_region(to->start, g->survivor_bytes, to->arena_id),
         .old = gc_copy_region(g->old.top, (size_t)(g->old.end - g->old.top), GEN_OLD),
         .tenure_age = tenure_age,
     };
@@ -337,6 +225,7 @@ static void gen_evacuate(Generational *g, uint32_t tenure_age) {
     gc_copier_add_region(&copier, &copying.old);
     gc_copy_forward_roots(&g->gc, &copier, &gen_copy_policy);
     gen_forward_remembered(g, &copier);
+    /* Cheney's scan: gc/common/copy.h, gc_copy_scan. */
     gc_copy_scan(&copier, &gen_copy_policy);
     to->top = copying.to_survivor.top;
     g->old.top = copying.old.top;
@@ -344,8 +233,8 @@ static void gen_evacuate(Generational *g, uint32_t tenure_age) {
     /* Only objects that stayed young can make a promoted object remembered. */
     if (to->top != to->start) gen_remember_promoted(g, promoted_start);
 
-    gen_renew_space(&g->nursery, GEN_NURSERY);
-    gen_renew_space(from, gen_survivor_arena(g->from));
+    gen_renew_space(&g->nursery);
+    gen_renew_space(from);
     g->from = 1 - g->from;
 
     /* Every young survivor was copied. */
@@ -354,14 +243,14 @@ static void gen_evacuate(Generational *g, uint32_t tenure_age) {
     g->old_objects += copying.promoted_objects;
 }
 
-/* ---- collections ---------------------------------------------------------------- */
+/* ---- collecting ---------------------------------------------------------- */
 
 /* A major collection's second half: the old generation, now holding every
- * object, is compacted. */
+ * object, is compacted (Lisp-2: gc/common/compact.c, gc_compact_region). */
 static void gen_compact_old(Generational *g) {
     GcStats *stats = &g->gc.stats;
     uint64_t bytes_before = gc_region_used(&g->old);
-    GcCompaction compaction = gc_compact_region(&g->gc, &g->compactor, &g->old, GEN_OLD);
+    GcCompaction compaction = gc_compact_region(&g->gc, &g->compactor, &g->old);
     gc_stats_count_survivors(stats, g->old_objects, bytes_before, compaction.live_objects,
                              compaction.live_bytes, compaction.moved_objects, compaction.moved_bytes);
     g->old_objects = compaction.live_objects;
@@ -369,13 +258,11 @@ static void gen_compact_old(Generational *g) {
 
 /* Runs one collection of `kind` -- a major one instead of a minor one if
  * the old generation's budget might not hold what the minor one would
- * promote -- with the nursery withdrawn from the fast path.  Returns the
- * kind it ran. */
+ * promote.  Returns the kind it ran. */
 static GcCollectionKind gen_collect_now(Generational *g, GcCollectionKind kind, GcReason reason) {
     Gc *gc = &g->gc;
     if (kind == GC_COLLECTION_MINOR && !gc_region_fits(&g->old, g->old.limit, gen_young_used(g)))
         kind = GC_COLLECTION_MAJOR;
-    gen_count_used(g);
     GcCollection collection = gc_collection_begin(gc, kind, reason);
     if (kind == GC_COLLECTION_MAJOR) {
         gen_evacuate(g, 0);
@@ -383,20 +270,17 @@ static GcCollectionKind gen_collect_now(Generational *g, GcCollectionKind kind, 
     } else {
         gen_evacuate(g, g->tenure_age);
     }
-    gen_count_used(g);
+    gen_open_nursery(g);
     gc_collection_end(gc, &collection);
     return kind;
 }
 
 /* On request (VMPI RunGC, tests): the whole heap. */
 static void gen_collect(Gc *gc, GcReason reason) {
-    Generational *g = (Generational *)gc;
-    gc_region_reclaim(gc, &g->nursery);
-    gen_collect_now(g, GC_COLLECTION_MAJOR, reason);
-    gen_publish(g);
+    gen_collect_now((Generational *)gc, GC_COLLECTION_MAJOR, reason);
 }
 
-/* ---- allocation ------------------------------------------------------------------ */
+/* ---- allocating ---------------------------------------------------------- */
 
 /* Can an object of `bytes` go into `space` now, within every budget? */
 static bool gen_fits(const Generational *g, const GcRegion *space, size_t bytes) {
@@ -414,8 +298,7 @@ static GcRegion *gen_room_while_disabled(Generational *g, GcRegion *space, size_
 /* Finds the space for a new object of `bytes`: the nursery, or the old
  * generation for one larger than the nursery.  Collects when it is full
  * (and at every allocation under --gc-stress), a major collection before
- * giving up.  NULL if the request cannot be met.  The nursery is withdrawn
- * from the fast path. */
+ * giving up.  NULL if the request cannot be met. */
 static GcRegion *gen_make_room(Generational *g, size_t bytes) {
     Gc *gc = &g->gc;
     bool pretenured = bytes > g->nursery_bytes;
@@ -436,24 +319,19 @@ static GcRegion *gen_make_room(Generational *g, size_t bytes) {
     return gen_fits(g, space, bytes) ? space : NULL;
 }
 
+/* If full, collect; then bump -- and close the fast path if a pretenured
+ * object took the old generation past its budget. */
 static Obj *gen_alloc_slow(Gc *gc, const RtClass *cls, uint32_t length, size_t bytes) {
     Generational *g = (Generational *)gc;
-    /* Withdrawn while OBJECT_ALLOC is posted too, so that a heap walk from
-     * an agent's handler sees the new object. */
-    gc_region_reclaim(gc, &g->nursery);
-    Obj *obj = NULL;
     GcRegion *space = gen_make_room(g, bytes);
-    if (space != NULL) {
-        uint32_t arena_id = space == &g->old ? GEN_OLD : GEN_NURSERY;
-        if (arena_id == GEN_OLD) g->old_objects++;
-        obj = gc_region_alloc_object(gc, space, arena_id, cls, length, bytes);
-    }
-    gen_count_used(g); /* exact for gc_describe_oom, if obj is NULL */
-    gen_publish(g);
+    if (space == NULL) return NULL;
+    if (space == &g->old) g->old_objects++;
+    Obj *obj = gc_region_alloc_object(gc, space, cls, length, bytes);
+    gen_open_nursery(g);
     return obj;
 }
 
-/* ---- the heap as a whole --------------------------------------------------------- */
+/* ---- the heap as a whole ------------------------------------------------- */
 
 /* Also exact in the middle of a collection (an agent handling OBJECT_MOVE
  * may ask about objects): during an evacuation forwarded objects are
@@ -462,17 +340,16 @@ static Obj *gen_alloc_slow(Gc *gc, const RtClass *cls, uint32_t length, size_t b
  * freed and slid (compact.h). */
 static void gen_walk_heap(Gc *gc, GcObjectVisitor visit, void *ctx) {
     Generational *g = (Generational *)gc;
-    gen_count_used(g);
     const GenCopying *copying = g->copying;
-    gc_copy_walk_region(g->nursery.start, gc_region_current_top(gc, &g->nursery), GEN_NURSERY, visit, ctx);
+    gc_copy_walk_region(g->nursery.start, g->nursery.top, GEN_NURSERY, visit, ctx);
     for (unsigned i = 0; i < 2; i++) {
         const GcRegion *space = &g->survivors[i];
         bool receiving = copying != NULL && i != g->from;
-        gc_copy_walk_region(space->start, receiving ? copying->to_survivor.top : space->top,
-                            gen_survivor_arena(i), visit, ctx);
+        gc_copy_walk_region(space->start, receiving ? copying->to_survivor.top : space->top, space->arena_id,
+                            visit, ctx);
     }
     const uint8_t *old_top = copying != NULL ? copying->old.top : g->old.top;
-    gc_compact_walk_region(&g->compactor, &g->old, old_top, GEN_OLD, visit, ctx);
+    gc_compact_walk_region(&g->compactor, &g->old, old_top, visit, ctx);
 }
 
 /* Frees whatever `g` holds; each part may be missing (a failed create). */
@@ -480,14 +357,15 @@ static void gen_release(Generational *g) {
     if (g->old.start != NULL) gc_region_release(&g->old, &g->memory);
     if (g->young_block != NULL) gc_memory_region_free(&g->memory, g->young_block, g->young_block_bytes);
     gc_compactor_free(&g->compactor);
-    gc_markstack_free(&g->remembered);
+    gc_objlist_free(&g->remembered);
     gc_memory_release(&g->memory);
     free(g);
 }
 
-/* `bytes` of the young block at `start`, as an empty space. */
-static GcRegion gen_young_space(uint8_t *start, size_t bytes) {
-    return (GcRegion){.start = start, .top = start, .limit = start + bytes, .end = start + bytes};
+/* `bytes` of the young block at `start`, as an empty space of arena `arena_id`. */
+static GcRegion gen_young_space(uint8_t *start, size_t bytes, uint32_t arena_id) {
+    return (GcRegion){
+        .start = start, .top = start, .limit = start + bytes, .end = start + bytes, .arena_id = arena_id};
 }
 
 static Gc *gen_create(const GcConfig *config) {
@@ -503,43 +381,45 @@ static Gc *gen_create(const GcConfig *config) {
 
     Generational *g = calloc(1, sizeof *g);
     if (g == NULL) return NULL;
-    gc_markstack_init(&g->remembered);
+    gc_objlist_init(&g->remembered);
     if (!gc_memory_init(&g->memory)) {
         free(g);
         return NULL;
     }
     /* The reserves past the old budget: the budget again, for collection
-     * disabled, and one evacuation (see the top). */
+     * disabled, and one evacuation. */
     size_t evacuation_reserve = nursery_bytes + survivor_bytes;
     g->young_block = gc_memory_region_alloc(&g->memory, young_block_bytes);
     g->young_block_bytes = young_block_bytes;
     g->gc.young_start = (uintptr_t)g->young_block;
     g->gc.young_bytes = g->young_block != NULL ? young_block_bytes : 0;
     bool ready = g->young_block != NULL && old_bytes <= SIZE_MAX - evacuation_reserve &&
-                 gc_region_init(&g->old, &g->memory, old_bytes, old_bytes + evacuation_reserve) &&
+                 gc_region_init(&g->old, &g->memory, old_bytes, old_bytes + evacuation_reserve, GEN_OLD) &&
                  gc_compactor_init(&g->compactor, &g->old);
     if (!ready) {
         gen_release(g);
         return NULL;
     }
-    g->nursery = gen_young_space(g->young_block, nursery_bytes);
+    g->nursery = gen_young_space(g->young_block, nursery_bytes, GEN_NURSERY);
     for (unsigned i = 0; i < 2; i++)
-        g->survivors[i] = gen_young_space(g->young_block + nursery_bytes + i * survivor_bytes, survivor_bytes);
+        g->survivors[i] = gen_young_space(g->young_block + nursery_bytes + i * survivor_bytes, survivor_bytes,
+                                          GEN_SURVIVOR_0 + i);
     g->nursery_bytes = nursery_bytes;
     g->survivor_bytes = survivor_bytes;
     g->old_bytes = old_bytes;
     g->tenure_age = config->tenure_age < GEN_AGE_MASK ? config->tenure_age : GEN_AGE_MASK;
 
     Gc *gc = &g->gc;
-    gc_init(gc, &gc_generational_ops, config);
-    gen_count_used(g);
-    gen_publish(g);
+    gc_init(gc, &gc_generational_ops, config, config->heap_bytes - survivor_bytes);
+    gen_open_nursery(g);
     return gc;
 }
 
 /* Frees every space and with them every object.  No events: the heap's end
  * is not a collection (its objects simply cease with the VM). */
 static void gen_destroy(Gc *gc) { gen_release((Generational *)gc); }
+
+/* ---- the collector's tables ---------------------------------------------- */
 
 static const GcConstraints gen_constraints = {
     .name = "generational",

@@ -1,41 +1,22 @@
 /*
  * marksweep.c -- the mark-and-sweep collector (--gc=marksweep).
  *
- * The algorithm (VMPI patent, /work/shared/spec/vmpi-patent-and-jvmpi-1.2.md,
- * "MARK-AND-SWEEP GARBAGE COLLECTOR"): objects are not reclaimed when they
- * become garbage but stay until the heap's storage is exhausted.  Then the
- * program is suspended, the collector marks every object reachable from the
- * roots (the mark bit: one bit of the header's gc_word) and sweeps every
- * unmarked object back into the free pool.  Objects never move.
+ * Invariant, between collections:
+ *   - objects[0 .. num_objects) are exactly the allocated objects, in
+ *     allocation order, each its own block from the memory layer and each
+ *     with gc_word == gc->fresh_gc_word ("unmarked");
+ *   - gc_used_bytes <= --heap, except while the VM has disabled collection
+ *     (then the heap grows past its budget);
+ *   - gc->alloc_region is gc_closed_region: every gc_alloc comes to
+ *     ms_alloc_slow.
+ * Events (docs/event-mapping.md, marksweep row; the VMPI patent,
+ * MARK-AND-SWEEP GARBAGE COLLECTOR): ARENA_NEW(1, "heap") at start-up;
+ * OBJECT_ALLOC(1) per allocation; per collection GC_START, one OBJECT_FREE
+ * per dead object as the sweep returns it to the free pool, GC_FINISH.
  *
- * Storage.  Each object is its own block from the memory layer
- * (gc/common/memory.h: one jemalloc arena for this heap, behind a pool of
- * freed blocks per size: the patent's "free-pool"), and a table,
- * `objects`, lists every allocated object so that the sweep can visit them
- * all.  The sweep walks the table from start to end, frees the dead and
- * slides the survivors down, so the table stays dense and in allocation
- * order.  --heap (config.heap_bytes) budgets the sum of obj_size over all
- * objects; there is no bump fast path (bump_ptr == bump_limit == NULL), so
- * every gc_alloc comes to ms_alloc_slow.
- *
- * The mark bit flips meaning (as Lua's two whites do).  Between collections
- * every object's gc_word is gc->fresh_gc_word, "unmarked".  A collection
- * marks with the other value; after the sweep only marked objects remain,
- * so the two values swap roles and the survivors are unmarked again without
- * the sweep writing to them.
- *
- * Invariants:
- *   - between collections, objects[0 .. num_objects) are exactly the
- *     allocated objects, each with gc_word == gc->fresh_gc_word;
- *   - gc->stats.used_objects == num_objects and used_bytes is the sum of
- *     their sizes; total_bytes is max(heap_bytes, used_bytes);
- *   - used_bytes <= heap_bytes, except while the VM has disabled collection
- *     (see ms_make_room).
- *
- * Events (DESIGN.md, mapping table, marksweep row): ARENA_NEW for the one
- * arena (MS_ARENA_ID, "heap") when the heap is created; OBJECT_ALLOC per
- * allocation; within GC_START .. GC_FINISH (gc/common/collect.h) one
- * OBJECT_FREE per dead object as the sweep returns it to the free pool.
+ * Marking is gc/common/trace.h's; the mark bit flips meaning at every
+ * collection (as Lua's two whites do), so the sweep never writes to a
+ * survivor.  Storage and the free pool: docs/collectors/marksweep.md.
  */
 #include <stdlib.h>
 
@@ -63,7 +44,7 @@ typedef struct MarkSweep {
 
 extern const GcOps gc_marksweep_ops;
 
-/* ---- marking ------------------------------------------------------------ */
+/* ---- marking ------------------------------------------------------------- */
 
 static inline bool ms_try_mark(Obj *obj, void *ctx) {
     const MarkSweep *ms = ctx;
@@ -72,7 +53,7 @@ static inline bool ms_try_mark(Obj *obj, void *ctx) {
     return true;
 }
 
-/* ---- sweeping ----------------------------------------------------------- */
+/* ---- sweeping ------------------------------------------------------------ */
 
 /* Frees every unmarked object (posting OBJECT_FREE for each) and slides the
  * marked ones down the table. */
@@ -98,22 +79,35 @@ static void ms_sweep(MarkSweep *ms) {
     GcStats *stats = &ms->gc.stats;
     stats->objects_freed += freed_objects;
     stats->bytes_freed += freed_bytes;
-    stats->used_objects -= freed_objects;
-    stats->used_bytes -= freed_bytes;
+}
+
+/* ---- the object table ---------------------------------------------------- */
+
+/* Reallocates the table to `capacity` entries; false (the table as it
+ * was) if there is no memory. */
+static bool ms_resize_table(MarkSweep *ms, size_t capacity) {
+    Obj **objects = realloc(ms->objects, capacity * sizeof *objects);
+    if (objects == NULL) return false;
+    ms->objects = objects;
+    ms->objects_capacity = capacity;
+    return true;
+}
+
+static bool ms_grow_table(MarkSweep *ms) {
+    return ms_resize_table(ms, ms->objects_capacity ? ms->objects_capacity * 2 : MS_TABLE_INITIAL_CAPACITY);
 }
 
 /* Gives back table space a shrunken heap no longer needs (a quarter-full
- * table halves), so one burst of allocation does not pin memory forever. */
+ * table halves), so one burst of allocation does not pin memory forever.
+ * Keeping the larger table when realloc fails is harmless. */
 static void ms_shrink_table(MarkSweep *ms) {
-    if (ms->objects_capacity <= MS_TABLE_INITIAL_CAPACITY || ms->num_objects >= ms->objects_capacity / 4)
-        return;
-    size_t capacity = ms->objects_capacity / 2;
-    Obj **objects = realloc(ms->objects, capacity * sizeof *objects);
-    if (objects == NULL) return; /* keeping the larger table is harmless */
-    ms->objects = objects;
-    ms->objects_capacity = capacity;
+    if (ms->objects_capacity > MS_TABLE_INITIAL_CAPACITY && ms->num_objects < ms->objects_capacity / 4)
+        ms_resize_table(ms, ms->objects_capacity / 2);
 }
 
+/* ---- collecting ---------------------------------------------------------- */
+
+/* Mark (gc/common/trace.h, gc_trace_mark_reachable), then sweep. */
 static void ms_collect(Gc *gc, GcReason reason) {
     MarkSweep *ms = (MarkSweep *)gc;
     GcCollection collection = gc_collection_begin(gc, GC_COLLECTION_MAJOR, reason);
@@ -126,7 +120,7 @@ static void ms_collect(Gc *gc, GcReason reason) {
     gc_collection_end(gc, &collection);
 }
 
-/* ---- allocation --------------------------------------------------------- */
+/* ---- allocating ---------------------------------------------------------- */
 
 /* Makes room for `bytes` more: collects when the budget would be exceeded
  * (or always, under --gc-stress).  False if the request cannot be met. */
@@ -135,25 +129,13 @@ static bool ms_make_room(MarkSweep *ms, size_t bytes) {
     if (GC_LIKELY(gc_budget_fits(gc, bytes) && !gc->config.stress)) return true;
     /* A request larger than the whole heap can never be met. */
     if (bytes > gc->config.heap_bytes) return false;
-    /* Collection is disabled (VMPI DisableGC, nested).  An agent holds object
-     * IDs and expects them to stay valid, so nothing may be freed; failing
-     * the allocation instead would make the program run out of memory only
-     * because it is being profiled.  So the heap grows past its budget for
-     * now, and the first collection after EnableGC brings it back. */
+    /* Collection disabled: the heap grows past its budget (docs/collectors/marksweep.md). */
     if (gc->disabled_depth > 0) return true;
     ms_collect(gc, gc_alloc_reason(gc));
     return gc_budget_fits(gc, bytes);
 }
 
-static bool ms_grow_table(MarkSweep *ms) {
-    size_t capacity = ms->objects_capacity ? ms->objects_capacity * 2 : MS_TABLE_INITIAL_CAPACITY;
-    Obj **objects = realloc(ms->objects, capacity * sizeof *objects);
-    if (objects == NULL) return false;
-    ms->objects = objects;
-    ms->objects_capacity = capacity;
-    return true;
-}
-
+/* If full, collect; then take a block of its own. */
 static Obj *ms_alloc_slow(Gc *gc, const RtClass *cls, uint32_t length, size_t bytes) {
     MarkSweep *ms = (MarkSweep *)gc;
     if (!ms_make_room(ms, bytes)) return NULL;
@@ -162,10 +144,10 @@ static Obj *ms_alloc_slow(Gc *gc, const RtClass *cls, uint32_t length, size_t by
     if (GC_UNLIKELY(block == NULL)) return NULL;
     /* Listed before OBJECT_ALLOC is posted: its handler may walk the heap. */
     ms->objects[ms->num_objects++] = block;
-    return gc_budget_admit(gc, block, MS_ARENA_ID, cls, length, bytes);
+    return gc_new_object(gc, block, MS_ARENA_ID, cls, length, bytes);
 }
 
-/* ---- the heap as a whole ------------------------------------------------ */
+/* ---- the heap as a whole ------------------------------------------------- */
 
 static void ms_walk_heap(Gc *gc, GcObjectVisitor visit, void *ctx) {
     MarkSweep *ms = (MarkSweep *)gc;
@@ -180,9 +162,8 @@ static Gc *ms_create(const GcConfig *config) {
         return NULL;
     }
     Gc *gc = &ms->gc;
-    gc->stats.total_bytes = config->heap_bytes;
-    gc_markstack_init(&ms->mark_stack);
-    gc_init(gc, &gc_marksweep_ops, config);
+    gc_objlist_init(&ms->mark_stack);
+    gc_init(gc, &gc_marksweep_ops, config, config->heap_bytes);
     return gc;
 }
 
@@ -195,10 +176,12 @@ static void ms_destroy(Gc *gc) {
         gc_memory_free(&ms->memory, obj, obj_size(obj));
     }
     free(ms->objects);
-    gc_markstack_free(&ms->mark_stack);
+    gc_objlist_free(&ms->mark_stack);
     gc_memory_release(&ms->memory);
     free(ms);
 }
+
+/* ---- the collector's tables ---------------------------------------------- */
 
 static const GcArenaInfo ms_arenas[] = {{MS_ARENA_ID, "heap"}};
 

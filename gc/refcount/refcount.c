@@ -1,128 +1,35 @@
 /*
- * refcount.c -- the reference-counting collector (--gc=refcount), with
- * cycle collection.
+ * refcount.c -- the reference-counting collector (--gc=refcount), deferred,
+ * with cycle collection.
  *
- * The algorithm (VMPI patent, /work/shared/spec/vmpi-patent-and-jvmpi-1.2.md,
- * "REFERENCE-COUNTING GARBAGE COLLECTOR"): every object counts the
- * references to it; each store of a reference adds one to the new referent
- * and takes one from the old; an object whose count drops to zero is
- * garbage and is freed, and freeing it takes one from each object it refers
- * to, which may free those in turn.  Objects never move.
- *
- * Deferred counting.  The patent counts references from roots too, but here
- * the roots are the interpreter's reference stacks, which change on every
- * instruction: counting them would put a barrier on every push and pop.  So
- * this collector uses deferred reference counting (L. P. Deutsch and D. G.
- * Bobrow, "An Efficient, Incremental, Automatic Garbage Collector", CACM
- * 1976): the write barrier (gc_write_ref: GC_BARRIER_REFCOUNT) counts only
- * references held in heap slots, and a count of zero no longer proves an
- * object dead -- a local variable may still hold it.  Such an object goes
- * into the zero-count table (ZCT), and so does every new object (its count
- * starts at zero).  Nothing is freed by the barrier.  From time to time a
- * reconciliation settles the ZCT:
- *
- *   1. count the roots: one increment per root slot, and set ROOTED;
- *   2. take back the increments of the previous reconciliation's roots
- *      (kept until now in `counted_roots`, as the Recycler keeps its stack
- *      buffers: D. F. Bacon et al., "Java without the Coffee Breaks", PLDI
- *      2001), so that an object a root has let go of since then is
- *      decremented like any other -- which is how trial deletion hears
- *      that a cycle may have lost its last reference from a local;
- *   3. free every ZCT entry whose count is still zero: no heap slot and no
- *      root refers to it.  Freeing cascades: each freed object's referents
- *      are decremented, and those that reach zero are freed too, from an
- *      explicit work list (never recursion: a list a million long would
- *      overflow the C stack).  Entries whose count is not zero leave the
- *      table, alive;
- *   4. if it is time, collect garbage cycles (below);
- *   5. clear ROOTED; the roots counted in step 1 stay counted until step 2
- *      of the next reconciliation.
- *
- * So after a reconciliation the ZCT is empty and every object has a count
- * of at least one.  A reconciliation happens when the ZCT holds
- * RC_ZCT_LIMIT entries, when an allocation would take the heap past --heap,
- * at every allocation under --gc-stress, and on request (gc_collect).
- * Frees are batched (DESIGN.md, "frees are batched (deferred, or one
- * bracket per cascade); choose and document"): each reconciliation is one
- * GC_START .. GC_FINISH bracket and posts every OBJECT_FREE of the
- * cascades it runs.
- *
- * Cycle collection.  A garbage cycle keeps its members' counts above zero,
- * so counting alone never frees it.  Unless --rc-cycles=off
- * (config.rc_cycles false: the cycles leak, as the patent's collector's
- * would), step 4 runs D. F. Bacon and V. T. Rajan's synchronous trial
- * deletion ("Concurrent Cycle Collection in Reference Counted Systems",
- * ECOOP 2001) over the candidate buffer: MarkGray subtracts from each
- * object reachable from a candidate the references it gets from the
- * others, Scan blackens (and ScanBlack restores) whatever still has a count
- * left -- a reference from outside -- and CollectWhite frees the rest.
- * Candidates ("purple") are the objects that may head a garbage cycle:
- *   - those decremented to a count above zero (Bacon-Rajan's rule), by the
- *     barrier, by a cascade, or by step 2 when a root let go of them;
- *   - those that leave the ZCT in step 3 alive: they were new or had a zero
- *     count since the last reconciliation, so a root may have held them
- *     without being counted (a ring built and dropped by one method call
- *     is never decremented at all).
- * Objects that a root refers to during the reconciliation (ROOTED) are not
- * made candidates: when the root lets go, step 2 of a later reconciliation
- * will.  Objects without reference slots cannot be on a cycle ("green")
- * and are never candidates.  Because step 4 runs while the roots are
- * counted (after step 1), an object a root refers to has a count of at
- * least one that no trial subtracts, so it and everything it reaches stay
- * black: a cycle held only by a local is never collected.  Trial deletion
- * runs when the buffer holds max(RC_MIN_CANDIDATES, used_objects / 2)
- * candidates -- so its work, at most the objects reachable from the
- * candidates, is paid for by as many new candidates -- and always when the
- * heap is short of space, under --gc-stress and on request.
- *
- * The --gc-log kind says which: "major" for a reconciliation alone,
- * "cycle" for one that also ran trial deletion (and counts in
- * stats.cycle_collections).
- *
- * Storage.  Each object is its own block from the memory layer
- * (gc/common/memory.h), like marksweep's, but the block starts with an
- * RcLinks record and the object follows it: the object's position in
- * `objects` (the table of every allocated object, for walk_heap and the
- * verifier) and in `candidates`, so that a single object is taken out of
- * either in constant time when it is freed, by moving the last entry into
- * its place.  --heap (config.heap_bytes) budgets the sum of obj_size over
- * all objects (gc/common/budget.h); the 8 bytes of RcLinks are the
- * collector's bookkeeping, like marksweep's table, and not counted.  There
- * is no bump fast path (bump_ptr == bump_limit == NULL), so every gc_alloc
- * comes to rc_alloc_slow.  A freed object's block goes back to the memory
- * layer at once: nothing can find it any more.
- *
- * The header word (refcount.h) holds the count, the colour and the IN_ZCT
- * and ROOTED bits; counts stick at RC_COUNT_STICKY instead of overflowing.
- *
- * Invariants between reconciliations:
+ * Invariant, between collections (reconciliations):
  *   - objects.items[0 .. objects.count) are exactly the allocated objects,
- *     each with its RcLinks.table_index; candidates likewise, with
- *     candidate_index (RC_NOT_BUFFERED for an object not in it);
- *   - an object's count is the number of heap slots referring to it, plus
- *     the number of entries for it in `counted_roots` (or it is sticky);
- *   - an object has IN_ZCT exactly when it is in the ZCT, once; every
- *     object with a count of zero is there, and so may be objects whose
- *     count has risen again since;
- *   - every purple object is in `candidates`, and no object is ROOTED,
- *     gray or white;
- *   - gc->stats.used_objects == objects.count and used_bytes is the sum of
- *     their sizes; total_bytes is max(heap_bytes, used_bytes);
- *   - used_bytes <= heap_bytes, except while the VM has disabled collection
- *     (see rc_make_room).
+ *     each knowing its index (RcLinks); candidates likewise, or
+ *     RC_NOT_BUFFERED; every purple object is a candidate;
+ *   - an object's count is the heap slots referring to it plus its entries
+ *     in counted_roots (or it is sticky); no object is ROOTED, gray or white;
+ *   - every object with a count of zero is in the ZCT, once, with IN_ZCT;
+ *   - gc_used_bytes <= --heap, except while the VM has disabled collection.
+ * Events (docs/event-mapping.md, refcount row; the VMPI patent,
+ * REFERENCE-COUNTING GARBAGE COLLECTOR): ARENA_NEW(1, "heap") at start-up;
+ * OBJECT_ALLOC(1) per allocation; per reconciliation GC_START, one
+ * OBJECT_FREE per object freed -- zero counts and their cascades, then the
+ * members of garbage cycles -- GC_FINISH.  The barrier frees nothing.
  *
- * Events (DESIGN.md, mapping table, refcount row): ARENA_NEW for the one
- * arena (RC_ARENA_ID, "heap") when the heap is created; OBJECT_ALLOC per
- * allocation; within GC_START .. GC_FINISH (gc/common/collect.h) one
- * OBJECT_FREE for each object freed by the reconciliation: those whose
- * count is zero and their cascades, then the members of garbage cycles.
+ * Roots are not counted by the barrier (deferred counting, Deutsch-Bobrow):
+ * a zero count goes into the zero-count table (ZCT), and a reconciliation
+ * (1) counts the roots, (2) uncounts the previous reconciliation's roots,
+ * (3) frees the ZCT entries still at zero, with their cascades, (4) when due
+ * runs Bacon-Rajan trial deletion over the candidate buffer, (5) clears
+ * ROOTED.  The reasoning, the candidate rule and storage:
+ * docs/collectors/refcount.md; the header word: refcount.h.
  */
 #include <stdlib.h>
 
 #include "../common/budget.h"
 #include "../common/collect.h"
-#include "../common/markstack.h"
 #include "../common/memory.h"
+#include "../common/objlist.h"
 #include "../common/trace.h"
 #include "../gc.h"
 #include "refcount.h"
@@ -144,20 +51,22 @@ typedef struct RcLinks {
     uint32_t candidate_index; /* in RefCount.candidates, or RC_NOT_BUFFERED */
 } RcLinks;
 
-/* The lists below are GcMarkStacks used as growable arrays of objects
- * (push, read items[0 .. count), truncate): the mark stack's growth and
- * its out-of-memory exit are what each of them needs. */
 typedef struct RefCount {
-    Gc gc;                    /* first, so a Gc * is a RefCount * */
+    Gc gc;                     /* first, so a Gc * is a RefCount * */
     GcMemory memory;
-    GcMarkStack objects;      /* every allocated object, in no particular order */
-    GcMarkStack zct;          /* the zero-count table */
-    GcMarkStack candidates;   /* possible roots of garbage cycles (purple) */
-    GcMarkStack counted_roots; /* one entry per root slot counted at the last reconciliation */
-    GcMarkStack roots_now;    /* the same, being counted by this reconciliation */
-    GcMarkStack worklist;     /* objects still to visit: frees, trial deletion */
-    GcMarkStack doomed;       /* members of garbage cycles, found and not yet freed */
+    GcObjectList objects;      /* every allocated object, in no particular order */
+    GcObjectList zct;          /* the zero-count table */
+    GcObjectList candidates;   /* possible roots of garbage cycles (purple) */
+    GcObjectList counted_roots; /* one entry per root slot counted at the last reconciliation */
+    GcObjectList roots_now;    /* the same, being counted by this reconciliation */
+    GcObjectList worklist;     /* objects still to visit: frees, trial deletion */
+    GcObjectList doomed;       /* members of garbage cycles, found and not yet freed */
 } RefCount;
+
+/* RefCount's lists, for making and freeing them all alike. */
+#define RC_LISTS(rc)                                                                                  \
+    {&(rc)->objects, &(rc)->zct, &(rc)->candidates, &(rc)->counted_roots, &(rc)->roots_now,           \
+     &(rc)->worklist, &(rc)->doomed}
 
 extern const GcOps gc_refcount_ops;
 
@@ -198,7 +107,7 @@ static inline void rc_increment(Obj *obj) {
 /* Puts `obj` into the candidate buffer. */
 static void rc_buffer(RefCount *rc, Obj *obj) {
     rc_links(obj)->candidate_index = (uint32_t)rc->candidates.count;
-    gc_markstack_push(&rc->candidates, obj);
+    gc_objlist_push(&rc->candidates, obj);
 }
 
 /* Takes buffered `obj` out of the candidate buffer: the last entry moves
@@ -214,7 +123,7 @@ static void rc_unbuffer(RefCount *rc, Obj *obj) {
 /* `obj` is alive but may have become the way into a garbage cycle
  * (Bacon-Rajan's PossibleRoot): it turns purple and is buffered, unless
  * cycles are not collected, it can be on none, or a root refers to it now
- * (see the top of the file). */
+ * (docs/collectors/refcount.md). */
 static void rc_possible_root(RefCount *rc, Obj *obj) {
     if (!rc->gc.config.rc_cycles || (obj->gc_word & RC_ROOTED) || rc_colour(obj) == RC_PURPLE) return;
     if (!rc_has_ref_slots(obj)) return;
@@ -229,8 +138,22 @@ static void rc_decrement(RefCount *rc, Obj *obj) {
         rc_possible_root(rc, obj);
     } else if (!(obj->gc_word & RC_IN_ZCT)) {
         obj->gc_word |= RC_IN_ZCT;
-        gc_markstack_push(&rc->zct, obj);
+        gc_objlist_push(&rc->zct, obj);
     }
+}
+
+/* The barrier counts the new referent before it uncounts the old one, so
+ * storing the value a slot already holds never takes its count through
+ * zero (into the ZCT for nothing).  It frees nothing -- a zero count only
+ * lists the object in the ZCT -- so the VM may hold object addresses
+ * across a store (the interpreter has already popped both operands). */
+static void rc_write_barrier(Gc *gc, Obj *holder, Obj **slot, Obj *value) {
+    (void)holder;
+    RefCount *rc = (RefCount *)gc;
+    Obj *old = *slot;
+    if (value != NULL) rc_increment(value);
+    *slot = value;
+    if (old != NULL) rc_decrement(rc, old);
 }
 
 /* ---- freeing ------------------------------------------------------------- */
@@ -251,8 +174,6 @@ static void rc_free(RefCount *rc, Obj *obj) {
     GcStats *stats = &rc->gc.stats;
     stats->objects_freed++;
     stats->bytes_freed += bytes;
-    stats->used_objects--;
-    stats->used_bytes -= bytes;
     vmpi_post_object_free(obj);
     gc_memory_free(&rc->memory, links, sizeof *links + bytes);
 }
@@ -265,24 +186,24 @@ static void rc_free(RefCount *rc, Obj *obj) {
  * is still listed in the ZCT is not freed here but by its ZCT entry
  * (rc_settle_zct), which must not be left pointing at freed memory. */
 static void rc_release(RefCount *rc, Obj *obj) {
-    GcMarkStack *worklist = &rc->worklist;
-    gc_markstack_push(worklist, obj);
+    GcObjectList *worklist = &rc->worklist;
+    gc_objlist_push(worklist, obj);
     Obj *dead;
-    while ((dead = gc_markstack_pop(worklist)) != NULL) {
+    while ((dead = gc_objlist_pop(worklist)) != NULL) {
         size_t count;
         Obj **slots = obj_ref_slots(dead, &count);
         for (size_t i = 0; i < count; i++) {
             Obj *child = slots[i];
             if (child == NULL) continue;
             slots[i] = NULL;
-            if (rc_count_down(child) == 0) gc_markstack_push(worklist, child);
+            if (rc_count_down(child) == 0) gc_objlist_push(worklist, child);
             else rc_possible_root(rc, child);
         }
         if (!(dead->gc_word & RC_IN_ZCT)) rc_free(rc, dead);
     }
 }
 
-/* ---- reconciling ----------------------------------------------------------- */
+/* ---- reconciling --------------------------------------------------------- */
 
 /* Step 1: counts one root slot. */
 static void rc_count_root(Obj **slot, void *ctx) {
@@ -291,12 +212,12 @@ static void rc_count_root(Obj **slot, void *ctx) {
     if (obj == NULL) return;
     rc_increment(obj);
     obj->gc_word |= RC_ROOTED;
-    gc_markstack_push(&rc->roots_now, obj);
+    gc_objlist_push(&rc->roots_now, obj);
 }
 
 /* Step 2: takes back the previous reconciliation's root counts. */
 static void rc_uncount_old_roots(RefCount *rc) {
-    GcMarkStack *old = &rc->counted_roots;
+    GcObjectList *old = &rc->counted_roots;
     for (size_t i = 0; i < old->count; i++) rc_decrement(rc, old->items[i]);
     old->count = 0;
 }
@@ -327,7 +248,7 @@ static void rc_settle_zct(RefCount *rc) {
     rc->zct.count = 0;
 }
 
-/* ---- cycle collection (Bacon-Rajan trial deletion) ------------------------ */
+/* ---- cycle collection (Bacon-Rajan trial deletion) ----------------------- */
 
 /* MarkGray and ScanBlack are one traversal in two directions.  From
  * `root`, it paints `colour` on everything reachable that does not have it
@@ -338,12 +259,12 @@ static void rc_settle_zct(RefCount *rc) {
  * It drains the work list only down to where it found it, because rc_scan
  * calls it with items of its own on the list. */
 static void rc_paint(RefCount *rc, Obj *root, RcColour colour) {
-    GcMarkStack *worklist = &rc->worklist;
+    GcObjectList *worklist = &rc->worklist;
     size_t base = worklist->count;
     rc_set_colour(root, colour);
-    gc_markstack_push(worklist, root);
+    gc_objlist_push(worklist, root);
     while (worklist->count > base) {
-        Obj *obj = gc_markstack_pop(worklist);
+        Obj *obj = gc_objlist_pop(worklist);
         size_t count;
         Obj **slots = obj_ref_slots(obj, &count);
         for (size_t i = 0; i < count; i++) {
@@ -353,7 +274,7 @@ static void rc_paint(RefCount *rc, Obj *root, RcColour colour) {
             else rc_count_up(child);
             if (rc_colour(child) != colour) {
                 rc_set_colour(child, colour);
-                gc_markstack_push(worklist, child);
+                gc_objlist_push(worklist, child);
             }
         }
     }
@@ -363,10 +284,10 @@ static void rc_paint(RefCount *rc, Obj *root, RcColour colour) {
  * (so ScanBlack); one with none is, for now, garbage (white), and so are its
  * gray referents unless something from outside reaches them later. */
 static void rc_scan(RefCount *rc, Obj *root) {
-    GcMarkStack *worklist = &rc->worklist;
-    gc_markstack_push(worklist, root);
+    GcObjectList *worklist = &rc->worklist;
+    gc_objlist_push(worklist, root);
     Obj *obj;
-    while ((obj = gc_markstack_pop(worklist)) != NULL) {
+    while ((obj = gc_objlist_pop(worklist)) != NULL) {
         if (rc_colour(obj) != RC_GRAY) continue;
         if (rc_count(obj) > 0) {
             rc_paint(rc, obj, RC_BLACK); /* ScanBlack */
@@ -376,7 +297,7 @@ static void rc_scan(RefCount *rc, Obj *root) {
         size_t count;
         Obj **slots = obj_ref_slots(obj, &count);
         for (size_t i = 0; i < count; i++)
-            if (slots[i] != NULL) gc_markstack_push(worklist, slots[i]);
+            if (slots[i] != NULL) gc_objlist_push(worklist, slots[i]);
     }
 }
 
@@ -387,19 +308,19 @@ static void rc_scan(RefCount *rc, Obj *root) {
  * freed object, which real freeing does not allow. */
 static void rc_collect_white(RefCount *rc, Obj *root) {
     if (rc_colour(root) != RC_WHITE) return;
-    GcMarkStack *worklist = &rc->worklist;
+    GcObjectList *worklist = &rc->worklist;
     rc_set_colour(root, RC_BLACK);
-    gc_markstack_push(worklist, root);
+    gc_objlist_push(worklist, root);
     Obj *obj;
-    while ((obj = gc_markstack_pop(worklist)) != NULL) {
-        gc_markstack_push(&rc->doomed, obj);
+    while ((obj = gc_objlist_pop(worklist)) != NULL) {
+        gc_objlist_push(&rc->doomed, obj);
         size_t count;
         Obj **slots = obj_ref_slots(obj, &count);
         for (size_t i = 0; i < count; i++) {
             Obj *child = slots[i];
             if (child == NULL || rc_colour(child) != RC_WHITE) continue;
             rc_set_colour(child, RC_BLACK);
-            gc_markstack_push(worklist, child);
+            gc_objlist_push(worklist, child);
         }
     }
 }
@@ -412,7 +333,7 @@ static void rc_collect_white(RefCount *rc, Obj *root) {
  * each other die with them, and MarkGray has already taken their
  * references to black objects off those objects' counts. */
 static void rc_collect_cycles(RefCount *rc) {
-    GcMarkStack *candidates = &rc->candidates;
+    GcObjectList *candidates = &rc->candidates;
     Obj **entries = candidates->items;
     size_t kept = 0;
     for (size_t i = 0; i < candidates->count; i++) {
@@ -425,15 +346,15 @@ static void rc_collect_cycles(RefCount *rc) {
     for (size_t i = 0; i < kept; i++) rc_scan(rc, entries[i]);
     for (size_t i = 0; i < kept; i++) rc_collect_white(rc, entries[i]);
     candidates->count = 0;
-    GcMarkStack *doomed = &rc->doomed;
+    GcObjectList *doomed = &rc->doomed;
     for (size_t i = 0; i < doomed->count; i++) rc_free(rc, doomed->items[i]);
     doomed->count = 0;
 }
 
-/* ---- the reconciliation ---------------------------------------------------- */
+/* ---- collecting ---------------------------------------------------------- */
 
 static bool rc_cycles_due(const RefCount *rc) {
-    uint64_t half_heap = rc->gc.stats.used_objects / 2;
+    uint64_t half_heap = gc_used_objects(&rc->gc) / 2;
     uint64_t due = half_heap > RC_MIN_CANDIDATES ? half_heap : RC_MIN_CANDIDATES;
     return rc->candidates.count >= due;
 }
@@ -450,9 +371,9 @@ static void rc_reconcile(RefCount *rc, GcReason reason, bool force_cycles) {
     rc_settle_zct(rc);
     if (cycles) rc_collect_cycles(rc);
 
-    GcMarkStack *roots = &rc->roots_now;
+    GcObjectList *roots = &rc->roots_now;
     for (size_t i = 0; i < roots->count; i++) roots->items[i]->gc_word &= ~RC_ROOTED;
-    GcMarkStack counted = rc->counted_roots; /* empty: step 2 used it up */
+    GcObjectList counted = rc->counted_roots; /* empty: step 2 used it up */
     rc->counted_roots = *roots;
     *roots = counted;
 
@@ -465,7 +386,7 @@ static void rc_collect(Gc *gc, GcReason reason) {
     rc_reconcile((RefCount *)gc, reason, true);
 }
 
-/* ---- allocation ----------------------------------------------------------- */
+/* ---- allocating ---------------------------------------------------------- */
 
 /* Makes room for `bytes` more: reconciles when the ZCT is full, and with
  * cycle collection when the budget would be exceeded (or always, under
@@ -494,26 +415,12 @@ static Obj *rc_alloc_slow(Gc *gc, const RtClass *cls, uint32_t length, size_t by
     Obj *obj = (Obj *)(links + 1);
     links->table_index = (uint32_t)rc->objects.count;
     links->candidate_index = RC_NOT_BUFFERED;
-    gc_markstack_push(&rc->objects, obj);
-    gc_markstack_push(&rc->zct, obj); /* its count is zero */
-    return gc_budget_admit(gc, obj, RC_ARENA_ID, cls, length, bytes);
+    gc_objlist_push(&rc->objects, obj);
+    gc_objlist_push(&rc->zct, obj); /* its count is zero */
+    return gc_new_object(gc, obj, RC_ARENA_ID, cls, length, bytes);
 }
 
-/* The barrier counts the new referent before it uncounts the old one, so
- * storing the value a slot already holds never takes its count through
- * zero (into the ZCT for nothing).  It frees nothing -- a zero count only
- * lists the object in the ZCT -- so the VM may hold object addresses
- * across a store (the interpreter has already popped both operands). */
-static void rc_write_barrier(Gc *gc, Obj *holder, Obj **slot, Obj *value) {
-    (void)holder;
-    RefCount *rc = (RefCount *)gc;
-    Obj *old = *slot;
-    if (value != NULL) rc_increment(value);
-    *slot = value;
-    if (old != NULL) rc_decrement(rc, old);
-}
-
-/* ---- the heap as a whole ------------------------------------------------ */
+/* ---- the heap as a whole ------------------------------------------------- */
 
 static void rc_walk_heap(Gc *gc, GcObjectVisitor visit, void *ctx) {
     RefCount *rc = (RefCount *)gc;
@@ -529,15 +436,9 @@ static Gc *rc_create(const GcConfig *config) {
     }
     Gc *gc = &rc->gc;
     gc->fresh_gc_word = RC_IN_ZCT; /* count zero, black, in the ZCT */
-    gc->stats.total_bytes = config->heap_bytes;
-    gc_markstack_init(&rc->objects);
-    gc_markstack_init(&rc->zct);
-    gc_markstack_init(&rc->candidates);
-    gc_markstack_init(&rc->counted_roots);
-    gc_markstack_init(&rc->roots_now);
-    gc_markstack_init(&rc->worklist);
-    gc_markstack_init(&rc->doomed);
-    gc_init(gc, &gc_refcount_ops, config);
+    GcObjectList *lists[] = RC_LISTS(rc);
+    for (size_t i = 0; i < sizeof lists / sizeof *lists; i++) gc_objlist_init(lists[i]);
+    gc_init(gc, &gc_refcount_ops, config, config->heap_bytes);
     return gc;
 }
 
@@ -549,16 +450,13 @@ static void rc_destroy(Gc *gc) {
         Obj *obj = rc->objects.items[i];
         gc_memory_free(&rc->memory, rc_links(obj), sizeof(RcLinks) + obj_size(obj));
     }
-    gc_markstack_free(&rc->objects);
-    gc_markstack_free(&rc->zct);
-    gc_markstack_free(&rc->candidates);
-    gc_markstack_free(&rc->counted_roots);
-    gc_markstack_free(&rc->roots_now);
-    gc_markstack_free(&rc->worklist);
-    gc_markstack_free(&rc->doomed);
+    GcObjectList *lists[] = RC_LISTS(rc);
+    for (size_t i = 0; i < sizeof lists / sizeof *lists; i++) gc_objlist_free(lists[i]);
     gc_memory_release(&rc->memory);
     free(rc);
 }
+
+/* ---- the collector's tables ---------------------------------------------- */
 
 static const GcArenaInfo rc_arenas[] = {{RC_ARENA_ID, "heap"}};
 

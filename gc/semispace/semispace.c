@@ -1,69 +1,23 @@
 /*
  * semispace.c -- the two-space copying collector (--gc=semispace).
  *
- * The algorithm (VMPI patent, /work/shared/spec/vmpi-patent-and-jvmpi-1.2.md,
- * "TWO-SPACE-COPYING GARBAGE COLLECTOR"): before anything is allocated the
- * heap is divided equally into two semispaces.  Objects are allocated in
- * one of them, from-space, by bumping a pointer; the other, to-space, is
- * kept empty.  When from-space is full the program is suspended and every
- * object reachable from the roots is copied into to-space, breadth first
- * (Cheney's algorithm, gc/common/copy.h).  The garbage is abandoned in
- * from-space, which is then emptied in one stroke, and the two spaces swap
- * roles: the next collection copies back the other way.  The work is
- * proportional to what survives, not to what died.
- *
- * Storage.  Each semispace is a region (gc/common/region.h) whose budget
- * is semispace_bytes = heap_bytes / 2 (rounded down to OBJ_ALIGN), so
- * objects can occupy at most half of --heap: the price of copying.  That
- * half is the heap's capacity, gc->stats.total_bytes.  gc_alloc's inline
- * fast path bumps through from-space's free part; only when it runs out
- * does ss_alloc_slow collect.
- *
- * Forwarding.  When an object has been copied, its old header is
- * overwritten: `cls` holds the copy's address and gc_word has GC_FORWARDED
- * (its top bit) set, so later references to it find the copy (copy.h).
- * Forwarded headers exist only in from-space and only during a collection.
- *
- * Zeroing.  gc_alloc does not clear memory, so the space it hands out must
- * already be zero.  Regions come zero-filled from the memory layer; when a
- * collection has emptied from-space, exactly the part of it that was used,
- * [start, old top), is zeroed (gc_region_cut) -- everything there is dead
- * or forwarded -- and the rest was not written since it was last zeroed.
- * So the emptied space is all zero again when it becomes to-space; copies
- * are laid on it from the bottom, and what lies above them stays zero.
- *
- * Collection disabled (VMPI DisableGC).  An agent holds object IDs and
- * expects them to stay valid, so nothing may move; failing the allocation
- * would make the program run out of memory only because it is profiled.
- * So each semispace has a reserve as large as its budget past its limit
- * (address space: pages cost memory only once touched), and while
- * collection is disabled allocation may dip into from-space's reserve.
- * To-space has the same reserve, so it can always take everything
- * from-space holds: the copy never runs out of room.  The first collection
- * after EnableGC brings the heap back within budget, or, if more than a
- * semispace survives, leaves from-space past its limit, and the next
- * request reports the heap out of memory.
- *
- * Invariants between collections:
- *   - free space in either semispace is zero: to-space entirely, and
- *     from-space from its top to its end (reserve included);
+ * Invariant, between collections:
  *   - from-space [start, top) holds exactly the allocated objects, back to
- *     back, none forwarded, each with gc_word == 0 (gc->fresh_gc_word);
- *     top is gc->bump_ptr while the fast path is on (region.h);
- *   - top <= limit, except while (or just after) the VM disabled collection;
- *   - used_objects / used_bytes count the objects (brought up to date from
- *     the fast path's counters at every entry into the collector and by
- *     walk_heap); total_bytes is max(semispace_bytes, used_bytes).
+ *     back, none forwarded, each with gc_word == 0; to-space is empty;
+ *   - free space is zero: to-space entirely, from-space from top to end;
+ *   - from-space's top <= its limit, except while (or just after) the VM
+ *     disabled collection (then the slow path dips into its reserve);
+ *   - gc->alloc_region is from-space (gc_closed_region under --gc-stress).
+ * Events (docs/event-mapping.md, semispace row; the VMPI patent,
+ * TWO-SPACE-COPYING GARBAGE COLLECTOR): ARENA_NEW(1, "semispace-A") and
+ * ARENA_NEW(2, "semispace-B") at start-up; OBJECT_ALLOC(from) per
+ * allocation; per collection GC_START, one OBJECT_MOVE(from, old, to, new)
+ * per survivor in Cheney order, ARENA_DELETE(from), ARENA_NEW(from),
+ * GC_FINISH.  Never an OBJECT_FREE: the garbage dies with its arena.
  *
- * Events (DESIGN.md, mapping table, semispace row): ARENA_NEW for each
- * semispace (SS_ARENA_A "semispace-A", SS_ARENA_B "semispace-B") when the
- * heap is created; OBJECT_ALLOC in from-space's arena per allocation; within
- * GC_START .. GC_FINISH (gc/common/collect.h) one OBJECT_MOVE from-space ->
- * to-space per survivor, in Cheney order, then ARENA_DELETE of from-space --
- * every object still in it dies implicitly, and there is never an
- * OBJECT_FREE -- then ARENA_NEW with the same arena ID and name.  The
- * implicit deaths are counted in objects_freed / bytes_freed, so the
- * statistics still tell how much died.
+ * When from-space is full the survivors are copied to to-space (Cheney:
+ * gc/common/copy.h) and the spaces swap roles.  Storage, forwarding,
+ * zeroing and the DisableGC reserve: docs/collectors/semispace.md.
  */
 #include <stdlib.h>
 
@@ -91,15 +45,8 @@ extern const GcOps gc_semispace_ops;
 static const GcArenaInfo ss_arenas[] = {{SS_ARENA_A, "semispace-A"}, {SS_ARENA_B, "semispace-B"}};
 
 static inline GcRegion *ss_from_space(SemiSpace *ss) { return &ss->spaces[ss->from]; }
-static inline uint32_t ss_from_arena(const SemiSpace *ss) { return ss_arenas[ss->from].arena_id; }
 
-/* Brings used_objects / used_bytes up to date (see region.h) and keeps
- * total_bytes >= used_bytes. */
-static void ss_count_used(SemiSpace *ss) {
-    gc_stats_count_used(&ss->gc.stats, ss->semispace_bytes);
-}
-
-/* ---- copying ------------------------------------------------------------ */
+/* ---- copying ------------------------------------------------------------- */
 
 /* Everything that is not already in to-space is in from-space, so it is
  * condemned. */
@@ -108,7 +55,7 @@ static inline uint32_t ss_condemned_arena(const Obj *obj, void *ctx) {
     const GcCopyRegion *to = ss->copying_into;
     if ((uintptr_t)obj - (uintptr_t)to->start < (uintptr_t)(to->limit - to->start))
         return GC_COPY_NOT_CONDEMNED;
-    return ss_from_arena(ss);
+    return ss->spaces[ss->from].arena_id;
 }
 
 static inline GcCopyRegion *ss_destination(const Obj *obj, size_t bytes, uint32_t *copy_gc_word,
@@ -121,47 +68,40 @@ static const GcCopyPolicy ss_copy_policy = {
     .destination = ss_destination,
 };
 
-/* One whole collection, with from-space withdrawn from the fast path (the
- * caller reclaims it before and publishes the new from-space after):
- * copies every reachable object into to-space, then flips -- to-space
- * becomes from-space, and the old from-space is deleted as an arena, zeroed
- * where it was used and created anew. */
-static void ss_evacuate(SemiSpace *ss, GcReason reason) {
-    Gc *gc = &ss->gc;
-    GcStats *stats = &gc->stats;
-    ss_count_used(ss);
+/* ---- collecting ---------------------------------------------------------- */
+
+/* One whole collection: copies every reachable object into to-space, then
+ * flips -- to-space becomes from-space, and the old from-space is deleted
+ * as an arena, zeroed where it was used and created anew. */
+static void ss_collect(Gc *gc, GcReason reason) {
+    SemiSpace *ss = (SemiSpace *)gc;
     GcCollection collection = gc_collection_begin(gc, GC_COLLECTION_MAJOR, reason);
     unsigned emptied = ss->from, filled = 1 - emptied;
     GcRegion *to = &ss->spaces[filled];
-    GcCopyRegion into = gc_copy_region(to->start, (size_t)(to->end - to->start), ss_arenas[filled].arena_id);
+    GcCopyRegion into = gc_copy_region(to->start, (size_t)(to->end - to->start), to->arena_id);
     ss->copying_into = &into;
     GcCopier copier = gc_copier(ss);
     gc_copier_add_region(&copier, &into);
+    /* Cheney's scan: gc/common/copy.h, gc_copy_reachable. */
     gc_copy_reachable(gc, &copier, &ss_copy_policy);
 
     to->top = into.top;
     ss->from = filled;
     ss->copying_into = NULL;
     /* Every survivor was copied. */
-    gc_stats_count_survivors(stats, stats->used_objects, stats->used_bytes, copier.objects_copied,
-                             copier.bytes_copied, copier.objects_copied, copier.bytes_copied);
-    gc_region_renew(&ss->spaces[emptied], ss_arenas[emptied].arena_id, ss_arenas[emptied].name);
-    ss_count_used(ss);
+    gc_stats_count_survivors(&gc->stats, collection.objects_before, collection.bytes_before,
+                             copier.objects_copied, copier.bytes_copied, copier.objects_copied,
+                             copier.bytes_copied);
+    gc_region_renew(&ss->spaces[emptied], ss_arenas[emptied].name);
+    gc_region_open(gc, to);
     gc_collection_end(gc, &collection);
 }
 
-static void ss_collect(Gc *gc, GcReason reason) {
-    SemiSpace *ss = (SemiSpace *)gc;
-    gc_region_reclaim(gc, ss_from_space(ss));
-    ss_evacuate(ss, reason);
-    gc_region_publish(gc, ss_from_space(ss), ss_from_arena(ss));
-}
-
-/* ---- allocation --------------------------------------------------------- */
+/* ---- allocating ---------------------------------------------------------- */
 
 /* Makes room for `bytes` more in from-space: collects when its budget is
  * spent (or always, under --gc-stress).  False if the request cannot be
- * met.  From-space is withdrawn from the fast path. */
+ * met. */
 static bool ss_make_room(SemiSpace *ss, size_t bytes) {
     Gc *gc = &ss->gc;
     GcRegion *from = ss_from_space(ss);
@@ -169,25 +109,22 @@ static bool ss_make_room(SemiSpace *ss, size_t bytes) {
     if (GC_LIKELY(fits && !gc->config.stress)) return true;
     /* A request larger than a semispace can never be met. */
     if (bytes > ss->semispace_bytes) return false;
-    /* Collection disabled: no collection, the reserve instead (see top). */
+    /* Collection disabled: no collection, the reserve instead
+     * (docs/collectors/semispace.md). */
     if (gc->disabled_depth > 0) return gc_region_fits(from, from->end, bytes);
-    ss_evacuate(ss, gc_alloc_reason(gc));
+    ss_collect(gc, gc_alloc_reason(gc));
     from = ss_from_space(ss);
     return gc_region_fits(from, from->limit, bytes);
 }
 
+/* If full, collect; then bump. */
 static Obj *ss_alloc_slow(Gc *gc, const RtClass *cls, uint32_t length, size_t bytes) {
     SemiSpace *ss = (SemiSpace *)gc;
-    gc_region_reclaim(gc, ss_from_space(ss));
-    Obj *obj = NULL;
-    if (ss_make_room(ss, bytes))
-        obj = gc_region_alloc_object(gc, ss_from_space(ss), ss_from_arena(ss), cls, length, bytes);
-    ss_count_used(ss);
-    gc_region_publish(gc, ss_from_space(ss), ss_from_arena(ss));
-    return obj;
+    if (!ss_make_room(ss, bytes)) return NULL;
+    return gc_region_alloc_object(gc, ss_from_space(ss), cls, length, bytes);
 }
 
-/* ---- the heap as a whole ------------------------------------------------ */
+/* ---- the heap as a whole ------------------------------------------------- */
 
 /* Also exact in the middle of a collection (an agent handling OBJECT_MOVE
  * may ask about objects): from-space's forwarded objects are skipped and
@@ -195,9 +132,8 @@ static Obj *ss_alloc_slow(Gc *gc, const RtClass *cls, uint32_t length, size_t by
 static void ss_walk_heap(Gc *gc, GcObjectVisitor visit, void *ctx) {
     SemiSpace *ss = (SemiSpace *)gc;
     const GcCopyRegion *to = ss->copying_into;
-    if (to == NULL) ss_count_used(ss);
     const GcRegion *from = ss_from_space(ss);
-    gc_copy_walk_region(from->start, gc_region_current_top(gc, from), ss_from_arena(ss), visit, ctx);
+    gc_copy_walk_region(from->start, from->top, from->arena_id, visit, ctx);
     if (to != NULL) gc_copy_walk_region(to->start, to->top, to->arena_id, visit, ctx);
 }
 
@@ -209,9 +145,11 @@ static Gc *ss_create(const GcConfig *config) {
         free(ss);
         return NULL;
     }
-    /* The reserve is as large as the budget (see the top). */
-    bool have_spaces = gc_region_init(&ss->spaces[0], &ss->memory, semispace_bytes, semispace_bytes);
-    if (have_spaces && !gc_region_init(&ss->spaces[1], &ss->memory, semispace_bytes, semispace_bytes)) {
+    /* The reserve is as large as the budget (docs/collectors/semispace.md). */
+    bool have_spaces =
+        gc_region_init(&ss->spaces[0], &ss->memory, semispace_bytes, semispace_bytes, SS_ARENA_A);
+    if (have_spaces &&
+        !gc_region_init(&ss->spaces[1], &ss->memory, semispace_bytes, semispace_bytes, SS_ARENA_B)) {
         gc_region_release(&ss->spaces[0], &ss->memory);
         have_spaces = false;
     }
@@ -222,9 +160,8 @@ static Gc *ss_create(const GcConfig *config) {
     }
     Gc *gc = &ss->gc;
     ss->semispace_bytes = semispace_bytes;
-    ss_count_used(ss);
-    gc_init(gc, &gc_semispace_ops, config);
-    gc_region_publish(gc, ss_from_space(ss), ss_from_arena(ss));
+    gc_init(gc, &gc_semispace_ops, config, semispace_bytes);
+    gc_region_open(gc, ss_from_space(ss));
     return gc;
 }
 
@@ -236,6 +173,8 @@ static void ss_destroy(Gc *gc) {
     gc_memory_release(&ss->memory);
     free(ss);
 }
+
+/* ---- the collector's tables ---------------------------------------------- */
 
 static const GcConstraints ss_constraints = {
     .name = "semispace",

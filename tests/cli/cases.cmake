@@ -26,6 +26,23 @@ case(cli/bytecode/bad_version 1 - "^version\\.bc: offset 4: .*version"
 case(cli/bytecode/empty 1 - "^empty\\.bc: offset 0: "
      sh -c ": > empty.bc && exec \"$0\" empty.bc" ${VMRUN})
 case(cli/bytecode/missing 1 - "nosuch\\.bc: cannot read" ${VMRUN} nosuch.bc)
+# A type nesting 30,000 arrays deep (once minutes and gigabytes to link) is
+# refused as it loads, naming the limit (docs/limits.md); by vmdis too.
+# ('[' is written \133: an unbalanced bracket would break the CMake list.)
+set(deep_type_program "{ printf '.type 0 V\\n.type 1 '\nhead -c 30000 /dev/zero | tr -c '\\133' '\\133'\nprintf 'J\\n.class deep \"deep.gcl\"\\n.method 0 main static\\n.returns V\\n.stack 0 0\\nret\\n.entry deep.main\\n'\n} > $2.s\n\"$0\" --no-verify $2.s -o $2.bc || exit 99\nexec \"$1\" $2.bc")
+case(cli/bytecode/deep_array_type 1 - "^deep\\.bc: offset 17: array type nests 30000 deep; the limit is 255$"
+     sh -c "${deep_type_program}" ${VMAS} ${VMRUN} deep)
+case(cli/bytecode/deep_array_type_vmdis 1 - "^deep_dis\\.bc: offset 17: array type nests 30000 deep; the limit is 255$"
+     sh -c "${deep_type_program}" ${VMAS} ${VMDIS} deep_dis)
+
+# A source program is held to the same limits (by the verifier): a type
+# nesting 256 arrays deep is the program's fault, not an internal error; 255
+# deep runs.  ($1 is the depth; \133\135 is "[]", \073 ";", which CMake
+# would take for a list separator.)
+set(nested_source "{ printf 'int main() {\\n    int'\ni=0\nwhile [ $i -lt $1 ]\ndo printf '\\133\\135'\ni=$((i + 1))\ndone\nprintf ' a = null\\073\\n    return 0\\073\\n}\\n'\n} > nested$1.gcl\nexec \"$0\" nested$1.gcl")
+case(cli/limits/source_type_over_limit 1 - "^vmrun: nested256\\.gcl: array type nests 256 deep; the limit is 255$"
+     sh -c "${nested_source}" ${VMRUN} 256)
+case(cli/limits/source_type_at_limit 0 - "" sh -c "${nested_source}" ${VMRUN} 255)
 
 # ---- bad flags: status 2 ------------------------------------------------------
 case(cli/flags/unknown 2 - "unknown option '--frobnicate'" ${VMRUN} --frobnicate ${hello})
@@ -39,6 +56,11 @@ case(cli/flags/version 0 - "" ${VMRUN} --version)
 
 # ---- agents that cannot load --------------------------------------------------
 case(cli/agent/not_found 1 - "agent 'nosuch'.*not found" ${VMRUN} -agentlib:nosuch ${hello})
+# -agentlib takes a name; a path is refused before anything is opened.
+case(cli/agent/lib_with_path 1 - "agent '\\.\\./\\.\\./x'.*not a path; use -agentpath:\\.\\./\\.\\./x"
+     ${VMRUN} -agentlib:../../x ${hello})
+case(cli/agent/lib_with_slash 1 - "agent '${agents}/libfailing_onload\\.so'.*use -agentpath"
+     ${VMRUN} -agentlib:${agents}/libfailing_onload.so ${hello})
 case(cli/agent/onload_fails 1 - "VMPI_OnLoad failed"
      ${VMRUN} -agentpath:${agents}/libfailing_onload.so ${hello})
 case(cli/agent/no_entry_point 1 - "no VMPI_OnLoad"
@@ -53,6 +75,47 @@ case(cli/runtime/divide_by_zero 1 - "^error: division by zero@@at divide_by_zero
      ${VMRUN} ${cli}/divide_by_zero.gcl)
 case(cli/runtime/stack_overflow 1 - "^error: stack overflow@@at stack_overflow\\.forever \\(stack_overflow\\.gcl:2\\)"
      ${VMRUN} ${cli}/stack_overflow.gcl)
+
+# ---- output that cannot be written: one message, status 141 for a closed pipe
+# (with SIGPIPE ignored or not), 1 for a full disk -------------------------------
+# ($0 names the status file, "$@" is the command; a ";" would split a CMake
+# list, hence "\n".)
+set(into_closed_pipe "{ \"$@\"\necho $? > $0.status\n} | head -n 1 >/dev/null")
+set(exit_status "\nexit $(cat $0.status)")
+case(cli/output/closed_pipe 141 - "^vmrun: cannot write standard output: Broken pipe$"
+     sh -c "${into_closed_pipe}${exit_status}" closed_pipe ${VMRUN} ${cli}/print_forever.gcl)
+case(cli/output/closed_pipe_sigpipe_ignored 141 - "^vmrun: cannot write standard output: Broken pipe$"
+     sh -c "trap '' PIPE\n${into_closed_pipe}${exit_status}" ignored_pipe ${VMRUN} ${cli}/print_forever.gcl)
+case(cli/output/full_disk 1 - "^vmrun: cannot write standard output: No space left on device$"
+     sh -c "exec \"$0\" \"$1\" > /dev/full" ${VMRUN} ${hello})
+case(cli/output/full_disk_forever 1 - "^vmrun: cannot write standard output: No space left on device$"
+     sh -c "exec \"$0\" \"$1\" > /dev/full" ${VMRUN} ${cli}/print_forever.gcl)
+# The agents still get JVM_SHUT_DOWN: the trace ends with it (exit 99 if not).
+case(cli/output/closed_pipe_trace_complete 141 - "^vmrun: cannot write standard output: Broken pipe$"
+     sh -c "${into_closed_pipe}\ntail -n 1 traced_pipe.jsonl | grep -q JVM_SHUT_DOWN || exit 99${exit_status}"
+     traced_pipe ${VMRUN} -agentlib:trace=file=traced_pipe.jsonl ${cli}/print_forever.gcl)
+
+# ---- SIGINT and SIGTERM stop the VM at a safepoint, agents shut down -----------
+# (signal_case.sh: status 128 + signal, "stopped by", the trace ends with
+# JVM_SHUT_DOWN).  A second signal exits at once, even when the first one's
+# shutdown is blocked flushing output into a pipe nobody reads.
+set(signal_case ${cli}/signal_case.sh)
+foreach(sig INT TERM)
+  if(sig STREQUAL INT)
+    set(status 130)
+  else()
+    set(status 143)
+  endif()
+  add_test(NAME cli/signal/${sig}_spinning
+           COMMAND sh ${signal_case} ${sig} ${status} file -- ${VMRUN} -agentlib:trace ${cli}/spin_forever.gcl
+           WORKING_DIRECTORY ${scratch})
+  add_test(NAME cli/signal/${sig}_blocked_in_print
+           COMMAND sh ${signal_case} ${sig} ${status} stalled-pipe -- ${VMRUN} -agentlib:trace ${cli}/print_forever.gcl
+           WORKING_DIRECTORY ${scratch})
+endforeach()
+add_test(NAME cli/signal/second_signal_exits_at_once
+         COMMAND sh ${signal_case} "INT*2" 130 stalled-pipe -- ${VMRUN} ${cli}/spin_forever.gcl
+         WORKING_DIRECTORY ${scratch})
 
 # ---- --gc-log: a line per collection, then one summary line for the run --------
 foreach(gc ${GCLAB_COLLECTORS})
@@ -82,7 +145,19 @@ case(bench/collectors 0 - ""
      env VMRUN=${VMRUN} sh ${CMAKE_SOURCE_DIR}/examples/bench/collectors.sh --heap=1m
      ${CMAKE_SOURCE_DIR}/examples/bench/binary_trees.gcl 8)
 
-# ---- agents that hand VMPI bad arguments (vmpi/guard.c, docs/agent-guard.md) --
+# ---- a collector that cannot go on still leaves through vm_exit ------------------
+# An agent breaks an object's header; --verify-heap stops the run (status 3),
+# and the other agents still get JVM_SHUT_DOWN: the trace ends with it.  Only
+# the collectors that keep a table of their objects: the bump-allocating ones
+# step through a region by each header's size, so a header whose class is
+# garbage cannot even be stepped over.
+foreach(gc marksweep refcount)
+  case(cli/fatal/verify_failure_shuts_agents_down/${gc} 3 - "^verify-heap: "
+       sh -c "\"$0\" --gc=${gc} --heap=256k --verify-heap -agentpath:$1 -agentlib:trace=file=fatal_${gc}.jsonl \"$2\" 8\nstatus=$?\ntail -n 1 fatal_${gc}.jsonl | grep -q JVM_SHUT_DOWN || exit 99\nexit $status"
+       ${VMRUN} ${agents}/libheap_corrupter.so ${CMAKE_SOURCE_DIR}/examples/bench/binary_trees.gcl)
+endforeach()
+
+# ---- agents that hand VMPI bad arguments (vmpi/guard.c, docs/contracts.md) --
 # Each misbehaviour of tests/agents/bad_args.c: the VM refuses the argument
 # with the spec's result (the agent ends the run with 99 if not), warns once
 # naming the agent, the function and the argument, and the program runs to

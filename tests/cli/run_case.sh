@@ -20,7 +20,7 @@ status=$?
 failed=0
 complain() { echo "FAIL: $*"; failed=1; }
 [ "$status" -eq "$expect_status" ] || complain "exit status $status, expected $expect_status"
-if [ "$status" -ge 128 ]; then complain "killed by signal $((status - 128))"; fi
+if [ "$status" -ge 128 ] && [ "$status" -ne "$expect_status" ]; then complain "killed by signal $((status - 128))"; fi
 if [ "$expect_stdout" != "-" ] && ! cmp -s "$expect_stdout" "$scratch/out"; then
     complain "standard output differs from $expect_stdout:"
     diff "$expect_stdout" "$scratch/out" | head -n 20

@@ -246,19 +246,23 @@ Test(damaged, trailing_bytes) {
 Test(damaged, hostile_count_is_refused_before_allocating) {
     size_t len;
     uint8_t *image = sample_image(&len);
-    put_u32(image + 8, 0xFFFFFFFFu); /* the type count */
+    put_u32(image + 8, 65536); /* the type count, at its limit */
     char expected[160];
     snprintf(expected, sizeof expected,
-             "t.bc: offset 8: truncated file: type count 4294967295 runs past end of file (%zu bytes left)", len - 12);
+             "t.bc: offset 8: truncated file: type count 65536 runs past end of file (%zu bytes left)", len - 12);
     ASSERT_PARSE_ERROR(image, len, expected);
+    put_u32(image + 8, 0xFFFFFFFFu);
+    ASSERT_PARSE_ERROR(image, len, "t.bc: offset 8: 4294967295 types; the limit is 65536");
     free(image);
 }
 
 Test(damaged, string_length_past_the_end) {
     size_t len;
     uint8_t *image = sample_image(&len);
-    put_u32(image + 12, 99999); /* the length of the first type descriptor */
-    ASSERT_PARSE_ERROR(image, len, "t.bc: offset 12: truncated file: type descriptor length 99999 runs past end of file");
+    put_u32(image + 12, 65535); /* the length of the first type descriptor, at its limit */
+    ASSERT_PARSE_ERROR(image, len, "t.bc: offset 12: truncated file: type descriptor length 65535 runs past end of file");
+    put_u32(image + 12, 65536);
+    ASSERT_PARSE_ERROR(image, len, "t.bc: offset 12: type descriptor is 65536 bytes long; the limit is 65535");
     free(image);
 }
 
@@ -379,7 +383,12 @@ Test(indexes, entry_and_descriptors) {
     expect_at(&l, l.where.entry, "entry method index 3 out of range (3 methods)");
     put_u32(l.image + l.where.entry, 2);
     l.image[l.where.types[1] + 4] = 'Q'; /* "LNode;" becomes "QNode;" */
-    expect_at(&l, l.where.types[1], "malformed type descriptor \"QNode;\"");
+    expect_at(&l, l.where.types[1], "malformed type descriptor \"QNode;\": it starts with none of Z B C S I J F D V L [");
+    l.image[l.where.types[1] + 4] = '['; /* "[Node;" */
+    expect_at(&l, l.where.types[1], "malformed type descriptor \"[Node;\": it starts with none of Z B C S I J F D V L [");
+    l.image[l.where.types[1] + 9] = '_'; /* "[Node_" */
+    l.image[l.where.types[1] + 5] = 'L'; /* "[Lode_" */
+    expect_at(&l, l.where.types[1], "malformed type descriptor \"[Lode_\": the class name has no ';' after it");
     located_free(&l);
 }
 
@@ -527,4 +536,238 @@ Test(write, failure_leaves_nothing_behind) {
     unlink(path);
     program_free(p);
     rmdir(dir);
+}
+
+/* ---- limits (vm/limits.h): each size at its limit loads, one more is refused
+ * with a message naming the limit ------------------------------------------------ */
+
+static void *grow(void *table, uint32_t count, size_t size) {
+    void *grown = realloc(table, (size_t)count * size);
+    cr_assert_not_null(grown);
+    return grown;
+}
+
+static char *repeated(char c, size_t n, const char *before, const char *after) {
+    size_t b = strlen(before), a = strlen(after);
+    char *s = malloc(b + n + a + 1);
+    cr_assert_not_null(s);
+    memcpy(s, before, b);
+    memset(s + b, c, n);
+    memcpy(s + b + n, after, a + 1);
+    return s;
+}
+
+/* Serializes p (which it frees) and returns the parse error, "" if none. */
+static const char *limit_error(Program *p) {
+    size_t len;
+    uint8_t *image = bc_serialize(p, &len);
+    cr_assert_not_null(image);
+    program_free(p);
+    const char *err = parse_error(image, len);
+    free(image);
+    return err;
+}
+
+#define ASSERT_WITHIN_LIMIT(p) cr_assert_str_eq(limit_error(p), "")
+#define ASSERT_OVER_LIMIT(p, reason)                                                     \
+    do {                                                                                 \
+        const char *err_ = limit_error(p);                                               \
+        cr_assert(strncmp(err_, "t.bc: offset ", 13) == 0 && strstr(err_, reason),      \
+                  "error \"%s\" should say \"%s\"", err_, reason);                       \
+    } while (0)
+
+static Program *with_types(uint32_t count, const char *desc) {
+    Program *p = sample_program();
+    p->types = grow(p->types, count, sizeof *p->types);
+    for (uint32_t t = p->num_types; t < count; t++) p->types[t] = strdup(desc);
+    p->num_types = count;
+    return p;
+}
+
+Test(limits, array_nesting) {
+    char *at_limit = repeated('[', 255, "", "J"), *over = repeated('[', 256, "", "J");
+    ASSERT_WITHIN_LIMIT(with_types(6, at_limit));
+    ASSERT_OVER_LIMIT(with_types(6, over), "array type nests 256 deep; the limit is 255");
+    free(at_limit);
+    free(over);
+}
+
+Test(limits, thirty_thousand_deep_array_type_is_refused_at_once) {
+    char *deep = repeated('[', 30000, "", "J");
+    ASSERT_OVER_LIMIT(with_types(6, deep), "array type nests 30000 deep; the limit is 255");
+    free(deep);
+}
+
+Test(limits, array_levels_in_all_types) {
+    /* The sample's "[LString;" and 257 types of 255 levels: 65536 levels;
+     * then one more. */
+    char *deep = repeated('[', 255, "", "J");
+    ASSERT_WITHIN_LIMIT(with_types(5 + 257, deep));
+    Program *p = with_types(5 + 257, deep);
+    p->types = grow(p->types, p->num_types + 1, sizeof *p->types);
+    p->types[p->num_types++] = strdup("[J");
+    ASSERT_OVER_LIMIT(p, "65537 array levels in all types; the limit is 65536");
+    free(deep);
+}
+
+Test(limits, array_level_bytes_in_all_types) {
+    /* The sample's own "[LString;" counts 9; 511 descriptors of 32768 bytes
+     * and one of 32759 make 16 MiB; one byte more is over. */
+    char *big = repeated('x', 32768 - 3, "[L", ";"), *last = repeated('x', 32759 - 3, "[L", ";");
+    Program *p = with_types(5 + 511, big);
+    p->types = grow(p->types, p->num_types + 1, sizeof *p->types);
+    p->types[p->num_types++] = strdup(last);
+    ASSERT_WITHIN_LIMIT(p);
+    p = with_types(5 + 511, big);
+    p->types = grow(p->types, p->num_types + 1, sizeof *p->types);
+    p->types[p->num_types++] = repeated('x', 32760 - 3, "[L", ";");
+    ASSERT_OVER_LIMIT(p, "16777217 bytes of array descriptors at all levels; the limit is 16777216");
+    free(big);
+    free(last);
+}
+
+Test(limits, types) {
+    ASSERT_WITHIN_LIMIT(with_types(65536, "J"));
+    ASSERT_OVER_LIMIT(with_types(65537, "J"), "65537 types; the limit is 65536");
+}
+
+static Program *with_constants(uint32_t ints, uint32_t doubles, uint32_t strings) {
+    Program *p = sample_program();
+    p->ints = grow(p->ints, ints, sizeof *p->ints);
+    for (uint32_t i = p->num_ints; i < ints; i++) p->ints[i] = i;
+    p->num_ints = ints;
+    p->doubles = grow(p->doubles, doubles, sizeof *p->doubles);
+    for (uint32_t i = p->num_doubles; i < doubles; i++) p->doubles[i] = i;
+    p->num_doubles = doubles;
+    p->strings = grow(p->strings, strings, sizeof *p->strings);
+    for (uint32_t i = p->num_strings; i < strings; i++) p->strings[i] = (ProgString){strdup("s"), 1};
+    p->num_strings = strings;
+    return p;
+}
+
+Test(limits, constants) {
+    ASSERT_WITHIN_LIMIT(with_constants(65536, 65536, 65536));
+    ASSERT_OVER_LIMIT(with_constants(65537, 2, 2), "65537 int constants; the limit is 65536");
+    ASSERT_OVER_LIMIT(with_constants(2, 65537, 2), "65537 double constants; the limit is 65536");
+    ASSERT_OVER_LIMIT(with_constants(2, 2, 65537), "65537 string constants; the limit is 65536");
+}
+
+static Program *with_string_of(uint32_t len) {
+    Program *p = sample_program();
+    free(p->strings[0].chars);
+    p->strings[0] = (ProgString){repeated('s', len, "", ""), len};
+    return p;
+}
+
+Test(limits, string_length) {
+    ASSERT_WITHIN_LIMIT(with_string_of(65535));
+    ASSERT_OVER_LIMIT(with_string_of(65536), "string is 65536 bytes long; the limit is 65535");
+}
+
+static Program *with_classes_and_fields(uint32_t classes, uint32_t fields, uint32_t statics) {
+    Program *p = sample_program();
+    p->classes = grow(p->classes, classes, sizeof *p->classes);
+    for (uint32_t c = p->num_classes; c < classes; c++) {
+        char name[32];
+        snprintf(name, sizeof name, "C%u", c);
+        p->classes[c] = (ProgClass){.name = strdup(name), .source_file = strdup("c.gcl")};
+    }
+    p->num_classes = classes;
+    ProgField **tables[] = {&p->fields, &p->statics};
+    uint32_t *counts[] = {&p->num_fields, &p->num_statics}, wanted[] = {fields, statics};
+    for (int k = 0; k < 2; k++) {
+        *tables[k] = grow(*tables[k], wanted[k], sizeof **tables[k]);
+        for (uint32_t f = *counts[k]; f < wanted[k]; f++)
+            (*tables[k])[f] = (ProgField){.name = strdup("f"), .type = 0, .owner_class = 0};
+        *counts[k] = wanted[k];
+    }
+    return p;
+}
+
+Test(limits, classes_fields_statics) {
+    ASSERT_WITHIN_LIMIT(with_classes_and_fields(65536, 65536, 65536));
+    ASSERT_OVER_LIMIT(with_classes_and_fields(65537, 2, 1), "65537 classes; the limit is 65536");
+    ASSERT_OVER_LIMIT(with_classes_and_fields(2, 65537, 1), "65537 fields; the limit is 65536");
+    ASSERT_OVER_LIMIT(with_classes_and_fields(2, 2, 65537), "65537 statics; the limit is 65536");
+}
+
+static Program *with_class_fields_listed(uint32_t count) {
+    Program *p = sample_program();
+    ProgClass *c = &p->classes[0];
+    c->fields = grow(c->fields, count, sizeof *c->fields);
+    for (uint32_t i = c->num_fields; i < count; i++) c->fields[i] = 0;
+    c->num_fields = count;
+    return p;
+}
+
+Test(limits, members_of_one_class) {
+    ASSERT_WITHIN_LIMIT(with_class_fields_listed(65536));
+    ASSERT_OVER_LIMIT(with_class_fields_listed(65537), "65537 fields in one class; the limit is 65536");
+}
+
+static void copy_method(ProgMethod *to, const ProgMethod *from) {
+    *to = *from;
+    to->name = strdup(from->name);
+    to->signature = NULL;
+    to->param_types = malloc((from->num_params + 1) * sizeof *to->param_types);
+    memcpy(to->param_types, from->param_types, from->num_params * sizeof *to->param_types);
+    to->prim_local_types = malloc((from->num_prim_locals + 1) * sizeof *to->prim_local_types);
+    memcpy(to->prim_local_types, from->prim_local_types, from->num_prim_locals * sizeof *to->prim_local_types);
+    to->ref_local_types = malloc((from->num_ref_locals + 1) * sizeof *to->ref_local_types);
+    memcpy(to->ref_local_types, from->ref_local_types, from->num_ref_locals * sizeof *to->ref_local_types);
+    to->code = malloc(from->code_len);
+    memcpy(to->code, from->code, from->code_len);
+    to->lines = malloc((from->num_lines + 1) * sizeof *to->lines);
+    memcpy(to->lines, from->lines, from->num_lines * sizeof *to->lines);
+}
+
+static Program *with_methods(uint32_t count) {
+    Program *p = sample_program();
+    p->methods = grow(p->methods, count, sizeof *p->methods);
+    for (uint32_t m = p->num_methods; m < count; m++) copy_method(&p->methods[m], &p->methods[0]);
+    p->num_methods = count;
+    return p;
+}
+
+Test(limits, methods) {
+    ASSERT_WITHIN_LIMIT(with_methods(65536));
+    ASSERT_OVER_LIMIT(with_methods(65537), "65537 methods; the limit is 65536");
+}
+
+/* Method 0 (make(J, LNode;)) with `params` int parameters and `locals`
+ * primitive locals of type J (type 0). */
+static Program *with_params_and_locals(uint32_t params, uint32_t locals) {
+    Program *p = sample_program();
+    ProgMethod *m = &p->methods[0];
+    m->param_types = grow(m->param_types, params, sizeof *m->param_types);
+    for (uint32_t i = 0; i < params; i++) m->param_types[i] = 0;
+    m->num_params = params;
+    m->prim_local_types = grow(m->prim_local_types, locals, sizeof *m->prim_local_types);
+    for (uint32_t i = 0; i < locals; i++) m->prim_local_types[i] = 0;
+    m->num_prim_locals = locals;
+    return p;
+}
+
+Test(limits, parameters_and_locals) {
+    ASSERT_WITHIN_LIMIT(with_params_and_locals(255, 65536));
+    ASSERT_OVER_LIMIT(with_params_and_locals(256, 256), "256 parameters; the limit is 255");
+    ASSERT_OVER_LIMIT(with_params_and_locals(1, 65537), "65537 primitive locals; the limit is 65536");
+}
+
+static Program *with_code_and_lines(uint32_t code_len, uint32_t lines) {
+    Program *p = sample_program();
+    ProgMethod *m = &p->methods[0];
+    m->code = grow(m->code, code_len, 1);
+    memset(m->code, 0, code_len);
+    m->code_len = code_len;
+    m->lines = grow(m->lines, lines, sizeof *m->lines);
+    for (uint32_t i = 0; i < lines; i++) m->lines[i] = (LineEntry){0, 1};
+    m->num_lines = lines;
+    return p;
+}
+
+Test(limits, code_and_line_table) {
+    ASSERT_WITHIN_LIMIT(with_code_and_lines(65535, 65535));
+    ASSERT_OVER_LIMIT(with_code_and_lines(65536, 1), "65536 bytes of code; the limit is 65535");
+    ASSERT_OVER_LIMIT(with_code_and_lines(10, 65536), "65536 line table entries; the limit is 65535");
 }

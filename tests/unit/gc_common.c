@@ -15,7 +15,7 @@
 #include <stdlib.h>
 
 #include "gc/common/collect.h"
-#include "gc/common/markstack.h"
+#include "gc/common/objlist.h"
 #include "gc/common/memory.h"
 #include "gc/common/trace.h"
 #include "gc/common/verify.h"
@@ -56,7 +56,7 @@ static FakeGc *fake_gc(void) {
     memset(fake_storage, 0, sizeof fake_storage);
     fake.gc.ops = &fake_ops;
     fake.gc.config = fx_config(sizeof fake_storage);
-    fake.gc.stats.total_bytes = sizeof fake_storage;
+    fake.gc.stats.capacity_bytes = sizeof fake_storage;
     return &fake;
 }
 
@@ -65,8 +65,8 @@ static Obj *fake_node(FakeGc *fake, size_t offset, uint32_t arena_id) {
     Obj *obj = (Obj *)((uint8_t *)fake_storage + offset);
     obj->cls = &fx_node_class;
     fake->objects[fake->num_objects++] = (FakeObject){obj, arena_id};
-    fake->gc.stats.used_objects++;
-    fake->gc.stats.used_bytes += obj_size(obj);
+    fake->gc.stats.objects_allocated++;
+    fake->gc.stats.bytes_allocated += obj_size(obj);
     return obj;
 }
 
@@ -204,20 +204,20 @@ Test(memory, heaps_have_separate_arenas) {
     gc_memory_release(&a);
 }
 
-/* ---- mark stack ---------------------------------------------------------------------- */
+/* ---- object lists (the mark stack) ---------------------------------------------------------------------- */
 
-Test(markstack, grows_and_pops_in_lifo_order) {
+Test(objlist, grows_and_pops_in_lifo_order) {
     GcMarkStack stack;
-    gc_markstack_init(&stack);
-    cr_assert_null(gc_markstack_pop(&stack));
+    gc_objlist_init(&stack);
+    cr_assert_null(gc_objlist_pop(&stack));
     static Obj objects[3];
     const size_t n = 100000;
-    for (size_t i = 0; i < n; i++) gc_markstack_push(&stack, &objects[i % 3]);
+    for (size_t i = 0; i < n; i++) gc_objlist_push(&stack, &objects[i % 3]);
     cr_assert_eq(stack.count, n);
     cr_assert_geq(stack.capacity, n);
-    for (size_t i = n; i-- > 0;) cr_assert_eq(gc_markstack_pop(&stack), &objects[i % 3]);
-    cr_assert_null(gc_markstack_pop(&stack));
-    gc_markstack_free(&stack);
+    for (size_t i = n; i-- > 0;) cr_assert_eq(gc_objlist_pop(&stack), &objects[i % 3]);
+    cr_assert_null(gc_objlist_pop(&stack));
+    gc_objlist_free(&stack);
     cr_assert_null(stack.items);
 }
 
@@ -244,7 +244,7 @@ Test(trace, marks_exactly_what_the_roots_reach) {
     fx_roots[9] = n[2]; /* a second root to an already reached object */
 
     GcMarkStack stack;
-    gc_markstack_init(&stack);
+    gc_objlist_init(&stack);
     int marked = 0;
     gc_trace_mark_reachable(&fake->gc, &stack, test_try_mark, &marked);
     cr_assert_eq(marked, 3);
@@ -254,7 +254,7 @@ Test(trace, marks_exactly_what_the_roots_reach) {
     cr_assert_eq(n[3]->gc_word, 0);
     cr_assert_eq(n[4]->gc_word, 0);
     cr_assert_eq(stack.count, 0, "the stack is drained");
-    gc_markstack_free(&stack);
+    gc_objlist_free(&stack);
 }
 
 static void count_slot(Obj **slot, void *ctx) {
@@ -290,15 +290,15 @@ Test(collect, bracket_counts_logs_and_posts_start_and_finish) {
     gc->config.log = open_memstream(&log_text, &log_size);
     cr_assert_not_null(gc->config.log);
     gc->config.verify = false; /* the fake's stats are set by hand below */
-    gc->stats.used_objects = 1824;
-    gc->stats.used_bytes = 59802;
-    gc->stats.total_bytes = 1048576;
+    gc->stats.objects_allocated = 1824;
+    gc->stats.bytes_allocated = 59802;
+    gc->stats.capacity_bytes = 1048576;
 
     GcCollection collection = gc_collection_begin(gc, GC_COLLECTION_MAJOR, GC_REASON_ALLOC);
     cr_assert_eq(fx_num_events, 1);
     cr_assert_eq(fx_events[0].type, VMPI_EVENT_GC_START);
-    gc->stats.used_objects = 310;
-    gc->stats.used_bytes = 10138;
+    gc->stats.objects_freed = 1824 - 310;
+    gc->stats.bytes_freed = 59802 - 10138;
     gc_collection_end(gc, &collection);
 
     cr_assert_eq(fx_num_events, 2);
@@ -356,8 +356,8 @@ Test(verify, catches_overlapping_and_duplicate_objects) {
     fake = fake_gc();
     Obj *a = fake_node(fake, 0, 1);
     fake->objects[fake->num_objects++] = (FakeObject){a, 1};
-    fake->gc.stats.used_objects++;
-    fake->gc.stats.used_bytes += FX_NODE_BYTES;
+    fake->gc.stats.objects_allocated++;
+    fake->gc.stats.bytes_allocated += FX_NODE_BYTES;
     assert_problem(&fake->gc, "listed twice");
 }
 
@@ -390,7 +390,7 @@ Test(verify, catches_insane_sizes_and_unterminated_strings) {
     s->cls = &fx_string_class;
     s->length = 3;
     memcpy(obj_body(s), "abcdefgh", 8);
-    fake->gc.stats.used_bytes = obj_size(s);
+    fake->gc.stats.bytes_allocated = obj_size(s);
     assert_problem(&fake->gc, "NUL");
 }
 
@@ -413,13 +413,13 @@ Test(verify, catches_bad_references_and_roots) {
 Test(verify, catches_statistics_that_disagree) {
     FakeGc *fake = fake_gc();
     fake_node(fake, 0, 1);
-    fake->gc.stats.used_objects = 2;
+    fake->gc.stats.objects_allocated = 2;
     assert_problem(&fake->gc, "statistics say 2 objects");
 
     fake = fake_gc();
     fake_node(fake, 0, 1);
-    fake->gc.stats.total_bytes = 16;
-    assert_problem(&fake->gc, "not sane");
+    fake->gc.stats.bytes_freed = 8;
+    assert_problem(&fake->gc, "statistics say 1 objects of 32 bytes");
 }
 
 /* ---- the verifier on real marksweep heaps ---------------------------------------------------------- */
@@ -447,9 +447,9 @@ Test(verify, passes_a_marksweep_heap_and_catches_a_corrupted_slot) {
     *fx_right(second) = NULL;
     assert_no_problem(gc);
 
-    gc->stats.used_bytes += 8;
+    gc->stats.bytes_allocated += 8;
     assert_problem(gc, "statistics");
-    gc->stats.used_bytes -= 8;
+    gc->stats.bytes_allocated -= 8;
     gc->ops->destroy(gc);
 }
 

@@ -280,7 +280,7 @@ static inline void fx_assert_events(const FxEvent *expected, int count) {
 /* ---- the event stream against a model -------------------------------------------
  * fx_stream replays the heap events onto a table of the IDs they define,
  * each with its arena and size, and checks as it goes the event-stream
- * rules every collector keeps (DESIGN.md): an ID is used only while defined
+ * rules every collector keeps (docs/contracts.md): an ID is used only while defined
  * and defined again only once undefined (rules 1, 3); objects are born and
  * moved only into arenas that exist, a move out of the arena the ID is in
  * (2, 3); an arena's delete undefines its IDs, and it is made again only
@@ -537,8 +537,8 @@ static inline void fx_assert_allocation_fills_headers(Gc *gc, uint32_t arena_id,
     cr_assert_eq(heap.objects, 3);
     cr_assert_eq(heap.bytes, expect);
     cr_assert_eq(heap.arena_id, arena_id);
-    cr_assert_eq(gc->stats.used_objects, 3);
-    cr_assert_eq(gc->stats.used_bytes, expect);
+    cr_assert_eq(gc_used_objects(gc), 3);
+    cr_assert_eq(gc_used_bytes(gc), expect);
 }
 
 /* Checks that the registry has `collector` and that it publishes
@@ -599,15 +599,14 @@ static inline uint64_t fx_fill_until_out_of_memory(Gc *gc, int root) {
 }
 
 /* Under --gc-stress every allocation collects first, and there is no
- * inline fast path (bump_ptr and bump_limit stay NULL).  Builds a 200-node
+ * inline fast path (gc->alloc_region stays &gc_closed_region).  Builds a 200-node
  * list in fx_roots[0] (fx_roots[1] is scratch), then allocates 50 garbage
  * nodes, of which only the last survives. */
 static inline void fx_assert_stress_collects_every_allocation(const char *collector) {
     GcConfig config = fx_config(1 << 20);
     config.stress = true;
     Gc *gc = fx_create(collector, &config);
-    cr_assert_null(gc->bump_ptr, "no fast path under --gc-stress");
-    cr_assert_null(gc->bump_limit);
+    cr_assert_eq(gc->alloc_region, &gc_closed_region, "no fast path under --gc-stress");
     fx_build_list(gc, 0, 1, 200);
     cr_assert_eq(gc->stats.collections, 200);
     cr_assert_eq(fx_count_heap(gc).objects, 200);
@@ -615,21 +614,25 @@ static inline void fx_assert_stress_collects_every_allocation(const char *collec
     cr_assert_eq(gc->stats.collections, 250);
     cr_assert_eq(fx_count_heap(gc).objects, 201, "only the last garbage node is still there");
     fx_assert_list(fx_roots[0], 200);
-    cr_assert_null(gc->bump_ptr, "nor after collections");
-    cr_assert_null(gc->bump_limit);
+    cr_assert_eq(gc->alloc_region, &gc_closed_region, "nor after collections");
     gc->ops->destroy(gc);
+}
+
+/* Undoes every gc_disable still in force. */
+static inline void fx_enable_gc(Gc *gc) {
+    while (gc_enable(gc)) continue;
 }
 
 /* Under nested DisableGC (depth 2, left set) neither `garbage` new nodes
  * nor a requested collection collect anything, even past the budget. */
 static inline void fx_assert_disabled_gc_does_not_collect(Gc *gc, uint64_t garbage) {
     uint64_t collections = gc->stats.collections, objects = fx_count_heap(gc).objects;
-    gc->disabled_depth = 2;
+    gc_disable(gc); /* nested, as DisableGC calls nest */
+    gc_disable(gc);
     fx_make_garbage(gc, garbage);
     gc_collect(gc, GC_REASON_REQUESTED);
     cr_assert_eq(gc->stats.collections, collections);
     cr_assert_eq(fx_count_heap(gc).objects, objects + garbage);
-    cr_assert_geq(gc->stats.total_bytes, gc->stats.used_bytes);
 }
 
 /* A request for more than `capacity` bytes (what the heap can ever hold)

@@ -92,13 +92,13 @@ Test(generational, publishes_its_constraints) {
     Gc *gc = gen_heap(1 << 20);
     cr_assert_eq(gc->ops, ops);
     cr_assert_eq(gc->barrier, GC_BARRIER_GENERATIONAL, "the VM must call the barrier");
-    cr_assert_not_null(gc->bump_ptr, "the nursery is bump-allocated inline");
-    cr_assert_eq(gc->bump_limit - gc->bump_ptr, 1 << 18, "the nursery is --young");
-    cr_assert(fx_all_zero(gc->bump_ptr, 1 << 18), "the fresh nursery is zero-filled");
-    cr_assert_eq(gc->bump_arena_id, NURSERY);
-    cr_assert_eq(gc->stats.total_bytes, (1 << 20) - (1 << 15),
+    cr_assert_neq(gc->alloc_region, &gc_closed_region, "the nursery is bump-allocated inline");
+    cr_assert_eq(gc->alloc_region->limit - gc->alloc_region->top, 1 << 18, "the nursery is --young");
+    cr_assert(fx_all_zero(gc->alloc_region->top, 1 << 18), "the fresh nursery is zero-filled");
+    cr_assert_eq(gc->alloc_region->arena_id, NURSERY);
+    cr_assert_eq(gc_total_bytes(gc), (1 << 20) - (1 << 15),
                  "capacity: the heap but one survivor space (young / 8)");
-    cr_assert_eq(gc->stats.used_objects, 0);
+    cr_assert_eq(gc_used_objects(gc), 0);
     gc->ops->destroy(gc);
 }
 
@@ -106,28 +106,28 @@ Test(generational, sizes_its_young_generation_from_the_configuration) {
     GcConfig config = fx_config(1 << 20);
     config.young_bytes = 0;
     Gc *unset = fx_create(GEN, &config);
-    cr_assert_eq(unset->bump_limit - unset->bump_ptr, 1 << 18, "unset: a quarter of the heap");
+    cr_assert_eq(unset->alloc_region->limit - unset->alloc_region->top, 1 << 18, "unset: a quarter of the heap");
     unset->ops->destroy(unset);
     config.young_bytes = 1 << 20;
     Gc *capped = fx_create(GEN, &config);
-    cr_assert_eq(capped->bump_limit - capped->bump_ptr, 1 << 19, "at most half of the heap");
+    cr_assert_eq(capped->alloc_region->limit - capped->alloc_region->top, 1 << 19, "at most half of the heap");
     capped->ops->destroy(capped);
     config.young_bytes = 4;
     cr_assert_null(gc_ops_by_name(GEN)->create(&config), "no room for a nursery");
     config.young_bytes = (1 << 18) + 7;
     Gc *gc = fx_create(GEN, &config);
-    cr_assert_eq(gc->bump_limit - gc->bump_ptr, 1 << 18, "sizes round down to whole words");
+    cr_assert_eq(gc->alloc_region->limit - gc->alloc_region->top, 1 << 18, "sizes round down to whole words");
     gc->ops->destroy(gc);
 }
 
 Test(generational, allocation_bumps_in_the_nursery) {
     Gc *gc = gen_heap(1 << 20);
-    uint8_t *start = gc->bump_ptr;
+    uint8_t *start = gc->alloc_region->top;
     Obj *made[3];
     fx_assert_allocation_fills_headers(gc, NURSERY, made);
     cr_assert_eq((uint8_t *)made[0], start, "the first object is at the start of the nursery");
     cr_assert_eq((uint8_t *)made[1], start + FX_NODE_BYTES, "objects are laid end to end");
-    cr_assert_eq(gc->bump_ptr, (uint8_t *)made[2] + obj_size(made[2]));
+    cr_assert_eq(gc->alloc_region->top, (uint8_t *)made[2] + obj_size(made[2]));
     gc->ops->destroy(gc);
 }
 
@@ -135,7 +135,7 @@ Test(generational, allocation_bumps_in_the_nursery) {
 
 Test(generational, minor_copies_survivors_and_abandons_garbage) {
     Gc *gc = gen_heap(SMALL_HEAP);
-    uint8_t *nursery = gc->bump_ptr;
+    uint8_t *nursery = gc->alloc_region->top;
     fx_new_node(gc, 0, 7);
     fx_make_garbage(gc, 20);
     fx_new_node(gc, 1, 8);
@@ -149,15 +149,15 @@ Test(generational, minor_copies_survivors_and_abandons_garbage) {
     cr_assert_eq(gc->stats.objects_moved, 2);
     cr_assert_eq(gc->stats.bytes_moved, 2 * FX_NODE_BYTES);
     cr_assert_eq(gc->stats.objects_freed, 62, "the 64-node nursery held 2 survivors");
-    cr_assert_eq(gc->stats.used_objects, 3, "the survivors and the allocation that collected");
+    cr_assert_eq(gc_used_objects(gc), 3, "the survivors and the allocation that collected");
     cr_assert_neq(fx_roots[0], before, "the root names the copy");
     cr_assert_eq(arena_of(gc, fx_roots[0]), SURVIVOR_1, "first survival: to-survivor");
     cr_assert_eq(arena_of(gc, *fx_right(fx_roots[0])), SURVIVOR_1);
     cr_assert_eq(*fx_value(fx_roots[0]), 7);
     cr_assert_eq(*fx_value(*fx_right(fx_roots[0])), 8);
     cr_assert_eq(fx_roots[0]->gc_word & 0xff, 1, "age 1");
-    cr_assert_eq(gc->bump_ptr, nursery + FX_NODE_BYTES, "the nursery starts again from the bottom");
-    cr_assert(fx_all_zero(gc->bump_ptr, (size_t)(gc->bump_limit - gc->bump_ptr)),
+    cr_assert_eq(gc->alloc_region->top, nursery + FX_NODE_BYTES, "the nursery starts again from the bottom");
+    cr_assert(fx_all_zero(gc->alloc_region->top, (size_t)(gc->alloc_region->limit - gc->alloc_region->top)),
               "the emptied nursery is zero again");
     gc->ops->destroy(gc);
 }
@@ -283,7 +283,7 @@ Test(generational, an_overwritten_old_to_young_reference_keeps_nothing_alive) {
     uint64_t freed = gc->stats.objects_freed;
     run_minor(gc);
     cr_assert_eq(gc->stats.objects_freed - freed, 64, "the whole nursery died");
-    cr_assert_eq(gc->stats.used_objects, 2, "the old node and the allocation that collected");
+    cr_assert_eq(gc_used_objects(gc), 2, "the old node and the allocation that collected");
     gc->ops->destroy(gc);
 }
 
@@ -302,8 +302,8 @@ Test(generational, major_promotes_everything_and_compacts_the_old_generation) {
     fx_roots[0] = NULL; /* the list dies in the old generation */
     fx_make_garbage(gc, 5);
     gc_collect(gc, GC_REASON_REQUESTED);
-    cr_assert_eq(gc->stats.used_objects, 1);
-    cr_assert_eq(gc->stats.used_bytes, FX_NODE_BYTES);
+    cr_assert_eq(gc_used_objects(gc), 1);
+    cr_assert_eq(gc_used_bytes(gc), FX_NODE_BYTES);
     cr_assert_eq(gc->stats.objects_freed, 15, "the dead list and the young garbage");
     cr_assert_eq(gc->stats.objects_moved, 11 + 1, "11 promotions, then the survivor slid down");
     cr_assert_eq(*fx_value(fx_roots[2]), 77);
@@ -322,7 +322,7 @@ Test(generational, a_full_old_generation_turns_a_minor_collection_major) {
     while (gc->stats.collections == before.collections) fx_make_garbage(gc, 1);
     cr_assert_eq(gc->stats.major_collections, before.major_collections + 1);
     cr_assert_eq(gc->stats.minor_collections, before.minor_collections);
-    cr_assert_eq(gc->stats.used_objects, 1, "the dead list went in that major collection");
+    cr_assert_eq(gc_used_objects(gc), 1, "the dead list went in that major collection");
     gc->ops->destroy(gc);
 }
 
@@ -372,7 +372,7 @@ Test(generational, ref_arrays_cycles_and_shared_objects_survive_once) {
         cr_assert_eq(*fx_value(elems[i]), 1000 + i);
         cr_assert_eq(*fx_right(elems[i]), elems[i], "element %u points at itself", i);
     }
-    cr_assert_eq(gc->stats.used_objects, 2 + HALF, "both arrays and the nodes");
+    cr_assert_eq(gc_used_objects(gc), 2 + HALF, "both arrays and the nodes");
     gc->ops->destroy(gc);
 }
 
@@ -424,8 +424,8 @@ Test(generational, out_of_memory_when_live_data_exceed_the_old_generation) {
                  (unsigned long long)built);
     cr_assert_leq(built * FX_NODE_BYTES, sizes.old + sizes.nursery + sizes.survivor);
     cr_assert_geq(gc->stats.major_collections, 1, "a major collection was tried before giving up");
-    cr_assert_eq(gc->stats.used_objects, built, "statistics are exact after a failed request");
-    cr_assert_eq(gc->stats.used_bytes, built * FX_NODE_BYTES);
+    cr_assert_eq(gc_used_objects(gc), built, "statistics are exact after a failed request");
+    cr_assert_eq(gc_used_bytes(gc), built * FX_NODE_BYTES);
     cr_assert_null(gc_alloc(gc, &fx_node_class, 0), "still out of memory");
 
     fx_roots[0] = NULL; /* with the list gone, allocation works again */
@@ -459,27 +459,27 @@ Test(generational, disabled_gc_fills_the_nursery_then_the_old_generation) {
     char problem[256];
     cr_assert_null(gc_check_heap(gc, problem, sizeof problem), "%s", problem);
 
-    gc->disabled_depth = 0;
+    fx_enable_gc(gc);
     fx_make_garbage(gc, 1);
     cr_assert_eq(gc->stats.major_collections, 1, "over budget: the first collection is major");
-    cr_assert_eq(gc->stats.used_objects, 2);
-    cr_assert_eq(gc->stats.total_bytes, SMALL_HEAP - 8 * FX_NODE_BYTES, "back to the configured heap");
+    cr_assert_eq(gc_used_objects(gc), 2);
+    cr_assert_eq(gc_total_bytes(gc), SMALL_HEAP - 8 * FX_NODE_BYTES, "back to the configured heap");
     cr_assert_eq(*fx_value(fx_roots[0]), 5);
-    cr_assert_not_null(gc->bump_ptr, "the fast path is open again");
+    cr_assert_neq(gc->alloc_region, &gc_closed_region, "the fast path is open again");
     gc->ops->destroy(gc);
 }
 
 Test(generational, disabled_gc_never_overfills_the_evacuation_reserve) {
     Gc *gc = gen_heap(SMALL_HEAP);
-    gc->disabled_depth = 1;
+    gc_disable(gc);
     fx_roots[0] = NULL;
     uint64_t built = 0;
     while (gc_alloc(gc, &fx_bytes_class, 1000) != NULL) built++;
     cr_assert_gt(built, 0);
     cr_assert_eq(gc->stats.collections, 0);
-    gc->disabled_depth = 0;
+    fx_enable_gc(gc);
     gc_collect(gc, GC_REASON_REQUESTED); /* must not run out of room halfway */
-    cr_assert_eq(gc->stats.used_objects, 0);
+    cr_assert_eq(gc_used_objects(gc), 0);
     gc->ops->destroy(gc);
 }
 
@@ -493,10 +493,10 @@ Test(generational, free_space_is_always_zero) {
         if (i % 3 == 0) fx_roots[1 + i % 8] = node;
         if (i == 150) gc_collect(gc, GC_REASON_REQUESTED);
     }
-    cr_assert(fx_all_zero(gc->bump_ptr, (size_t)(gc->bump_limit - gc->bump_ptr)));
+    cr_assert(fx_all_zero(gc->alloc_region->top, (size_t)(gc->alloc_region->limit - gc->alloc_region->top)));
     for (int i = 1; i < 9; i++) fx_roots[i] = NULL;
     gc_collect(gc, GC_REASON_REQUESTED); /* the dirty old objects die and the rest slides */
-    cr_assert(fx_all_zero(gc->bump_ptr, (size_t)(gc->bump_limit - gc->bump_ptr)));
+    cr_assert(fx_all_zero(gc->alloc_region->top, (size_t)(gc->alloc_region->limit - gc->alloc_region->top)));
     /* What the compaction gave back is zero too: a pretenured object gets it. */
     GcConfig config = fx_config(SMALL_HEAP);
     uint32_t length = (uint32_t)layout_of(&config).nursery;
@@ -547,7 +547,7 @@ Test(generational, first_minor_collection_follows_the_mapping_row) {
     };
     fx_assert_events(start_up, sizeof start_up / sizeof start_up[0]);
     fx_make_garbage(gc, 64 - 7); /* the nursery is full, not yet collected */
-    cr_assert_eq(gc->bump_ptr, gc->bump_limit);
+    cr_assert_eq(gc->alloc_region->top, gc->alloc_region->limit);
     cr_assert_eq(gc->stats.collections, 0);
 
     fx_num_events = 0;
@@ -665,7 +665,7 @@ Test(generational, walk_heap_is_exact_in_the_middle_of_a_minor_collection) {
     fx_build_list(walking_gc, 0, 1, 20); /* 8 stay young, 12 are promoted early */
     /* Nothing dies before ARENA_DELETE, so each move keeps the count. */
     walking_expected = 64;
-    while (walking_gc->bump_ptr != walking_gc->bump_limit) fx_make_garbage(walking_gc, 1);
+    while (walking_gc->alloc_region->top != walking_gc->alloc_region->limit) fx_make_garbage(walking_gc, 1);
     fx_make_garbage(walking_gc, 1);
     cr_assert_eq(walking_moves, 20);
     cr_assert_eq(walking_mismatches, 0);

@@ -54,10 +54,10 @@ Test(markcompact, publishes_its_constraints) {
                              .barrier = GC_BARRIER_NONE, .num_arenas = 1, .arenas = arenas});
     Gc *gc = mc_heap(1 << 20);
     cr_assert_eq(gc->ops, ops);
-    cr_assert_not_null(gc->bump_ptr, "markcompact allocates on the inline fast path");
-    cr_assert_eq(gc->bump_limit - gc->bump_ptr, 1 << 20, "the whole budget is free");
-    cr_assert_eq(gc->bump_arena_id, 1);
-    cr_assert_eq(gc->stats.total_bytes, 1 << 20);
+    cr_assert_neq(gc->alloc_region, &gc_closed_region, "markcompact allocates on the inline fast path");
+    cr_assert_eq(gc->alloc_region->limit - gc->alloc_region->top, 1 << 20, "the whole budget is free");
+    cr_assert_eq(gc->alloc_region->arena_id, 1);
+    cr_assert_eq(gc_total_bytes(gc), 1 << 20);
     gc->ops->destroy(gc);
 }
 
@@ -74,7 +74,7 @@ Test(markcompact, allocation_is_contiguous_and_zeroed) {
     heap_start = (uint8_t *)made[0];
     cr_assert_eq(made[1], at(FX_NODE_BYTES), "bump allocation: each right after the last");
     cr_assert_eq(made[2], at(FX_NODE_BYTES + obj_size_for(&fx_array_class, 5)));
-    cr_assert_eq(gc->bump_ptr, (uint8_t *)made[2] + obj_size(made[2]));
+    cr_assert_eq(gc->alloc_region->top, (uint8_t *)made[2] + obj_size(made[2]));
     gc->ops->destroy(gc);
 }
 
@@ -87,18 +87,18 @@ Test(markcompact, collect_frees_the_dead_and_slides_the_live_down) {
     gc_write_ref(gc, fx_roots[0], fx_right(fx_roots[0]), fx_roots[1]);
     fx_roots[1] = NULL; /* reachable only through roots[0].right */
     make_dirty_garbage(gc, 100);
-    uint8_t *old_top = gc->bump_ptr;
+    uint8_t *old_top = gc->alloc_region->top;
 
     gc_collect(gc, GC_REASON_REQUESTED);
-    cr_assert_eq(gc->stats.used_objects, 2);
-    cr_assert_eq(gc->stats.used_bytes, 2 * FX_NODE_BYTES);
+    cr_assert_eq(gc_used_objects(gc), 2);
+    cr_assert_eq(gc_used_bytes(gc), 2 * FX_NODE_BYTES);
     cr_assert_eq(gc->stats.objects_freed, 200);
     cr_assert_eq(gc->stats.bytes_freed, 200 * FX_NODE_BYTES);
     cr_assert_eq(gc->stats.objects_moved, 1, "the first node stays, the second slides");
     cr_assert_eq(gc->stats.bytes_moved, FX_NODE_BYTES);
     cr_assert_eq(gc->stats.collections, 1);
     cr_assert_eq(gc->stats.major_collections, 1);
-    cr_assert_eq(gc->stats.total_bytes, 1 << 20);
+    cr_assert_eq(gc_total_bytes(gc), 1 << 20);
 
     cr_assert_eq(fx_roots[0], at(0));
     cr_assert_eq(*fx_right(fx_roots[0]), at(FX_NODE_BYTES), "the reference follows the slide");
@@ -108,8 +108,8 @@ Test(markcompact, collect_frees_the_dead_and_slides_the_live_down) {
     cr_assert_eq(at(FX_NODE_BYTES)->gc_word, gc->fresh_gc_word);
 
     /* Everything above the survivors is free and zero again. */
-    cr_assert_eq(gc->bump_ptr, heap_start + 2 * FX_NODE_BYTES);
-    for (uint8_t *p = gc->bump_ptr; p < old_top; p++) cr_assert_eq(*p, 0, "byte %td", p - heap_start);
+    cr_assert_eq(gc->alloc_region->top, heap_start + 2 * FX_NODE_BYTES);
+    for (uint8_t *p = gc->alloc_region->top; p < old_top; p++) cr_assert_eq(*p, 0, "byte %td", p - heap_start);
     Obj *fresh = gc_alloc(gc, &fx_node_class, 0);
     cr_assert_eq(fresh, at(2 * FX_NODE_BYTES));
     cr_assert_null(*fx_left(fresh));
@@ -117,9 +117,9 @@ Test(markcompact, collect_frees_the_dead_and_slides_the_live_down) {
 
     fx_roots[0] = NULL;
     gc_collect(gc, GC_REASON_REQUESTED);
-    cr_assert_eq(gc->stats.used_objects, 0);
-    cr_assert_eq(gc->stats.used_bytes, 0);
-    cr_assert_eq(gc->bump_ptr, heap_start);
+    cr_assert_eq(gc_used_objects(gc), 0);
+    cr_assert_eq(gc_used_bytes(gc), 0);
+    cr_assert_eq(gc->alloc_region->top, heap_start);
     gc->ops->destroy(gc);
 }
 
@@ -148,7 +148,7 @@ Test(markcompact, survivors_keep_allocation_order) {
     }
     heap_start = (uint8_t *)array;
     gc_collect(gc, GC_REASON_REQUESTED);
-    cr_assert_eq(gc->stats.used_objects, FX_NUM_ROOTS);
+    cr_assert_eq(gc_used_objects(gc), FX_NUM_ROOTS);
     walk_index = 0;
     gc->ops->walk_heap(gc, assert_in_order, NULL);
     cr_assert_eq(walk_index, FX_NUM_ROOTS);
@@ -166,8 +166,8 @@ Test(markcompact, long_chain_survives_without_recursion) {
     fx_roots[2] = NULL;
     fx_build_list(gc, 0, 1, n);
     gc_collect(gc, GC_REASON_REQUESTED);
-    cr_assert_eq(gc->stats.used_objects, n);
-    cr_assert_eq(gc->stats.used_bytes, n * FX_NODE_BYTES);
+    cr_assert_eq(gc_used_objects(gc), n);
+    cr_assert_eq(gc_used_bytes(gc), n * FX_NODE_BYTES);
     cr_assert_eq(gc->stats.objects_moved, n);
     fx_assert_list(fx_roots[0], n);
     gc->ops->destroy(gc);
@@ -183,8 +183,8 @@ Test(markcompact, ref_arrays_cycles_and_shared_referents_are_updated) {
     fx_make_garbage_cycle(gc, 3, 4);
 
     gc_collect(gc, GC_REASON_REQUESTED);
-    cr_assert_eq(gc->stats.used_objects, 1 + len);
-    cr_assert_eq(gc->stats.used_bytes, obj_size_for(&fx_array_class, len) + len * FX_NODE_BYTES);
+    cr_assert_eq(gc_used_objects(gc), 1 + len);
+    cr_assert_eq(gc_used_bytes(gc), obj_size_for(&fx_array_class, len) + len * FX_NODE_BYTES);
     cr_assert_eq(gc->stats.objects_moved, 1 + len);
     cr_assert_eq(gc->stats.objects_freed, 5 + 3 * len + 2, "the unreachable cycle too");
     fx_assert_cyclic_array(fx_roots[0], len);
@@ -202,7 +202,7 @@ Test(markcompact, strings_slide_with_their_bytes) {
     memcpy(obj_body(s), text, strlen(text));
     fx_roots[5] = s;
     gc_collect(gc, GC_REASON_REQUESTED);
-    cr_assert_eq(gc->stats.used_objects, 1);
+    cr_assert_eq(gc_used_objects(gc), 1);
     cr_assert_neq(fx_roots[5], s, "the string slid down over the garbage");
     cr_assert_str_eq(str_chars(fx_roots[5]), text);
     gc->ops->destroy(gc);
@@ -219,18 +219,18 @@ Test(markcompact, the_fast_path_fills_the_budget_to_the_last_byte) {
     Gc *gc = mc_heap(100 * FX_NODE_BYTES);
     make_dirty_garbage(gc, 100);
     cr_assert_eq(gc->stats.collections, 0);
-    cr_assert_eq(gc->bump_ptr, gc->bump_limit, "the fast path used the whole budget");
+    cr_assert_eq(gc->alloc_region->top, gc->alloc_region->limit, "the fast path used the whole budget");
     make_dirty_garbage(gc, 1);
     cr_assert_eq(gc->stats.collections, 1);
-    cr_assert_eq(gc->bump_limit - gc->bump_ptr, 99 * FX_NODE_BYTES, "all but the new node free again");
+    cr_assert_eq(gc->alloc_region->limit - gc->alloc_region->top, 99 * FX_NODE_BYTES, "all but the new node free again");
     gc->ops->destroy(gc);
 }
 
 Test(markcompact, out_of_memory_when_live_data_exceeds_the_heap) {
     Gc *gc = mc_heap(64 * FX_NODE_BYTES);
     cr_assert_eq(fx_fill_until_out_of_memory(gc, 0), 64, "exactly 64 live nodes fit");
-    cr_assert_eq(gc->stats.used_objects, 64);
-    cr_assert_eq(gc->bump_ptr, gc->bump_limit, "and fill the heap to the last byte");
+    cr_assert_eq(gc_used_objects(gc), 64);
+    cr_assert_eq(gc->alloc_region->top, gc->alloc_region->limit, "and fill the heap to the last byte");
     gc->ops->destroy(gc);
 }
 
@@ -245,18 +245,18 @@ Test(markcompact, stress_collects_at_every_allocation) { fx_assert_stress_collec
 Test(markcompact, disabled_gc_dips_into_the_reserve_instead_of_collecting) {
     Gc *gc = mc_heap(10 * FX_NODE_BYTES);
     fx_assert_disabled_gc_does_not_collect(gc, 15);
-    cr_assert_null(gc->bump_ptr, "past the budget the fast path is off");
+    cr_assert_gt(gc->alloc_region->top, gc->alloc_region->limit, "past the budget the fast path has no room");
     cr_assert_null(gc_alloc(gc, &fx_bytes_class, 10 * FX_NODE_BYTES),
                    "a request larger than the whole heap still fails");
     make_dirty_garbage(gc, 5);
     cr_assert_null(gc_alloc(gc, &fx_node_class, 0), "the reserve is as large as the budget");
 
-    gc->disabled_depth = 0;
+    fx_enable_gc(gc);
     make_dirty_garbage(gc, 1);
     cr_assert_eq(gc->stats.collections, 1);
     cr_assert_eq(fx_count_heap(gc).objects, 1);
-    cr_assert_eq(gc->stats.total_bytes, 10 * FX_NODE_BYTES, "back to the configured heap");
-    cr_assert_not_null(gc->bump_ptr, "and back on the fast path");
+    cr_assert_eq(gc_total_bytes(gc), 10 * FX_NODE_BYTES, "back to the configured heap");
+    cr_assert_leq(gc->alloc_region->top, gc->alloc_region->limit, "and back on the fast path");
     gc->ops->destroy(gc);
 }
 
@@ -266,7 +266,7 @@ Test(markcompact, write_barrier_op_is_a_plain_store) {
     gc->ops->destroy(gc);
 }
 
-/* The golden pattern of a first collection (DESIGN.md, markcompact row). */
+/* The golden pattern of a first collection (docs/event-mapping.md, markcompact row). */
 Test(markcompact, events_follow_the_mapping_row) {
     fx_record_events();
     Gc *gc = mc_heap(1 << 20);

@@ -3,7 +3,7 @@
  * through the collector interface (gc/gc.h) and the fixture's miniature VM
  * (gc_fixture.h).  Every heap here runs with --verify-heap on, so each
  * collection is also checked by the verifier before and after -- which
- * includes that gc->stats.used_objects / used_bytes match what walk_heap
+ * includes that gc_used_objects(gc) / used_bytes match what walk_heap
  * visits, so the fixture's walk-based counts check the statistics too.
  *
  * What every collector must do is checked by the fixture's shared checks;
@@ -30,11 +30,10 @@ Test(marksweep, publishes_its_constraints) {
                              .num_arenas = 1, .arenas = arenas});
     Gc *gc = ms_heap(1 << 20);
     cr_assert_eq(gc->ops, ops);
-    cr_assert_null(gc->bump_ptr, "marksweep has no bump fast path");
-    cr_assert_null(gc->bump_limit);
+    cr_assert_eq(gc->alloc_region, &gc_closed_region, "marksweep has no bump fast path");
     cr_assert_eq(gc->barrier, GC_BARRIER_NONE);
-    cr_assert_eq(gc->stats.total_bytes, 1 << 20);
-    cr_assert_eq(gc->stats.used_objects, 0);
+    cr_assert_eq(gc_total_bytes(gc), 1 << 20);
+    cr_assert_eq(gc_used_objects(gc), 0);
     gc->ops->destroy(gc);
 }
 
@@ -43,7 +42,7 @@ Test(marksweep, allocation_fills_header_and_zeroes_body) {
     Obj *made[3];
     fx_assert_allocation_fills_headers(gc, 1, made);
     size_t expect = FX_NODE_BYTES + obj_size_for(&fx_array_class, 5) + obj_size_for(&fx_bytes_class, 13);
-    cr_assert_eq(gc->stats.used_bytes, expect);
+    cr_assert_eq(gc_used_bytes(gc), expect);
     gc->ops->destroy(gc);
 }
 
@@ -55,11 +54,11 @@ Test(marksweep, collect_frees_unreachable_and_keeps_reachable) {
     gc_write_ref(gc, fx_roots[0], fx_right(fx_roots[0]), fx_roots[1]);
     fx_roots[1] = NULL; /* reachable only through roots[0].right */
     fx_make_garbage(gc, 100);
-    cr_assert_eq(gc->stats.used_objects, 202);
+    cr_assert_eq(gc_used_objects(gc), 202);
 
     gc_collect(gc, GC_REASON_REQUESTED);
-    cr_assert_eq(gc->stats.used_objects, 2);
-    cr_assert_eq(gc->stats.used_bytes, 2 * FX_NODE_BYTES);
+    cr_assert_eq(gc_used_objects(gc), 2);
+    cr_assert_eq(gc_used_bytes(gc), 2 * FX_NODE_BYTES);
     cr_assert_eq(gc->stats.objects_freed, 200);
     cr_assert_eq(gc->stats.bytes_freed, 200 * FX_NODE_BYTES);
     cr_assert_eq(gc->stats.collections, 1);
@@ -73,8 +72,8 @@ Test(marksweep, collect_frees_unreachable_and_keeps_reachable) {
     cr_assert_eq(fx_roots[0]->gc_word, gc->fresh_gc_word);
     fx_roots[0] = NULL;
     gc_collect(gc, GC_REASON_REQUESTED);
-    cr_assert_eq(gc->stats.used_objects, 0);
-    cr_assert_eq(gc->stats.used_bytes, 0);
+    cr_assert_eq(gc_used_objects(gc), 0);
+    cr_assert_eq(gc_used_bytes(gc), 0);
     gc->ops->destroy(gc);
 }
 
@@ -86,8 +85,8 @@ Test(marksweep, long_chain_survives_without_recursion) {
     fx_build_list(gc, 0, 1, n);
     fx_make_garbage(gc, 1000);
     gc_collect(gc, GC_REASON_REQUESTED);
-    cr_assert_eq(gc->stats.used_objects, n);
-    cr_assert_eq(gc->stats.used_bytes, n * FX_NODE_BYTES);
+    cr_assert_eq(gc_used_objects(gc), n);
+    cr_assert_eq(gc_used_bytes(gc), n * FX_NODE_BYTES);
     fx_assert_list(fx_roots[0], n);
     gc->ops->destroy(gc);
 }
@@ -101,8 +100,8 @@ Test(marksweep, ref_arrays_and_cycles_survive) {
 
     gc_collect(gc, GC_REASON_REQUESTED);
     size_t expect_bytes = obj_size_for(&fx_array_class, len) + len * FX_NODE_BYTES;
-    cr_assert_eq(gc->stats.used_objects, 1 + len);
-    cr_assert_eq(gc->stats.used_bytes, expect_bytes);
+    cr_assert_eq(gc_used_objects(gc), 1 + len);
+    cr_assert_eq(gc_used_bytes(gc), expect_bytes);
     cr_assert_eq(fx_roots[0], array, "nothing moves");
     fx_assert_cyclic_array(fx_roots[0], len);
     gc->ops->destroy(gc);
@@ -117,7 +116,7 @@ Test(marksweep, collects_when_the_budget_is_exhausted) {
 Test(marksweep, out_of_memory_when_live_data_exceeds_the_heap) {
     Gc *gc = ms_heap(64 * FX_NODE_BYTES);
     cr_assert_eq(fx_fill_until_out_of_memory(gc, 0), 64, "exactly 64 live nodes fit");
-    cr_assert_eq(gc->stats.used_objects, 64);
+    cr_assert_eq(gc_used_objects(gc), 64);
     gc->ops->destroy(gc);
 }
 
@@ -125,7 +124,7 @@ Test(marksweep, request_larger_than_the_heap_fails_without_collecting) {
     Gc *gc = ms_heap(4096);
     fx_assert_oversized_request_fails(gc, 4096);
     cr_assert_eq(gc->stats.collections, 0);
-    cr_assert_eq(gc->stats.used_objects, 0);
+    cr_assert_eq(gc_used_objects(gc), 0);
     gc->ops->destroy(gc);
 }
 
@@ -135,15 +134,15 @@ Test(marksweep, disabled_gc_grows_past_the_budget_instead_of_collecting) {
     Gc *gc = ms_heap(10 * FX_NODE_BYTES);
     fx_assert_disabled_gc_does_not_collect(gc, 30);
     cr_assert_eq(gc->stats.collections, 0);
-    cr_assert_eq(gc->stats.used_objects, 30);
+    cr_assert_eq(gc_used_objects(gc), 30);
     cr_assert_null(gc_alloc(gc, &fx_bytes_class, 10 * FX_NODE_BYTES),
                    "a request larger than the whole heap still fails");
 
-    gc->disabled_depth = 0;
+    fx_enable_gc(gc);
     fx_make_garbage(gc, 1);
     cr_assert_eq(gc->stats.collections, 1);
-    cr_assert_eq(gc->stats.used_objects, 1);
-    cr_assert_eq(gc->stats.total_bytes, 10 * FX_NODE_BYTES, "back to the configured heap");
+    cr_assert_eq(gc_used_objects(gc), 1);
+    cr_assert_eq(gc_total_bytes(gc), 10 * FX_NODE_BYTES, "back to the configured heap");
     gc->ops->destroy(gc);
 }
 
@@ -162,7 +161,7 @@ Test(marksweep, strings_survive_with_their_bytes) {
     fx_roots[5] = s;
     fx_make_garbage(gc, 10);
     gc_collect(gc, GC_REASON_REQUESTED);
-    cr_assert_eq(gc->stats.used_objects, 1);
+    cr_assert_eq(gc_used_objects(gc), 1);
     cr_assert_str_eq(str_chars(fx_roots[5]), text);
     gc->ops->destroy(gc);
 }

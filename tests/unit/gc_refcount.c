@@ -52,11 +52,10 @@ Test(refcount, publishes_its_constraints) {
                              .barrier = GC_BARRIER_REFCOUNT, .num_arenas = 1, .arenas = arenas});
     Gc *gc = rc_heap(1 << 20, true);
     cr_assert_eq(gc->ops, ops);
-    cr_assert_null(gc->bump_ptr, "refcount has no bump fast path");
-    cr_assert_null(gc->bump_limit);
+    cr_assert_eq(gc->alloc_region, &gc_closed_region, "refcount has no bump fast path");
     cr_assert_eq(gc->barrier, GC_BARRIER_REFCOUNT, "gc_write_ref must reach the barrier");
-    cr_assert_eq(gc->stats.total_bytes, 1 << 20);
-    cr_assert_eq(gc->stats.used_objects, 0);
+    cr_assert_eq(gc_total_bytes(gc), 1 << 20);
+    cr_assert_eq(gc_used_objects(gc), 0);
     gc->ops->destroy(gc);
 }
 
@@ -80,8 +79,8 @@ Test(refcount, new_objects_start_at_zero_in_the_zct) {
         for (size_t i = sizeof(Obj); i < size; i++)
             cr_assert_eq(((uint8_t *)obj)[i], 0, "class %s, byte %zu", classes[k]->name, i);
         bytes += size;
-        cr_assert_eq(gc->stats.used_objects, (uint64_t)k + 1);
-        cr_assert_eq(gc->stats.used_bytes, bytes);
+        cr_assert_eq(gc_used_objects(gc), (uint64_t)k + 1);
+        cr_assert_eq(gc_used_bytes(gc), bytes);
         cr_assert_eq(gc->stats.bytes_allocated, bytes);
     }
     FxHeapCount heap = fx_count_heap(gc);
@@ -131,7 +130,7 @@ Test(refcount, counts_follow_stores_and_overwrites) {
     cr_assert_eq(rc_count(a), 0);
 
     cr_assert_eq(gc->stats.collections, 0, "stores never collect");
-    cr_assert_eq(gc->stats.used_objects, 4, "nor free");
+    cr_assert_eq(gc_used_objects(gc), 4, "nor free");
     gc->ops->destroy(gc);
 }
 
@@ -143,7 +142,7 @@ Test(refcount, a_dropped_object_is_freed_at_the_next_reconciliation_not_before) 
     gc_write_ref(gc, a, fx_left(a), b);
     fx_roots[1] = NULL;
     gc_collect(gc, GC_REASON_REQUESTED);
-    cr_assert_eq(gc->stats.used_objects, 2, "b lives on through a");
+    cr_assert_eq(gc_used_objects(gc), 2, "b lives on through a");
     cr_assert_eq(rc_count(b), 1);
     gc_write_ref(gc, a, fx_left(a), b);
     cr_assert(!(b->gc_word & RC_IN_ZCT), "storing what a slot holds never touches zero");
@@ -172,14 +171,14 @@ Test(refcount, roots_are_counted_only_by_a_reconciliation_and_until_the_next) {
     fx_roots[5] = node;
     cr_assert_eq(rc_count(node), 0, "the VM's stores into roots have no barrier");
     gc_collect(gc, GC_REASON_REQUESTED);
-    cr_assert_eq(gc->stats.used_objects, 1, "a zero count is not death while a root holds it");
+    cr_assert_eq(gc_used_objects(gc), 1, "a zero count is not death while a root holds it");
     cr_assert_eq(rc_count(node), 2, "two root slots, counted");
     cr_assert(!(node->gc_word & (RC_IN_ZCT | RC_ROOTED)), "out of the ZCT; ROOTED only inside");
 
     fx_roots[0] = fx_roots[5] = NULL;
     cr_assert_eq(rc_count(node), 2, "letting go of a root is not seen at once");
     gc_collect(gc, GC_REASON_REQUESTED);
-    cr_assert_eq(gc->stats.used_objects, 0, "but by the next reconciliation");
+    cr_assert_eq(gc_used_objects(gc), 0, "but by the next reconciliation");
     cr_assert_eq(gc->stats.objects_freed, 1);
     gc->ops->destroy(gc);
 }
@@ -192,15 +191,15 @@ Test(refcount, cascade_frees_a_long_list_without_recursion) {
     gc->config.verify = false; /* keep the test fast */
     fx_build_list(gc, 0, 1, n);
     gc_collect(gc, GC_REASON_REQUESTED);
-    cr_assert_eq(gc->stats.used_objects, n);
+    cr_assert_eq(gc_used_objects(gc), n);
     fx_assert_list(fx_roots[0], n);
     uint64_t freed = gc->stats.objects_freed;
 
     fx_roots[0] = NULL;
     gc_collect(gc, GC_REASON_REQUESTED);
     cr_assert_eq(gc->stats.objects_freed - freed, n, "the head's death frees the whole list");
-    cr_assert_eq(gc->stats.used_objects, 0);
-    cr_assert_eq(gc->stats.used_bytes, 0);
+    cr_assert_eq(gc_used_objects(gc), 0);
+    cr_assert_eq(gc_used_bytes(gc), 0);
     cr_assert_eq(fx_count_heap(gc).objects, 0);
     gc->ops->destroy(gc);
 }
@@ -214,11 +213,11 @@ Test(refcount, garbage_cycles_are_collected) {
     gc_write_ref(gc, self, fx_right(self), self);
     fx_roots[1] = NULL;
     fx_make_garbage(gc, 10);
-    cr_assert_eq(gc->stats.used_objects, 1 + 2 + 100 + 1 + 10);
+    cr_assert_eq(gc_used_objects(gc), 1 + 2 + 100 + 1 + 10);
 
     gc_collect(gc, GC_REASON_REQUESTED);
     cr_assert_eq(gc->stats.cycle_collections, 1);
-    cr_assert_eq(gc->stats.used_objects, 1, "every cycle and the acyclic garbage are gone");
+    cr_assert_eq(gc_used_objects(gc), 1, "every cycle and the acyclic garbage are gone");
     cr_assert_eq(gc->stats.objects_freed, 2 + 100 + 1 + 10);
     cr_assert_eq(*fx_value(fx_roots[0]), 42);
     gc->ops->destroy(gc);
@@ -234,7 +233,7 @@ Test(refcount, garbage_cycles_leak_with_cycles_off) {
     cr_assert_eq(gc->stats.cycle_collections, 0, "no trial deletion");
     cr_assert_eq(gc->stats.major_collections, 1);
     cr_assert_eq(gc->stats.objects_freed, 10, "acyclic garbage is still freed");
-    cr_assert_eq(gc->stats.used_objects, 102, "the cycles leak");
+    cr_assert_eq(gc_used_objects(gc), 102, "the cycles leak");
     cr_assert_eq(fx_count_heap(gc).objects, 102);
     gc->ops->destroy(gc);
 }
@@ -278,9 +277,9 @@ Test(refcount, a_cycle_made_and_dropped_between_reconciliations_is_collected) {
     Gc *gc = rc_heap(1 << 20, true);
     gc_collect(gc, GC_REASON_REQUESTED);
     make_garbage_ring(gc, 0, 1, 5);
-    cr_assert_eq(gc->stats.used_objects, 5);
+    cr_assert_eq(gc_used_objects(gc), 5);
     gc_collect(gc, GC_REASON_REQUESTED);
-    cr_assert_eq(gc->stats.used_objects, 0);
+    cr_assert_eq(gc_used_objects(gc), 0);
     gc->ops->destroy(gc);
 }
 
@@ -292,17 +291,17 @@ Test(refcount, ref_arrays_and_cycles_survive_while_reachable) {
     fx_make_garbage_cycle(gc, 2, 3);
 
     gc_collect(gc, GC_REASON_REQUESTED);
-    cr_assert_eq(gc->stats.used_objects, 1 + len);
-    cr_assert_eq(gc->stats.used_bytes, obj_size_for(&fx_array_class, len) + len * FX_NODE_BYTES);
+    cr_assert_eq(gc_used_objects(gc), 1 + len);
+    cr_assert_eq(gc_used_bytes(gc), obj_size_for(&fx_array_class, len) + len * FX_NODE_BYTES);
     fx_assert_cyclic_array(fx_roots[0], len);
     cr_assert_eq(rc_count(fx_roots[0]), len + 1, "each node, and the root");
 
     fx_roots[0] = NULL;
     gc_collect(gc, GC_REASON_REQUESTED);
-    cr_assert_eq(gc->stats.used_objects, 1 + len, "one root still reaches them all");
+    cr_assert_eq(gc_used_objects(gc), 1 + len, "one root still reaches them all");
     fx_roots[1] = NULL;
     gc_collect(gc, GC_REASON_REQUESTED);
-    cr_assert_eq(gc->stats.used_objects, 0);
+    cr_assert_eq(gc_used_objects(gc), 0);
     gc->ops->destroy(gc);
 }
 
@@ -322,11 +321,11 @@ Test(refcount, strings_are_counted_but_never_candidates) {
     cr_assert_eq(rc_count(s), 1);
     cr_assert_eq(rc_colour(s), RC_BLACK, "decremented to one, but it can be on no cycle");
     gc_collect(gc, GC_REASON_REQUESTED);
-    cr_assert_eq(gc->stats.used_objects, 2);
+    cr_assert_eq(gc_used_objects(gc), 2);
     cr_assert_str_eq(str_chars(elems(fx_roots[0])[0]), text);
     fx_roots[0] = NULL;
     gc_collect(gc, GC_REASON_REQUESTED);
-    cr_assert_eq(gc->stats.used_objects, 0, "the string dies with the array");
+    cr_assert_eq(gc_used_objects(gc), 0, "the string dies with the array");
     gc->ops->destroy(gc);
 }
 
@@ -345,7 +344,7 @@ Test(refcount, sticky_counts_neither_overflow_nor_drop) {
     cr_assert_eq(rc_count(b), RC_COUNT_STICKY, "and no way back down");
     fx_roots[1] = NULL;
     gc_collect(gc, GC_REASON_REQUESTED);
-    cr_assert_eq(gc->stats.used_objects, 2, "a sticky object is never freed");
+    cr_assert_eq(gc_used_objects(gc), 2, "a sticky object is never freed");
     cr_assert_eq(rc_count(b), RC_COUNT_STICKY);
     gc->ops->destroy(gc);
 }
@@ -359,14 +358,14 @@ Test(refcount, reconciles_when_the_zct_fills_up) {
     fx_roots[2] = NULL;
     while (gc->stats.collections == 0) fx_make_garbage(gc, 1);
     cr_assert_eq(gc->stats.cycle_collections, 0, "too few candidates for trial deletion");
-    cr_assert_eq(gc->stats.used_objects, 4, "x, y, z and the node that came after");
+    cr_assert_eq(gc_used_objects(gc), 4, "x, y, z and the node that came after");
     cr_assert_eq(rc_colour(z), RC_PURPLE, "z left the ZCT alive: a root may have let go of it");
     cr_assert_eq(rc_colour(x), RC_BLACK, "x is held by a root: no candidate until it lets go");
 
     const uint64_t garbage = 100000;
     fx_make_garbage(gc, garbage);
     cr_assert_geq(gc->stats.collections, 1, "a heap far from full still reconciles");
-    cr_assert_lt(gc->stats.used_objects, garbage / 4, "so garbage does not pile up");
+    cr_assert_lt(gc_used_objects(gc), garbage / 4, "so garbage does not pile up");
     gc->ops->destroy(gc);
 }
 
@@ -401,14 +400,14 @@ Test(refcount, garbage_cycles_run_out_of_memory_with_cycles_off) {
     }
     cr_assert_eq(cycles, 50, "the leaked cycles fill the heap, and nothing frees them");
     cr_assert_geq(gc->stats.collections, 1, "a reconciliation was tried before giving up");
-    cr_assert_eq(gc->stats.used_objects, 100);
+    cr_assert_eq(gc_used_objects(gc), 100);
     gc->ops->destroy(gc);
 }
 
 Test(refcount, out_of_memory_when_live_data_exceeds_the_heap) {
     Gc *gc = rc_heap(64 * FX_NODE_BYTES, true);
     cr_assert_eq(fx_fill_until_out_of_memory(gc, 0), 64, "exactly 64 live nodes fit");
-    cr_assert_eq(gc->stats.used_objects, 64);
+    cr_assert_eq(gc_used_objects(gc), 64);
     gc->ops->destroy(gc);
 }
 
@@ -427,10 +426,10 @@ Test(refcount, stress_collects_a_dropped_cycle_at_the_next_allocation) {
     Gc *gc = fx_create(RC, &config);
     fx_build_list(gc, 0, 1, 20);
     fx_make_garbage_cycle(gc, 2, 3);
-    cr_assert_eq(gc->stats.used_objects, 22);
+    cr_assert_eq(gc_used_objects(gc), 22);
     fx_make_garbage(gc, 1);
     cr_assert_eq(gc->stats.cycle_collections, 23, "trial deletion at every allocation");
-    cr_assert_eq(gc->stats.used_objects, 21, "the cycle died; one node is new");
+    cr_assert_eq(gc_used_objects(gc), 21, "the cycle died; one node is new");
     fx_assert_list(fx_roots[0], 20);
     gc->ops->destroy(gc);
 }
@@ -440,15 +439,15 @@ Test(refcount, disabled_gc_grows_past_the_budget_instead_of_collecting) {
     fx_assert_disabled_gc_does_not_collect(gc, 30);
     cr_assert_null(gc_alloc(gc, &fx_bytes_class, 10 * FX_NODE_BYTES),
                    "a request larger than the whole heap still fails");
-    gc->disabled_depth = 0;
+    fx_enable_gc(gc);
     fx_make_garbage(gc, 1);
     cr_assert_eq(gc->stats.collections, 1);
     cr_assert_eq(fx_count_heap(gc).objects, 1);
-    cr_assert_eq(gc->stats.total_bytes, 10 * FX_NODE_BYTES, "back to the configured heap");
+    cr_assert_eq(gc_total_bytes(gc), 10 * FX_NODE_BYTES, "back to the configured heap");
     gc->ops->destroy(gc);
 }
 
-/* The golden pattern of a first reconciliation (DESIGN.md, refcount row):
+/* The golden pattern of a first reconciliation (docs/event-mapping.md, refcount row):
  * the dead in the order the ZCT finds them, each cascade as it goes, the
  * dead left to their own ZCT entries, then the garbage cycle. */
 Test(refcount, events_follow_the_mapping_row) {
@@ -511,7 +510,7 @@ static void walk_at_every_alloc_and_free(VMPI_Event *event) {
     cr_assert_eq(sighting.times, event->event_type == VMPI_EVENT_OBJECT_ALLOC ? 1 : 0,
                  "%s of %p: walk_heap lists it %d times", vmpi_event_name(event->event_type), id,
                  sighting.times);
-    cr_assert_eq(fx_count_heap(walked_gc).objects, walked_gc->stats.used_objects);
+    cr_assert_eq(fx_count_heap(walked_gc).objects, gc_used_objects(walked_gc));
 }
 
 /* An agent may walk the heap from its handler: a new object is there by
@@ -531,7 +530,7 @@ Test(refcount, walk_heap_agrees_with_every_alloc_and_free) {
     gc_collect(gc, GC_REASON_REQUESTED);
     cr_assert_eq(allocs_seen, 50 + 2 + 20 + 10);
     cr_assert_eq(frees_seen, allocs_seen);
-    cr_assert_eq(gc->stats.used_objects, 0);
+    cr_assert_eq(gc_used_objects(gc), 0);
     gc->ops->destroy(gc);
 }
 
@@ -581,13 +580,13 @@ static void census_root(Obj **slot, void *ctx) { census_reference(ctx, *slot); }
 
 static void assert_heap_is_exactly_the_reachable(Gc *gc) {
     size_t capacity = 16;
-    while (capacity < 4 * gc->stats.used_objects) capacity *= 2;
+    while (capacity < 4 * gc_used_objects(gc)) capacity *= 2;
     Census census = {
         .ids = calloc(capacity, sizeof *census.ids),
         .refs = calloc(capacity, sizeof *census.refs),
         .reached = calloc(capacity, sizeof *census.reached),
         .mask = capacity - 1,
-        .stack = calloc(gc->stats.used_objects + 1, sizeof *census.stack),
+        .stack = calloc(gc_used_objects(gc) + 1, sizeof *census.stack),
     };
     cr_assert(census.ids && census.refs && census.reached && census.stack);
     gc->ops->walk_heap(gc, census_list, &census);

@@ -34,18 +34,18 @@ Test(semispace, publishes_its_constraints) {
                              .barrier = GC_BARRIER_NONE, .num_arenas = 2, .arenas = arenas});
     Gc *gc = ss_heap(1 << 20);
     cr_assert_eq(gc->ops, ops);
-    cr_assert_not_null(gc->bump_ptr, "semispace allocates by bumping a pointer");
-    cr_assert_eq(gc->bump_limit - gc->bump_ptr, 1 << 19, "from-space is half the heap");
-    cr_assert(fx_all_zero(gc->bump_ptr, 1 << 19), "fresh from-space is zero-filled");
-    cr_assert_eq(gc->bump_arena_id, 1);
-    cr_assert_eq(gc->stats.total_bytes, 1 << 19, "objects can occupy one semispace");
+    cr_assert_neq(gc->alloc_region, &gc_closed_region, "semispace allocates by bumping a pointer");
+    cr_assert_eq(gc->alloc_region->limit - gc->alloc_region->top, 1 << 19, "from-space is half the heap");
+    cr_assert(fx_all_zero(gc->alloc_region->top, 1 << 19), "fresh from-space is zero-filled");
+    cr_assert_eq(gc->alloc_region->arena_id, 1);
+    cr_assert_eq(gc_total_bytes(gc), 1 << 19, "objects can occupy one semispace");
     gc->ops->destroy(gc);
 }
 
 Test(semispace, odd_heap_sizes_round_down_to_aligned_semispaces) {
     Gc *gc = ss_heap(1000 + 7);
-    cr_assert_eq(gc->stats.total_bytes, 496, "(1007 / 2) rounded down to 8");
-    cr_assert_eq(gc->bump_limit - gc->bump_ptr, 496);
+    cr_assert_eq(gc_total_bytes(gc), 496, "(1007 / 2) rounded down to 8");
+    cr_assert_eq(gc->alloc_region->limit - gc->alloc_region->top, 496);
     gc->ops->destroy(gc);
     GcConfig config = fx_config(15);
     cr_assert_null(gc_ops_by_name(SS)->create(&config), "no room for even one word per semispace");
@@ -53,13 +53,13 @@ Test(semispace, odd_heap_sizes_round_down_to_aligned_semispaces) {
 
 Test(semispace, allocation_bumps_in_from_space) {
     Gc *gc = ss_heap(1 << 20);
-    uint8_t *start = gc->bump_ptr;
+    uint8_t *start = gc->alloc_region->top;
     Obj *made[3];
     fx_assert_allocation_fills_headers(gc, 1, made);
     cr_assert_eq((uint8_t *)made[0], start, "the first object is at the start of from-space");
     cr_assert_eq((uint8_t *)made[1], start + FX_NODE_BYTES, "objects are laid end to end");
     cr_assert_eq((uint8_t *)made[2], start + FX_NODE_BYTES + obj_size_for(&fx_array_class, 5));
-    cr_assert_eq(gc->bump_ptr, (uint8_t *)made[2] + obj_size(made[2]));
+    cr_assert_eq(gc->alloc_region->top, (uint8_t *)made[2] + obj_size(made[2]));
     gc->ops->destroy(gc);
 }
 
@@ -67,7 +67,7 @@ Test(semispace, allocation_bumps_in_from_space) {
  * were allocated: here the head was allocated after its tail. */
 Test(semispace, collect_copies_reachable_and_abandons_garbage) {
     Gc *gc = ss_heap(1 << 20);
-    uint8_t *space_a = gc->bump_ptr;
+    uint8_t *space_a = gc->alloc_region->top;
     fx_new_node(gc, 1, 8); /* the tail */
     fx_make_garbage(gc, 100);
     fx_new_node(gc, 0, 7); /* the head */
@@ -77,8 +77,8 @@ Test(semispace, collect_copies_reachable_and_abandons_garbage) {
     Obj *old_head = fx_roots[0];
 
     gc_collect(gc, GC_REASON_REQUESTED);
-    cr_assert_eq(gc->stats.used_objects, 2);
-    cr_assert_eq(gc->stats.used_bytes, 2 * FX_NODE_BYTES);
+    cr_assert_eq(gc_used_objects(gc), 2);
+    cr_assert_eq(gc_used_bytes(gc), 2 * FX_NODE_BYTES);
     cr_assert_eq(gc->stats.objects_moved, 2);
     cr_assert_eq(gc->stats.bytes_moved, 2 * FX_NODE_BYTES);
     cr_assert_eq(gc->stats.objects_freed, 200, "the abandoned garbage counts as freed");
@@ -89,11 +89,11 @@ Test(semispace, collect_copies_reachable_and_abandons_garbage) {
     cr_assert(!in_range(fx_roots[0], space_a, 1 << 19), "the copy is in the other semispace");
     cr_assert_eq(*fx_value(fx_roots[0]), 7);
     cr_assert_eq(*fx_value(*fx_right(fx_roots[0])), 8);
-    cr_assert_eq(gc->bump_arena_id, 2, "allocation continues in semispace B");
+    cr_assert_eq(gc->alloc_region->arena_id, 2, "allocation continues in semispace B");
     cr_assert_eq((uint8_t *)*fx_right(fx_roots[0]), (uint8_t *)fx_roots[0] + FX_NODE_BYTES,
                  "survivors lie end to end, the head first");
-    cr_assert_eq(gc->bump_ptr, (uint8_t *)fx_roots[0] + 2 * FX_NODE_BYTES);
-    cr_assert_eq(gc->bump_limit - (uint8_t *)fx_roots[0], 1 << 19);
+    cr_assert_eq(gc->alloc_region->top, (uint8_t *)fx_roots[0] + 2 * FX_NODE_BYTES);
+    cr_assert_eq(gc->alloc_region->limit - (uint8_t *)fx_roots[0], 1 << 19);
     cr_assert_eq(fx_roots[0]->gc_word, gc->fresh_gc_word, "copies are not marked forwarded");
     FxHeapCount heap = fx_count_heap(gc);
     cr_assert_eq(heap.objects, 2);
@@ -103,14 +103,14 @@ Test(semispace, collect_copies_reachable_and_abandons_garbage) {
     gc_collect(gc, GC_REASON_REQUESTED);
     cr_assert(in_range(fx_roots[0], space_a, 1 << 19));
     cr_assert_eq((uint8_t *)fx_roots[0], space_a);
-    cr_assert_eq(gc->bump_arena_id, 1);
+    cr_assert_eq(gc->alloc_region->arena_id, 1);
     cr_assert_eq(gc->stats.objects_moved, 4);
     cr_assert_eq(*fx_value(*fx_right(fx_roots[0])), 8);
 
     fx_roots[0] = NULL;
     gc_collect(gc, GC_REASON_REQUESTED);
-    cr_assert_eq(gc->stats.used_objects, 0);
-    cr_assert_eq(gc->stats.used_bytes, 0);
+    cr_assert_eq(gc_used_objects(gc), 0);
+    cr_assert_eq(gc_used_bytes(gc), 0);
     cr_assert_eq(gc->stats.objects_freed, 202);
     gc->ops->destroy(gc);
 }
@@ -132,7 +132,7 @@ Test(semispace, long_chain_survives_without_recursion_in_list_order) {
     for (Obj *node = fx_roots[0]; node != NULL; node = *fx_left(node), expected_at += FX_NODE_BYTES)
         cr_assert_eq((const uint8_t *)node, expected_at, "node %llu",
                      (unsigned long long)(*fx_value(node)));
-    cr_assert_eq(gc->bump_ptr, expected_at);
+    cr_assert_eq(gc->alloc_region->top, expected_at);
     char problem[256];
     cr_assert_null(gc_check_heap(gc, problem, sizeof problem), "%s", problem);
     gc->ops->destroy(gc);
@@ -147,8 +147,8 @@ Test(semispace, ref_arrays_cycles_and_shared_objects_survive_once) {
 
     gc_collect(gc, GC_REASON_REQUESTED);
     size_t expect_bytes = obj_size_for(&fx_array_class, len) + len * FX_NODE_BYTES;
-    cr_assert_eq(gc->stats.used_objects, 1 + len, "the shared array is copied once");
-    cr_assert_eq(gc->stats.used_bytes, expect_bytes);
+    cr_assert_eq(gc_used_objects(gc), 1 + len, "the shared array is copied once");
+    cr_assert_eq(gc_used_bytes(gc), expect_bytes);
     cr_assert_eq(gc->stats.objects_moved, 1 + len);
     cr_assert_eq(fx_roots[2], fx_roots[0], "every root slot names the one copy");
     cr_assert_eq(fx_roots[3], fx_roots[0]);
@@ -161,16 +161,16 @@ Test(semispace, collects_when_from_space_is_full) {
     fx_assert_collects_when_full(gc, 100);
     cr_assert_eq(gc->stats.collections, 11, "one collection per semispace of garbage");
     cr_assert_eq(gc->stats.objects_freed, 99 + 10 * 99);
-    cr_assert_eq(gc->stats.total_bytes, 100 * FX_NODE_BYTES);
+    cr_assert_eq(gc_total_bytes(gc), 100 * FX_NODE_BYTES);
     gc->ops->destroy(gc);
 }
 
 Test(semispace, out_of_memory_when_live_data_exceeds_a_semispace) {
     Gc *gc = ss_heap_of_nodes(64);
     cr_assert_eq(fx_fill_until_out_of_memory(gc, 0), 64, "exactly one semispace of live nodes fits");
-    cr_assert_eq(gc->stats.used_objects, 64, "statistics are exact after a failed request");
-    cr_assert_eq(gc->stats.used_bytes, 64 * FX_NODE_BYTES);
-    cr_assert_eq(gc->bump_ptr, gc->bump_limit, "the survivors fill to-space to the last byte");
+    cr_assert_eq(gc_used_objects(gc), 64, "statistics are exact after a failed request");
+    cr_assert_eq(gc_used_bytes(gc), 64 * FX_NODE_BYTES);
+    cr_assert_eq(gc->alloc_region->top, gc->alloc_region->limit, "the survivors fill to-space to the last byte");
     gc->ops->destroy(gc);
 }
 
@@ -189,7 +189,7 @@ Test(semispace, stress_collects_at_every_allocation) { fx_assert_stress_collects
 Test(semispace, free_space_is_always_zero) {
     const size_t half = 64 * FX_NODE_BYTES;
     Gc *gc = ss_heap(2 * half);
-    uint8_t *space_a = gc->bump_ptr;
+    uint8_t *space_a = gc->alloc_region->top;
     fx_new_node(gc, 0, 1);
     for (int i = 0; i < 40; i++) { /* dirty garbage: non-zero values and text */
         Obj *node = gc_alloc(gc, &fx_node_class, 0);
@@ -202,7 +202,7 @@ Test(semispace, free_space_is_always_zero) {
     gc_collect(gc, GC_REASON_REQUESTED);
     cr_assert(fx_all_zero(space_a, 2 * half), "the emptied from-space is zero again");
     uint8_t *space_b = (uint8_t *)fx_roots[0];
-    cr_assert(fx_all_zero(gc->bump_ptr, (size_t)(space_b + 2 * half - gc->bump_ptr)),
+    cr_assert(fx_all_zero(gc->alloc_region->top, (size_t)(space_b + 2 * half - gc->alloc_region->top)),
               "the free part of the new from-space is zero");
 
     /* Fill B with dirty garbage until it collects back into A. */
@@ -212,7 +212,7 @@ Test(semispace, free_space_is_always_zero) {
     }
     cr_assert_eq((uint8_t *)fx_roots[0], space_a);
     cr_assert(fx_all_zero(space_b, 2 * half));
-    cr_assert(fx_all_zero(gc->bump_ptr, (size_t)(space_a + 2 * half - gc->bump_ptr)));
+    cr_assert(fx_all_zero(gc->alloc_region->top, (size_t)(space_a + 2 * half - gc->alloc_region->top)));
     gc->ops->destroy(gc);
 }
 
@@ -220,44 +220,44 @@ Test(semispace, disabled_gc_dips_into_the_reserve_instead_of_collecting) {
     Gc *gc = ss_heap_of_nodes(10);
     fx_new_node(gc, 0, 5);
     fx_assert_disabled_gc_does_not_collect(gc, 15);
-    cr_assert_null(gc->bump_ptr, "past the budget the fast path is off");
+    cr_assert_gt(gc->alloc_region->top, gc->alloc_region->limit, "past the budget the fast path has no room");
     FxHeapCount heap = fx_count_heap(gc);
     cr_assert_eq(heap.arena_id, 1, "the reserve is part of from-space's arena");
-    cr_assert_eq(gc->stats.used_bytes, 16 * FX_NODE_BYTES);
-    cr_assert_eq(gc->stats.total_bytes, 16 * FX_NODE_BYTES);
+    cr_assert_eq(gc_used_bytes(gc), 16 * FX_NODE_BYTES);
+    cr_assert_eq(gc_total_bytes(gc), 16 * FX_NODE_BYTES);
     cr_assert_null(gc_alloc(gc, &fx_bytes_class, 10 * FX_NODE_BYTES),
                    "a request larger than a semispace still fails");
     fx_make_garbage(gc, 4);
     cr_assert_null(gc_alloc(gc, &fx_node_class, 0), "the reserve is as large as the budget");
 
-    gc->disabled_depth = 0;
+    fx_enable_gc(gc);
     fx_make_garbage(gc, 1);
     cr_assert_eq(gc->stats.collections, 1);
     cr_assert_eq(gc->stats.objects_freed, 19);
     cr_assert_eq(fx_count_heap(gc).objects, 2);
-    cr_assert_eq(gc->stats.total_bytes, 10 * FX_NODE_BYTES, "back to the configured heap");
-    cr_assert_not_null(gc->bump_ptr, "and back on the fast path");
+    cr_assert_eq(gc_total_bytes(gc), 10 * FX_NODE_BYTES, "back to the configured heap");
+    cr_assert_leq(gc->alloc_region->top, gc->alloc_region->limit, "and back on the fast path");
     cr_assert_eq(*fx_value(fx_roots[0]), 5);
     gc->ops->destroy(gc);
 }
 
 Test(semispace, survivors_of_the_reserve_fit_in_to_space) {
     Gc *gc = ss_heap_of_nodes(10);
-    gc->disabled_depth = 1;
+    gc_disable(gc);
     fx_build_list(gc, 0, 1, 15); /* 15 live nodes; a semispace's budget holds 10 */
-    gc->disabled_depth = 0;
+    fx_enable_gc(gc);
 
     gc_collect(gc, GC_REASON_REQUESTED);
     cr_assert_eq(gc->stats.collections, 1);
-    cr_assert_eq(gc->stats.used_objects, 15, "to-space has the same reserve");
-    cr_assert_eq(gc->stats.total_bytes, 15 * FX_NODE_BYTES);
+    cr_assert_eq(gc_used_objects(gc), 15, "to-space has the same reserve");
+    cr_assert_eq(gc_total_bytes(gc), 15 * FX_NODE_BYTES);
     fx_assert_list(fx_roots[0], 15);
     cr_assert_null(gc_alloc(gc, &fx_node_class, 0), "still over budget: out of memory");
     fx_assert_list(fx_roots[0], 15);
 
     fx_roots[0] = NULL;
     fx_make_garbage(gc, 30);
-    cr_assert_eq(gc->stats.total_bytes, 10 * FX_NODE_BYTES, "back within budget");
+    cr_assert_eq(gc_total_bytes(gc), 10 * FX_NODE_BYTES, "back within budget");
     fx_build_list(gc, 0, 1, 10);
     fx_assert_list(fx_roots[0], 10);
     gc->ops->destroy(gc);
@@ -283,7 +283,7 @@ Test(semispace, strings_and_byte_arrays_are_copied_byte_for_byte) {
     for (int round = 0; round < 2; round++) {
         Obj *string_before = fx_roots[5], *bytes_before = fx_roots[6];
         gc_collect(gc, GC_REASON_REQUESTED);
-        cr_assert_eq(gc->stats.used_objects, 2);
+        cr_assert_eq(gc_used_objects(gc), 2);
         cr_assert_neq(fx_roots[5], string_before, "round %d: the string moved", round);
         cr_assert_neq(fx_roots[6], bytes_before, "round %d: the byte array moved", round);
         cr_assert_eq(fx_roots[5]->length, text_length);

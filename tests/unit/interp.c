@@ -3,7 +3,7 @@
  * errors and their traces, exit statuses, the root set, and vmrun's
  * command-line parser.
  *
- * Programs are written in the source language (vm/compiler/LANGUAGE.md) and
+ * Programs are written in the source language (docs/language.md) and
  * compiled in memory.  Each run happens in a forked child whose stdout and
  * stderr go to temporary files, so a test can check the exit status and
  * both outputs of a program that ends in a runtime error (which exits the

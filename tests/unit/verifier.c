@@ -354,8 +354,11 @@ Test(reject, method_declarations) {
            "parameter 1 has type void: void is only a return type");
     REJECT(".method 4 t static\n    .returns I\n    .stack 0 0\n    ret\n",
            "return type int32: byte, char, short, int32 and float are only array element types");
-    REJECT(".method 4 t static\n    .returns V\n    .stack 70000 0\n    ret\n", "stack depths 70000 and 0: at most 65535 each");
+    REJECT(".method 4 t static\n    .returns V\n    .stack 70000 0\n    ret\n", "primitive stack depth 70000; the limit is 65535");
+    REJECT(".method 4 t static\n    .returns V\n    .stack 1 65536\n    ret\n", "reference stack depth 65536; the limit is 65535");
+    cr_assert(last_error.over_limit, "a depth over its limit is marked as such");
     REJECT(".method 4 t static\n    .returns V\n    .stack 0 0\n", "in D.t: the method has no code");
+    cr_assert(!last_error.over_limit, "a method with no code is malformed, not over a limit");
     cr_assert_eq(last_error.place, VERIFY_IN_METHOD);
     cr_assert_eq(last_error.method, 4);
 }

@@ -222,8 +222,8 @@ static void check_class_load(VMPI_Event *e) {
 Test(vmpi, class_load_describes_the_class) {
     VMPI_Interface *a = vmpi_register_listener(check_class_load);
     a->EnableEvent(VMPI_EVENT_CLASS_LOAD, NULL);
-    vmpi_post_class_load(&vm, 0);
-    vmpi_post_class_load(&vm, 1); /* String: made by the VM, no members */
+    vmpi_post_class_load(0);
+    vmpi_post_class_load(1); /* String: made by the VM, no members */
     cr_assert_eq(count_of('a', VMPI_EVENT_CLASS_LOAD), 2);
     cr_assert_eq(log_[0].event.u.class_load.class_id, (VMPI_ObjectID)&node_class);
     cr_assert_eq(log_[1].event.u.class_load.class_id, (VMPI_ObjectID)&vm.string_class);
@@ -587,7 +587,7 @@ Test(vmpi, trace_agent_writes_the_documented_format) {
     vmpi_post_object_free(NODE_B);
     vmpi_post_arena_delete(2);
     vmpi_post_gc_finish(1, 24, 4096);
-    vmpi_post_class_load(&vm, 0);
+    vmpi_post_class_load(0);
     vmpi_shutdown();
 
     char expected[2048];

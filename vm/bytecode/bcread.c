@@ -7,7 +7,9 @@
  * least encoded size, so a count of 0xFFFFFFFF in a small file is refused
  * before any malloc), and never keeps an index it has not range-checked.
  * Every error is "NAME: offset N: reason" with N the offset of the item that
- * is wrong.  Whatever is structurally sound but semantically wrong (a type
+ * is wrong.  Every count and length is also held to its limit (limits.h),
+ * so what a valid file can make the loader, verifier and linker do is
+ * linear in its size.  Whatever is structurally sound but semantically wrong (a type
  * confusion in the code, a bad constant index) is left to the verifier.
  */
 #include <stdarg.h>
@@ -15,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../limits.h"
 #include "bcformat.h"
 #include "bytecode.h"
 
@@ -85,6 +88,8 @@ static bool read_str(Reader *r, const char *what, char **out, uint32_t *len_out)
     size_t at = r->pos;
     uint32_t len;
     if (!read_u32(r, what, &len)) return false;
+    if (len > PROG_MAX_STRING_BYTES)
+        return fail_at(r, at, "%s is %u bytes long; the limit is %u", what, len, PROG_MAX_STRING_BYTES);
     if (len > left(r))
         return fail_at(r, at, "truncated file: %s length %u runs past end of file", what, len);
     const uint8_t *bytes = r->data + r->pos;
@@ -100,12 +105,15 @@ static bool read_str(Reader *r, const char *what, char **out, uint32_t *len_out)
     return true;
 }
 
-/* A list count, refused unless `count` items of at least `min_size` bytes
+/* A list count, refused over `limit` (limits.h; `plural` names the items
+ * in that message) and unless `count` items of at least `min_size` bytes
  * each fit in what is left: the guard that keeps a hostile count from
  * becoming a huge allocation. */
-static bool read_count(Reader *r, const char *what, size_t min_size, uint32_t *out) {
+static bool read_count(Reader *r, const char *what, size_t min_size, uint32_t limit, const char *plural,
+                       uint32_t *out) {
     size_t at = r->pos;
     if (!read_u32(r, what, out)) return false;
+    if (*out > limit) return fail_at(r, at, "%u %s; the limit is %u", *out, plural, limit);
     if ((uint64_t)*out * min_size > left(r))
         return fail_at(r, at, "truncated file: %s %u runs past end of file (%zu bytes left)", what, *out, left(r));
     return true;
@@ -129,12 +137,14 @@ static bool alloc_items(Reader *r, void **out, uint32_t count, size_t size) {
     return true;
 }
 
-/* A list of u32 items, each an index below `limit` when `limit` is not
- * PROG_NONE (class member lists are checked later, once their targets have
- * been counted). */
-static bool read_u32_list(Reader *r, const char *count_what, const char *item_what, uint32_t limit,
-                          const char *plural, uint32_t *count, uint32_t **items, size_t *items_at) {
-    if (!read_count(r, count_what, BC_MIN_U32, count)) return false;
+/* A list of at most `max_count` u32 items (`counted` names them in that
+ * message), each an index below `limit` when `limit` is not PROG_NONE
+ * (class member lists are checked later, once their targets have been
+ * counted). */
+static bool read_u32_list(Reader *r, const char *count_what, uint32_t max_count, const char *counted,
+                          const char *item_what, uint32_t limit, const char *plural, uint32_t *count,
+                          uint32_t **items, size_t *items_at) {
+    if (!read_count(r, count_what, BC_MIN_U32, max_count, counted, count)) return false;
     if (items_at) *items_at = r->pos;
     if (!alloc_items(r, (void **)items, *count, sizeof **items)) return false;
     for (uint32_t i = 0; i < *count; i++) {
@@ -163,18 +173,23 @@ static bool read_header(Reader *r) {
 
 static bool read_pools(Reader *r, Program *p, BcOffsets *where) {
     uint32_t n;
-    if (!read_count(r, "type count", BC_MIN_STR, &n)) return false;
+    if (!read_count(r, "type count", BC_MIN_STR, PROG_MAX_TABLE_ENTRIES, "types", &n)) return false;
     if (!alloc_items(r, (void **)&p->types, n, sizeof *p->types)) return false;
     if (!alloc_items(r, (void **)&where->types, n, sizeof *where->types)) return false;
     p->num_types = n;
+    ArrayLevels array_levels = {0};
     for (uint32_t i = 0; i < n; i++) {
         where->types[i] = (uint32_t)r->pos;
         if (!read_str(r, "type descriptor", &p->types[i], NULL)) return false;
-        if (!type_descriptor_valid(p->types[i]))
-            return fail_at(r, where->types[i], "malformed type descriptor \"%.60s\"", p->types[i]);
+        char why[160];
+        if (!array_levels_add(&array_levels, p->types[i], why, sizeof why))
+            return fail_at(r, where->types[i], "%s", why);
+        const char *problem = type_descriptor_problem(p->types[i]);
+        if (problem)
+            return fail_at(r, where->types[i], "malformed type descriptor \"%.60s\": %s", p->types[i], problem);
     }
 
-    if (!read_count(r, "int constant count", BC_MIN_NUMBER, &n)) return false;
+    if (!read_count(r, "int constant count", BC_MIN_NUMBER, PROG_MAX_TABLE_ENTRIES, "int constants", &n)) return false;
     if (!alloc_items(r, (void **)&p->ints, n, sizeof *p->ints)) return false;
     p->num_ints = n;
     for (uint32_t i = 0; i < n; i++) {
@@ -183,7 +198,7 @@ static bool read_pools(Reader *r, Program *p, BcOffsets *where) {
         p->ints[i] = (int64_t)bits;
     }
 
-    if (!read_count(r, "double constant count", BC_MIN_NUMBER, &n)) return false;
+    if (!read_count(r, "double constant count", BC_MIN_NUMBER, PROG_MAX_TABLE_ENTRIES, "double constants", &n)) return false;
     if (!alloc_items(r, (void **)&p->doubles, n, sizeof *p->doubles)) return false;
     p->num_doubles = n;
     for (uint32_t i = 0; i < n; i++) {
@@ -192,7 +207,7 @@ static bool read_pools(Reader *r, Program *p, BcOffsets *where) {
         memcpy(&p->doubles[i], &bits, sizeof bits);
     }
 
-    if (!read_count(r, "string constant count", BC_MIN_STR, &n)) return false;
+    if (!read_count(r, "string constant count", BC_MIN_STR, PROG_MAX_TABLE_ENTRIES, "string constants", &n)) return false;
     if (!alloc_items(r, (void **)&p->strings, n, sizeof *p->strings)) return false;
     p->num_strings = n;
     for (uint32_t i = 0; i < n; i++)
@@ -208,7 +223,7 @@ typedef struct ClassListsAt {
 
 static bool read_classes(Reader *r, Program *p, BcOffsets *where, ClassListsAt **lists_at) {
     uint32_t n;
-    if (!read_count(r, "class count", BC_MIN_CLASS, &n)) return false;
+    if (!read_count(r, "class count", BC_MIN_CLASS, PROG_MAX_TABLE_ENTRIES, "classes", &n)) return false;
     if (!alloc_items(r, (void **)&p->classes, n, sizeof *p->classes)) return false;
     if (!alloc_items(r, (void **)&where->classes, n, sizeof *where->classes)) return false;
     if (!alloc_items(r, (void **)lists_at, n, sizeof **lists_at)) return false;
@@ -219,12 +234,12 @@ static bool read_classes(Reader *r, Program *p, BcOffsets *where, ClassListsAt *
         where->classes[i] = (uint32_t)r->pos;
         if (!read_str(r, "class name", &c->name, NULL) ||
             !read_str(r, "source file name", &c->source_file, NULL) ||
-            !read_u32_list(r, "class field count", "field index", PROG_NONE, NULL, &c->num_fields, &c->fields,
-                           &at->fields) ||
-            !read_u32_list(r, "class static count", "static index", PROG_NONE, NULL, &c->num_statics,
-                           &c->statics, &at->statics) ||
-            !read_u32_list(r, "class method count", "method index", PROG_NONE, NULL, &c->num_methods,
-                           &c->methods, &at->methods))
+            !read_u32_list(r, "class field count", PROG_MAX_TABLE_ENTRIES, "fields in one class", "field index",
+                           PROG_NONE, NULL, &c->num_fields, &c->fields, &at->fields) ||
+            !read_u32_list(r, "class static count", PROG_MAX_TABLE_ENTRIES, "statics in one class",
+                           "static index", PROG_NONE, NULL, &c->num_statics, &c->statics, &at->statics) ||
+            !read_u32_list(r, "class method count", PROG_MAX_TABLE_ENTRIES, "methods in one class",
+                           "method index", PROG_NONE, NULL, &c->num_methods, &c->methods, &at->methods))
             return false;
     }
     return true;
@@ -232,10 +247,11 @@ static bool read_classes(Reader *r, Program *p, BcOffsets *where, ClassListsAt *
 
 static bool read_fields(Reader *r, Program *p, const char *kind, ProgField **out, uint32_t *count,
                         uint32_t **offsets) {
-    char what[64];
+    char what[64], plural[64];
     snprintf(what, sizeof what, "%s count", kind);
+    snprintf(plural, sizeof plural, "%ss", kind);
     uint32_t n;
-    if (!read_count(r, what, BC_MIN_FIELD, &n)) return false;
+    if (!read_count(r, what, BC_MIN_FIELD, PROG_MAX_TABLE_ENTRIES, plural, &n)) return false;
     if (!alloc_items(r, (void **)out, n, sizeof **out)) return false;
     if (!alloc_items(r, (void **)offsets, n, sizeof **offsets)) return false;
     *count = n;
@@ -269,7 +285,7 @@ static bool check_locals_cover_params(Reader *r, const Program *p, const ProgMet
 }
 
 static bool read_lines(Reader *r, ProgMethod *m) {
-    if (!read_count(r, "line table count", BC_MIN_LINE, &m->num_lines)) return false;
+    if (!read_count(r, "line table count", BC_MIN_LINE, PROG_MAX_LINE_ENTRIES, "line table entries", &m->num_lines)) return false;
     if (!alloc_items(r, (void **)&m->lines, m->num_lines, sizeof *m->lines)) return false;
     for (uint32_t i = 0; i < m->num_lines; i++) {
         size_t at = r->pos;
@@ -293,21 +309,21 @@ static bool read_method(Reader *r, Program *p, ProgMethod *m) {
     if (!read_u8(r, "method flags", &flags)) return false;
     if (flags & ~BC_METHOD_STATIC) return fail_at(r, flags_at, "unknown method flags 0x%02x", flags);
     m->is_static = flags & BC_METHOD_STATIC;
-    if (!read_u32_list(r, "parameter count", "type index", p->num_types, "types", &m->num_params,
-                       &m->param_types, NULL) ||
+    if (!read_u32_list(r, "parameter count", PROG_MAX_PARAMS, "parameters", "type index", p->num_types, "types",
+                       &m->num_params, &m->param_types, NULL) ||
         !read_index(r, "type index", p->num_types, "types", &m->return_type))
         return false;
     plocals_at = r->pos;
-    if (!read_u32_list(r, "primitive local count", "type index", p->num_types, "types", &m->num_prim_locals,
-                       &m->prim_local_types, NULL))
+    if (!read_u32_list(r, "primitive local count", PROG_MAX_LOCALS, "primitive locals", "type index",
+                       p->num_types, "types", &m->num_prim_locals, &m->prim_local_types, NULL))
         return false;
     rlocals_at = r->pos;
-    if (!read_u32_list(r, "reference local count", "type index", p->num_types, "types", &m->num_ref_locals,
-                       &m->ref_local_types, NULL) ||
+    if (!read_u32_list(r, "reference local count", PROG_MAX_LOCALS, "reference locals", "type index",
+                       p->num_types, "types", &m->num_ref_locals, &m->ref_local_types, NULL) ||
         !check_locals_cover_params(r, p, m, plocals_at, rlocals_at))
         return false;
     if (!read_u32(r, "max primitive stack", &m->max_pstack) || !read_u32(r, "max reference stack", &m->max_rstack) ||
-        !read_count(r, "code length", 1, &m->code_len))
+        !read_count(r, "code length", 1, PROG_MAX_CODE_BYTES, "bytes of code", &m->code_len))
         return false;
     m->code_offset = (uint32_t)r->pos;
     if (!alloc_items(r, (void **)&m->code, m->code_len, 1)) return false;
@@ -344,7 +360,7 @@ static bool read_program(Reader *r, Program *p, BcOffsets *where) {
               read_fields(r, p, "static", &p->statics, &p->num_statics, &where->statics);
     if (ok) {
         uint32_t n;
-        ok = read_count(r, "method count", BC_MIN_METHOD, &n) &&
+        ok = read_count(r, "method count", BC_MIN_METHOD, PROG_MAX_TABLE_ENTRIES, "methods", &n) &&
              alloc_items(r, (void **)&p->methods, n, sizeof *p->methods) &&
              alloc_items(r, (void **)&where->methods, n, sizeof *where->methods);
         if (ok) p->num_methods = n;

@@ -8,7 +8,7 @@
  *      classes in order; fields, statics and methods in source order, class
  *      by class), and every declared type is resolved.  Because this pass
  *      finishes before any body is checked, every name is visible everywhere
- *      in the file (LANGUAGE.md "Declarations").
+ *      in the file (docs/language.md "Declarations").
  *
  *   2. Bodies.  Each method body is checked statement by statement.  Locals
  *      are kept as a chain of LocalDecls, innermost first; a block remembers
@@ -17,7 +17,7 @@
  *      they resolved to, and operands that need a conversion are wrapped in
  *      EX_CONVERT nodes, so the code generator does no analysis of its own.
  *
- * A bare name resolves (LANGUAGE.md "Declarations"): a local, then a
+ * A bare name resolves (docs/language.md "Declarations"): a local, then a
  * field or method of the current class (instance members only inside
  * instance methods), then a static member of the current class, then a
  * global or function of the module, then a class name (only as the left of
@@ -165,7 +165,7 @@ static void declare_members(Checker *c) {
     }
 }
 
-/* LANGUAGE.md: void main(), int main(), void main(string[] args), int main(string[] args). */
+/* docs/language.md: void main(), int main(), void main(string[] args), int main(string[] args). */
 static void find_main(Checker *c) {
     MethodDecl *main_fn = find_method(c->module, "main");
     if (!main_fn) {
@@ -244,7 +244,7 @@ static void wrap_convert(Checker *c, Expr **slot, Opcode opcode, Type *to) {
     *slot = conv;
 }
 
-/* Makes *slot's value fit `to` where LANGUAGE.md allows it: the same type,
+/* Makes *slot's value fit `to` where docs/language.md allows it: the same type,
  * an int where a double is expected, null where a reference is expected. */
 static bool coerce(Checker *c, Expr **slot, Type *to) {
     Type *from = (*slot)->type;
@@ -373,7 +373,7 @@ static void check_arg(Checker *c, Expr **slot, uint32_t position, const char *ca
                       position, callee, param->name, t->name);
 }
 
-/* ---- built-in functions (LANGUAGE.md "Built-in functions") ---- */
+/* ---- built-in functions (docs/language.md "Built-in functions") ---- */
 
 static const struct {
     const char *name;
@@ -531,7 +531,7 @@ static _Noreturn void operator_error(Checker *c, SrcPos at, TokenKind op, const 
     session_error(c->s, at, "operator %s cannot be applied to %s and %s", token_spelling(op), l->name, r->name);
 }
 
-/* Types `left op right` (LANGUAGE.md "Expressions") and inserts the
+/* Types `left op right` (docs/language.md "Expressions") and inserts the
  * operands' conversions; returns the result type and sets *operand to the
  * type the operator works on.  left_slot is NULL for a compound assignment,
  * whose left operand (the target's old value) is never converted: if it
@@ -713,7 +713,7 @@ static void check_assign(Checker *c, Stmt *s) {
             session_error(c->s, s->u.assign.value->pos, "type mismatch: cannot assign %s to %s", vt->name, tt->name);
         return;
     }
-    /* LANGUAGE.md: ++ and -- work on ints only. */
+    /* docs/language.md: ++ and -- work on ints only. */
     if ((op == TOK_PLUSPLUS || op == TOK_MINUSMINUS) && tt->kind != TY_INT)
         session_error(c->s, s->u.assign.op_pos, "operator %s cannot be applied to %s", token_spelling(op), tt->name);
     s->u.assign.arith = arithmetic_of(op);
@@ -779,7 +779,7 @@ static void check_stmt(Checker *c, Stmt *s) {
     }
 }
 
-/* ---- "must return on every path" (LANGUAGE.md "Statements") -------------------- */
+/* ---- "must return on every path" (docs/language.md "Statements") -------------------- */
 
 /* Whether s contains a `break` that leaves the loop s belongs to (breaks
  * inside a nested loop leave that loop instead). */

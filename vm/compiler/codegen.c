@@ -528,7 +528,7 @@ static void gen_stmt(Gen *g, Stmt *s) {
     case ST_VAR: {
         LocalDecl *l = s->u.var.local;
         /* A declaration without a value resets the variable to its default
-         * (LANGUAGE.md "Types"), also on a loop's second iteration. */
+         * (docs/language.md "Types"), also on a loop's second iteration. */
         if (s->u.var.init) gen_expr(g, s->u.var.init);
         else push_default(g, l->type);
         emit(g, type_is_reference(l->type) ? OP_RSTORE : OP_PSTORE, l->slot);

@@ -1,5 +1,5 @@
 /*
- * compiler.h -- the gclab language compiler (LANGUAGE.md beside this file).
+ * compiler.h -- the gclab language compiler (docs/language.md).
  */
 #ifndef GCLAB_COMPILER_H
 #define GCLAB_COMPILER_H

@@ -79,7 +79,7 @@ static _Noreturn void lex_error_bad_char(Lexer *lx, const char *at) {
     session_error(lx->s, pos_at(lx, at), "unexpected byte 0x%02x", c);
 }
 
-/* One escape sequence after a backslash at `at`; LANGUAGE.md lists exactly
+/* One escape sequence after a backslash at `at`; docs/language.md lists exactly
  * \n \t \r \" \\ \0. */
 static char lex_escape(Lexer *lx, const char *at) {
     if (at + 1 >= lx->end) session_error(lx->s, pos_at(lx, at), "bad escape at end of file");

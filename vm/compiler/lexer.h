@@ -1,5 +1,5 @@
 /*
- * lexer.h -- the tokens of the gclab language (LANGUAGE.md) and the lexer
+ * lexer.h -- the tokens of the gclab language (docs/language.md) and the lexer
  * that turns source bytes into them.
  *
  * The whole file is tokenized up front into one array ending in TOK_EOF, so

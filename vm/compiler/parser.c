@@ -1,5 +1,5 @@
 /*
- * parser.c -- the grammar of LANGUAGE.md, by recursive descent (parser.h).
+ * parser.c -- the grammar of docs/language.md, by recursive descent (parser.h).
  *
  *   file      := (class | member)*
  *   class     := 'class' NAME '{' ('static'? member)* '}'
@@ -243,7 +243,7 @@ static Expr *parse_unary(Parser *p) {
     return e;
 }
 
-/* LANGUAGE.md "Expressions": higher binds tighter; 0 is not a binary operator. */
+/* docs/language.md "Expressions": higher binds tighter; 0 is not a binary operator. */
 static int binary_precedence(TokenKind k) {
     switch (k) {
     case TOK_STAR: case TOK_SLASH: case TOK_PERCENT: return 10;

@@ -1,7 +1,7 @@
 /*
  * errors.c -- runtime errors, their stack traces, and the VM's one exit.
  *
- * A runtime error (LANGUAGE.md, "Runtime errors") prints
+ * A runtime error (docs/language.md, "Runtime errors") prints
  *
  *     error: null reference
  *         at Tree.check (trees.gcl:14)
@@ -14,12 +14,24 @@
  * Every way out of a running VM goes through vm_exit, which flushes the
  * program's output and shuts agents down (JVM_SHUT_DOWN) before exiting, so
  * that no agent output is lost or half-written.
+ *
+ * Output that cannot be written ends the program: one message,
+ * "vmrun: cannot write standard output: REASON", and status 141 for a
+ * closed pipe (128 + SIGPIPE, what a shell reports when SIGPIPE kills a
+ * process, so `vmrun prog | head` looks the same with SIGPIPE ignored or
+ * not) or 1 for any other failure (a full disk).  vmrun ignores SIGPIPE so
+ * that a closed pipe is an EPIPE seen here, not a silent death.
  */
+#include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "internal.h"
+#include "safepoint.h"
 #include "../../vmpi/control.h"
 
 /* Deep recursion would otherwise print thousands of identical lines. */
@@ -65,12 +77,33 @@ _Noreturn void vm_out_of_memory(VMThread *thread, const RtClass *cls, uint32_t l
     vm_runtime_error(thread, message);
 }
 
+/* The exit status for output lost to error `err` (see the top). */
+static int output_error_status(int err) { return err == EPIPE ? 128 + SIGPIPE : 1; }
+
+static void report_output_error(int err) {
+    fprintf(stderr, "vmrun: cannot write standard output: %s\n", strerror(err));
+}
+
+_Noreturn void vm_output_failed(VMThread *thread) {
+    int err = errno;
+    /* What is still buffered cannot be written either; dropping it keeps
+     * vm_exit from blocking or failing on it again. */
+    __fpurge(stdout);
+    clearerr(stdout);
+    /* Interrupted while blocked in the write: the signal asked to stop. */
+    if (err == EINTR && vm_stop_requested()) vm_safepoint(thread);
+    report_output_error(err);
+    vm_exit(thread->vm, output_error_status(err));
+}
+
 _Noreturn void vm_exit(VM *vm, int status) {
     /* A program whose output was lost (disk full, closed pipe) must not
      * report success. */
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "vmrun: error writing the program's output\n");
-        if (status == 0) status = 1;
+    if (fflush(stdout) != 0) {
+        int err = errno;
+        __fpurge(stdout);
+        report_output_error(err);
+        if (status == 0) status = output_error_status(err);
     }
     if (vm->gc != NULL && vm->gc->config.log != NULL) gc_log_summary(vm->gc);
     vmpi_shutdown();

@@ -58,6 +58,16 @@ _Noreturn void vm_runtime_errorf(VMThread *thread, const char *format, ...)
  * used by VMPI's crash report). */
 void vm_print_stack_trace(const VMThread *thread);
 
+/* ---- output and signals (errors.c, safepoint.c) --------------------------- */
+
+/* A write to stdout failed (errno says why); the thread's state is saved.
+ * Serves a pending stop if a signal interrupted the write, otherwise prints
+ * one message and exits (errors.c gives the status). */
+_Noreturn void vm_output_failed(VMThread *thread);
+
+/* True once SIGINT or SIGTERM has asked the VM to stop. */
+bool vm_stop_requested(void);
+
 /* ---- strings and number formatting (strings.c) ---------------------------- */
 
 /* Longest text vm_format_int / vm_format_double write, NUL included. */
@@ -66,7 +76,7 @@ void vm_print_stack_trace(const VMThread *thread);
 /* Decimal text of `value`; returns its length. */
 size_t vm_format_int(int64_t value, char *buf);
 
-/* LANGUAGE.md's double format: "%.14g", plus ".0" when that reads as an
+/* docs/language.md's double format: "%.14g", plus ".0" when that reads as an
  * integer; "inf", "-inf" and "nan" for the non-finite values. */
 size_t vm_format_double(double value, char *buf);
 

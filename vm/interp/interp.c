@@ -36,6 +36,10 @@
  *   - every reference store into a heap object goes through gc_write_ref,
  *     with no save around it: a write barrier never collects, allocates
  *     or posts an event.
+
+ *   - every taken jump and every call polls for requests from outside
+ *     (a signal; safepoint.h): one load and one branch, and the request is
+ *     served out of line with the state saved.
  */
 #include <math.h>
 #include <stdio.h>
@@ -45,6 +49,7 @@
 #include "../opcodes.h"
 #include "internal.h"
 #include "quicken.h"
+#include "safepoint.h"
 
 /* Operands are read little-endian straight from the code (opcodes.h). */
 _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "operands are decoded as host integers");
@@ -85,9 +90,12 @@ static inline int64_t double_to_int(double d) {
     return (int64_t)d;
 }
 
-static void print_bytes(const char *text, size_t len, uint8_t newline) {
-    fwrite(text, 1, len, stdout);
-    if (newline) putc('\n', stdout);
+/* A write that fails (a closed pipe, a full disk, a signal while blocked)
+ * ends the program through vm_output_failed; checking the results costs
+ * nothing next to the write. */
+static void print_bytes(VMThread *thread, const char *text, size_t len, uint8_t newline) {
+    if (UNLIKELY(fwrite(text, 1, len, stdout) != len || (newline && putc('\n', stdout) == EOF)))
+        vm_output_failed(thread);
 }
 
 /* The text of a primitive for I2S, D2S, Z2S and PRINTI, PRINTD, PRINTZ:
@@ -104,15 +112,15 @@ static size_t format_prim(uint8_t op, uint64_t value, char text[VM_NUMBER_TEXT_M
     }
 }
 
-static void print_prim(uint8_t op, uint64_t value, uint8_t newline) {
+static void print_prim(VMThread *thread, uint8_t op, uint64_t value, uint8_t newline) {
     char text[VM_NUMBER_TEXT_MAX];
-    print_bytes(text, format_prim(op, value, text), newline);
+    print_bytes(thread, text, format_prim(op, value, text), newline);
 }
 
-/* PRINTS: a null string prints as "null" (LANGUAGE.md). */
-static void print_string(const Obj *s, uint8_t newline) {
-    if (s) print_bytes(str_chars(s), s->length, newline);
-    else print_bytes("null", 4, newline);
+/* PRINTS: a null string prints as "null" (docs/language.md). */
+static void print_string(VMThread *thread, const Obj *s, uint8_t newline) {
+    if (s) print_bytes(thread, str_chars(s), s->length, newline);
+    else print_bytes(thread, "null", 4, newline);
 }
 
 /* Fills frame `fp` for a call of `lm` whose arguments are already the first
@@ -253,6 +261,19 @@ static uint64_t run(VMThread *thread, Frame *base) {
             OUT_OF_LINE(vmpi_send_method_event(VMPI_EVENT_METHOD_##kind, thread, fp->method));       \
     } while (0)
 
+/* A safepoint (safepoint.h), at every taken jump and every call: one load
+ * and one branch unless a request is pending. */
+#define SAFEPOINT_POLL()                                                                             \
+    do {                                                                                             \
+        if (UNLIKELY(vm_safepoint_requested())) OUT_OF_LINE(vm_safepoint(thread));                   \
+    } while (0)
+/* A taken jump: `pc` moves by `offset` and passes a safepoint. */
+#define JUMP_BY(offset)                                                                              \
+    do {                                                                                             \
+        pc += (offset);                                                                              \
+        SAFEPOINT_POLL();                                                                            \
+    } while (0)
+
 /* Superinstructions.  IMMEDIATE is the k of a "PUSHI k; op" sequence. */
 #define IMMEDIATE ((int64_t)read_i32(pc + 1))
 #define INT_BINARY_K(op)                                                                             \
@@ -269,7 +290,7 @@ static uint64_t run(VMThread *thread, Frame *base) {
 #define JUMP_IF(op)                                                                                  \
     do {                                                                                             \
         psp -= 2;                                                                                    \
-        if ((int64_t)psp[0] op (int64_t)psp[1]) pc += 1 + read_i32(pc + 2);                          \
+        if ((int64_t)psp[0] op (int64_t)psp[1]) JUMP_BY(1 + read_i32(pc + 2));                       \
         else pc += 6;                                                                                \
         DISPATCH();                                                                                  \
     } while (0)
@@ -277,7 +298,7 @@ static uint64_t run(VMThread *thread, Frame *base) {
 #define JUMP_IF_K(op)                                                                                \
     do {                                                                                             \
         psp--;                                                                                       \
-        if ((int64_t)psp[0] op IMMEDIATE) pc += 6 + read_i32(pc + 7);                                \
+        if ((int64_t)psp[0] op IMMEDIATE) JUMP_BY(6 + read_i32(pc + 7));                             \
         else pc += 11;                                                                               \
         DISPATCH();                                                                                  \
     } while (0)
@@ -492,14 +513,14 @@ op_SEQ: {
 
     /* ---- control ---- */
 op_JMP:
-    pc += read_i32(pc + 1);
+    JUMP_BY(read_i32(pc + 1));
     DISPATCH();
 op_JT:
-    if (*--psp) pc += read_i32(pc + 1);
+    if (*--psp) JUMP_BY(read_i32(pc + 1));
     else pc += 5;
     DISPATCH();
 op_JF:
-    if (!*--psp) pc += read_i32(pc + 1);
+    if (!*--psp) JUMP_BY(read_i32(pc + 1));
     else pc += 5;
     DISPATCH();
 
@@ -521,6 +542,7 @@ op_CALL: {
     rsp = rl + callee->num_ref_locals;
     pc = callee->code;
     METHOD_EVENT(ENTRY);
+    SAFEPOINT_POLL();
     DISPATCH();
 }
 op_RET:
@@ -731,12 +753,12 @@ op_PRINTD:
 op_PRINTZ: {
     uint8_t op = *pc;
     uint64_t value = *--psp;
-    OUT_OF_LINE(print_prim(op, value, pc[1]));
+    OUT_OF_LINE(print_prim(thread, op, value, pc[1]));
     NEXT(2);
 }
 op_PRINTS: {
     Obj *s = *--rsp;
-    OUT_OF_LINE(print_string(s, pc[1]));
+    OUT_OF_LINE(print_string(thread, s, pc[1]));
     NEXT(2);
 }
 op_EXIT: {
@@ -874,6 +896,8 @@ finished:
 #undef ARRAY_PUT
 #undef STORE_REF
 #undef METHOD_EVENT
+#undef SAFEPOINT_POLL
+#undef JUMP_BY
 #undef IMMEDIATE
 #undef INT_BINARY_K
 #undef INT_COMPARE_K
@@ -909,11 +933,11 @@ int vm_run_main(VM *vm, int argc, char **argv) {
     Frame *base = &thread->frames[0];
     enter_frame(base, entry, thread->pstack, thread->rstack);
     thread->depth = 1;
-    if (VMPI_IS_ENABLED(METHOD_ENTRY)) {
-        thread->rtop = thread->rstack + entry->num_ref_locals;
-        thread->ptop = thread->pstack + entry->num_prim_locals;
-        vmpi_send_method_event(VMPI_EVENT_METHOD_ENTRY, thread, main_method);
-    }
+    thread->rtop = thread->rstack + entry->num_ref_locals;
+    thread->ptop = thread->pstack + entry->num_prim_locals;
+    if (VMPI_IS_ENABLED(METHOD_ENTRY)) vmpi_send_method_event(VMPI_EVENT_METHOD_ENTRY, thread, main_method);
+    /* A signal that came while the program was loading is served here. */
+    if (vm_safepoint_requested()) vm_safepoint(thread);
     uint64_t result = run(thread, base);
     vm_thread_end(thread);
     /* int main() returns the exit status, which the OS truncates to 8 bits. */

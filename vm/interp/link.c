@@ -18,6 +18,7 @@
  *   thread (THREAD_START), then CLASS_LOAD for every linked class, then the
  *   interned strings (their OBJECT_ALLOCs name the String class).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -138,10 +139,22 @@ static char *array_class_name(const char *desc) {
     return name ? (char *)type_language_name(desc, "String", name, size) : NULL;
 }
 
+/* Why linking failed: a message naming what is wrong ("out of memory", or
+ * the descriptor and its problem). */
+typedef struct LinkError {
+    char text[160];
+} LinkError;
+
+static bool link_fail(LinkError *why, const char *reason, const char *desc) {
+    if (desc) snprintf(why->text, sizeof why->text, "type \"%.60s\": %s", desc, reason);
+    else snprintf(why->text, sizeof why->text, "%s", reason);
+    return false;
+}
+
 /* Fills array class i from its descriptor.  The classes of all descriptors
  * in `names` already have their addresses, so an element class may be one
  * that is filled later. */
-static bool link_array_class(VM *vm, const LinkNames *names, uint32_t i, const char **why) {
+static bool link_array_class(VM *vm, const LinkNames *names, uint32_t i, LinkError *why) {
     RtClass *cls = &vm->array_classes[i];
     const char *elem = names->array_descs[i] + 1;
     cls->kind = CLASS_ARRAY;
@@ -150,38 +163,26 @@ static bool link_array_class(VM *vm, const LinkNames *names, uint32_t i, const c
         cls->elem_kind = ELEM_REF;
         cls->elem_size = sizeof(Obj *);
         cls->elem_class = ref_class_of(vm, names, elem);
-        if (!cls->elem_class) {
-            *why = "array of an unknown class";
-            return false;
-        }
+        if (!cls->elem_class) return link_fail(why, "an array of a class the program does not define", names->array_descs[i]);
     } else {
         const PrimType *prim = prim_type_of(elem[0]);
-        if (!prim) {
-            *why = "malformed array type";
-            return false;
-        }
+        if (!prim) return link_fail(why, "an array of a type that is not a value type", names->array_descs[i]);
         cls->elem_kind = prim->elem_kind;
         cls->elem_size = prim->elem_size;
     }
     cls->name = array_class_name(names->array_descs[i]);
-    if (!cls->name) {
-        *why = "malformed array type";
-        return false;
-    }
+    if (!cls->name) return link_fail(why, "out of memory", NULL);
     set_class_id(cls);
     return true;
 }
 
 /* ---- linking ------------------------------------------------------------ */
 
-static bool link_classes(VM *vm, const char **why) {
+static bool link_classes(VM *vm, LinkError *why) {
     const Program *p = vm->program;
     vm->classes = alloc_table(p->num_classes, sizeof *vm->classes);
     vm->type_class = alloc_table(p->num_types, sizeof *vm->type_class);
-    if (!vm->classes || !vm->type_class) {
-        *why = "out of memory";
-        return false;
-    }
+    if (!vm->classes || !vm->type_class) return link_fail(why, "out of memory", NULL);
     for (uint32_t i = 0; i < p->num_classes; i++) {
         RtClass *cls = &vm->classes[i];
         cls->name = p->classes[i].name;
@@ -198,10 +199,7 @@ static bool link_classes(VM *vm, const char **why) {
     LinkNames names = {0};
     bool ok = collect_array_descs(p, &names) && program_class_index_init(&names.classes, p);
     if (ok) vm->array_classes = alloc_table(names.num_array_descs, sizeof *vm->array_classes);
-    if (!ok || !vm->array_classes) {
-        *why = "out of memory";
-        ok = false;
-    }
+    if (!ok || !vm->array_classes) ok = link_fail(why, "out of memory", NULL);
     for (uint32_t i = 0; ok && i < names.num_array_descs; i++) {
         ok = link_array_class(vm, &names, i, why);
         if (ok) vm->num_array_classes = i + 1;
@@ -209,10 +207,7 @@ static bool link_classes(VM *vm, const char **why) {
     for (uint32_t t = 0; ok && t < p->num_types; t++) {
         if (!type_is_ref(p->types[t])) continue;
         vm->type_class[t] = ref_class_of(vm, &names, p->types[t]);
-        if (!vm->type_class[t]) {
-            *why = "reference to an unknown class";
-            ok = false;
-        }
+        if (!vm->type_class[t]) ok = link_fail(why, "names a class the program does not define", p->types[t]);
     }
     free_link_names(&names);
     return ok;
@@ -227,21 +222,15 @@ static uint8_t *link_method_code(const ProgMethod *m, bool plain) {
     return code;
 }
 
-static bool link_code(VM *vm, bool plain_code, const char **why) {
+static bool link_code(VM *vm, bool plain_code, LinkError *why) {
     const Program *p = vm->program;
     vm->linked_methods = alloc_table(p->num_methods, sizeof *vm->linked_methods);
     vm->field_offsets = alloc_table(p->num_fields, sizeof *vm->field_offsets);
-    if (!vm->linked_methods || !vm->field_offsets) {
-        *why = "out of memory";
-        return false;
-    }
+    if (!vm->linked_methods || !vm->field_offsets) return link_fail(why, "out of memory", NULL);
     for (uint32_t i = 0; i < p->num_methods; i++) {
         const ProgMethod *m = &p->methods[i];
         uint8_t *code = link_method_code(m, plain_code);
-        if (!code) {
-            *why = "out of memory";
-            return false;
-        }
+        if (!code) return link_fail(why, "out of memory", NULL);
         vm->linked_methods[i] = (LinkedMethod){
             .method = m,
             .code = code,
@@ -264,10 +253,7 @@ static bool link_code(VM *vm, bool plain_code, const char **why) {
     vm->ref_statics = alloc_table(p->num_ref_statics, sizeof *vm->ref_statics);
     vm->prim_statics = alloc_table(p->num_prim_statics, sizeof *vm->prim_statics);
     vm->string_consts = alloc_table(p->num_strings, sizeof *vm->string_consts);
-    if (!vm->ref_statics || !vm->prim_statics || !vm->string_consts) {
-        *why = "out of memory";
-        return false;
-    }
+    if (!vm->ref_statics || !vm->prim_statics || !vm->string_consts) return link_fail(why, "out of memory", NULL);
     return true;
 }
 
@@ -296,6 +282,13 @@ bool vm_class_index(const VM *vm, const void *class_id, uint32_t *index) {
     return false;
 }
 
+/* gc_set_fatal_exit's hook: a collector that cannot go on leaves through
+ * vm_exit like every other way out, so agents still get JVM_SHUT_DOWN. */
+static void vm_exit_for_collector(int status) {
+    VMThread *thread = vm_current_thread();
+    if (thread != NULL) vm_exit(thread->vm, status);
+}
+
 /* GcConfig.is_known_class: is `cls` one of this VM's RtClasses? */
 static bool vm_is_known_class(void *vm_arg, const RtClass *cls) {
     uint32_t index;
@@ -318,9 +311,9 @@ VM *vm_create(Program *program, const char *program_path, const VMOptions *opts)
     }
     vm->program = program;
     vm->program_path = program_path;
-    const char *why = NULL;
+    LinkError why;
     if (!link_classes(vm, &why) || !link_code(vm, opts->plain_code, &why)) {
-        fprintf(stderr, "vmrun: %s: cannot link: %s\n", program_path, why);
+        fprintf(stderr, "vmrun: %s: cannot link: %s\n", program_path, why.text);
         vm_destroy(vm);
         return NULL;
     }
@@ -335,6 +328,7 @@ VM *vm_create(Program *program, const char *program_path, const VMOptions *opts)
     GcConfig config = opts->gc;
     config.roots = (GcRoots){.enumerate = vm_enumerate_roots, .vm = vm};
     config.is_known_class = vm_is_known_class;
+    gc_set_fatal_exit(vm_exit_for_collector);
     vm->gc = vm->gc_ops->create(&config);
     if (!vm->gc) {
         fprintf(stderr, "vmrun: cannot create the %s collector with a %zu-byte heap\n", opts->gc_name,
@@ -348,7 +342,7 @@ VM *vm_create(Program *program, const char *program_path, const VMOptions *opts)
         vm_destroy(vm);
         return NULL;
     }
-    for (uint32_t i = 0; i < vm_num_linked_classes(vm); i++) vmpi_post_class_load(vm, i);
+    for (uint32_t i = 0; i < vm_num_linked_classes(vm); i++) vmpi_post_class_load(i);
     intern_strings(vm, main_thread);
     return vm;
 }

@@ -1,6 +1,6 @@
 /*
- * options.c -- parsing vmrun's command line (options.h, DESIGN.md "Command
- * line").
+ * options.c -- parsing vmrun's command line (options.h; the options are
+ * documented in docs/man/vmrun.1).
  *
  * Options come first and stop at the first argument that is not an option
  * (the program file) or at "--"; everything after the program file belongs
@@ -244,7 +244,9 @@ void vm_print_usage(FILE *out) {
             "  --seed=N             seed for scheduling and sampling (default 0)\n"
             "  --help, --version\n"
             "\n"
-            "Exit status: the program's own; 1 for a runtime error, bad input or an\n"
-            "agent that fails to load; 2 for a bad command line.\n",
+            "Exit status: the program's own; 1 for a runtime error, bad input, an\n"
+            "agent that fails to load or output that cannot be written; 2 for a bad\n"
+            "command line; 141 when standard output is a closed pipe; 130 and 143\n"
+            "when SIGINT or SIGTERM stops the program (a second one exits at once).\n",
             VM_MAX_TENURE_AGE, VM_DEFAULT_TENURE_AGE);
 }

@@ -1,5 +1,5 @@
 /*
- * options.h -- vmrun's command line (DESIGN.md, "Command line"), parsed into
+ * options.h -- vmrun's command line (docs/man/vmrun.1), parsed into
  * one record so that vmrun.c only acts on it and the unit tests can check
  * every rule of the parser without starting a process.
  *

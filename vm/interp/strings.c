@@ -1,6 +1,6 @@
 /*
  * strings.c -- the string operations that need more than a line in the
- * interpreter, and the one text format of numbers (LANGUAGE.md, "Built-in
+ * interpreter, and the one text format of numbers (docs/language.md, "Built-in
  * functions" and "String concatenation").
  *
  * Strings are immutable heap objects: `length` bytes followed by a NUL
@@ -54,7 +54,7 @@ Obj *vm_string_from_bytes(VMThread *thread, const char *bytes, size_t len) {
     return s;
 }
 
-/* SCAT shows a null operand as "null" (LANGUAGE.md). */
+/* SCAT shows a null operand as "null" (docs/language.md). */
 static const char *text_of(const Obj *s, size_t *len) {
     if (!s) {
         *len = 4;

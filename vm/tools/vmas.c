@@ -1,5 +1,5 @@
 /*
- * vmas.c -- the gclab assembler (DESIGN.md, "Command line").
+ * vmas.c -- the gclab assembler (docs/man/vmas.1).
  *
  *   vmas [--no-verify] PROG.s -o PROG.bc
  *

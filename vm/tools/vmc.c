@@ -3,7 +3,7 @@
  *
  *   vmc SOURCE [-o PROG.bc]
  *
- * Compiles SOURCE (LANGUAGE.md) and writes the bytecode atomically, so a
+ * Compiles SOURCE (docs/language.md) and writes the bytecode atomically, so a
  * failed compilation never leaves an output file.  Without -o the output is
  * SOURCE with its extension replaced by .bc.  Exit status: 0 on success, 1
  * for a compile or write error (one message on stderr), 2 for bad usage.

@@ -1,5 +1,5 @@
 /*
- * vmdis.c -- the gclab disassembler (DESIGN.md, "Command line").
+ * vmdis.c -- the gclab disassembler (docs/man/vmdis.1).
  *
  *   vmdis PROG.bc
  *

@@ -1,5 +1,5 @@
 /*
- * vmrun.c -- runs a gclab program (DESIGN.md, "Command line").
+ * vmrun.c -- runs a gclab program (docs/man/vmrun.1).
  *
  *   vmrun [options] PROG.bc|SOURCE [args]
  *
@@ -10,10 +10,13 @@
  * interned strings); post JVM_INIT_DONE; run main; leave through vm_exit,
  * which flushes the program's output and shuts the agents down.
  *
- * Exit status: the program's own; 1 for bad input, a runtime error or an
- * agent that fails to load; 2 for a bad command line.  Every failure prints
- * one message on stderr.
+ * Exit status: the program's own; 1 for bad input, a runtime error, an
+ * agent that fails to load or output that cannot be written; 2 for a bad
+ * command line; 141 for output into a closed pipe; 128 + the signal when
+ * SIGINT or SIGTERM stops the run.  Every failure prints one message on
+ * stderr.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,14 +37,16 @@ static bool ends_with(const char *s, const char *suffix) {
 }
 
 /* A compiled program is verified like a loaded one: a compiler bug must
- * stop here, not reach the interpreter. */
+ * stop here, not reach the interpreter.  A program over a limit (a type
+ * nesting 300 arrays deep) is the program's fault, not the compiler's. */
 static bool check_compiled(Program *program, const char *path) {
     VerifyError verr;
     if (!verify_program(program, &verr)) {
         char message[512];
         verify_describe(program, &verr, message, sizeof message);
-        fprintf(stderr, "vmrun: internal error: %s: the compiler's output fails verification: %s\n", path,
-                message);
+        if (verr.over_limit) fprintf(stderr, "vmrun: %s: %s\n", path, message);
+        else fprintf(stderr, "vmrun: internal error: %s: the compiler's output fails verification: %s\n", path,
+                     message);
         return false;
     }
     return true;
@@ -77,6 +82,13 @@ int main(int argc, char **argv) {
      * person is watching it on a terminal. */
     static char stdout_buffer[1 << 16];
     if (!isatty(STDOUT_FILENO)) setvbuf(stdout, stdout_buffer, _IOFBF, sizeof stdout_buffer);
+    /* A closed pipe is a write error the VM reports and exits on through
+     * vm_exit (vm/interp/errors.c), not a death that skips the agents. */
+    signal(SIGPIPE, SIG_IGN);
+    if (!vm_install_stop_handlers()) {
+        perror("vmrun: cannot install the SIGINT and SIGTERM handlers");
+        return 1;
+    }
 
     RunOptions options;
     char err[512];

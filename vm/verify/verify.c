@@ -17,12 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../limits.h"
 #include "verify_internal.h"
-
-/* Operands that index locals are u16, and stack depths are bounded the same
- * way so that an interpreter frame stays small whatever a file claims. */
-#define MAX_LOCALS 65536u
-#define MAX_STACK_DEPTH 65535u
 
 bool verify_vfail(const Verifier *v, VerifyPlace place, uint32_t method, uint32_t pc_or_index, const char *fmt,
                   va_list ap) {
@@ -103,9 +99,21 @@ static bool check_class_names(const Verifier *v, const ProgClassIndex *classes) 
 }
 
 /* Every L descriptor, at any array depth, names a class that exists. */
+/* A program over a limit (limits.h): the loader has checked these for a
+ * file, but a program compiled in memory meets them here. */
+static bool fail_over_limit(const Verifier *v, VerifyPlace place, uint32_t method, uint32_t index, const char *why) {
+    verify_fail(v, place, method, index, "%s", why);
+    v->err->over_limit = true;
+    return false;
+}
+
 static bool check_types(const Verifier *v, const ProgClassIndex *classes) {
     const Program *p = v->p;
+    ArrayLevels array_levels = {0};
     for (uint32_t t = 0; t < p->num_types; t++) {
+        char why[160];
+        if (!array_levels_add(&array_levels, p->types[t], why, sizeof why))
+            return fail_over_limit(v, VERIFY_IN_TYPE, PROG_NONE, t, why);
         const char *base = p->types[t];
         while (*base == '[') base++;
         if (*base != 'L' || type_is_string(base)) continue;
@@ -279,9 +287,14 @@ static bool check_method_decl(const Verifier *v, uint32_t mi) {
     if (ret[0] != 'V' && value_type_problem(ret))
         return verify_fail(v, VERIFY_IN_METHOD, mi, 0, "return type %s: %s", verify_type_name(ret, tname, sizeof tname),
                            value_type_problem(ret));
-    if (m->num_prim_locals > MAX_LOCALS || m->num_ref_locals > MAX_LOCALS)
-        return verify_fail(v, VERIFY_IN_METHOD, mi, 0, "%u primitive and %u reference locals (at most %u of each)",
-                           m->num_prim_locals, m->num_ref_locals, MAX_LOCALS);
+    /* So an interpreter frame stays small whatever a program claims. */
+    char why[160];
+    if (m->num_prim_locals > PROG_MAX_LOCALS || m->num_ref_locals > PROG_MAX_LOCALS) {
+        snprintf(why, sizeof why, "%u %s locals; the limit is %u",
+                 m->num_prim_locals > PROG_MAX_LOCALS ? m->num_prim_locals : m->num_ref_locals,
+                 m->num_prim_locals > PROG_MAX_LOCALS ? "primitive" : "reference", PROG_MAX_LOCALS);
+        return fail_over_limit(v, VERIFY_IN_METHOD, mi, 0, why);
+    }
     for (uint32_t l = 0; l < m->num_prim_locals; l++) {
         if (!check_type_index(v, mi, m->prim_local_types[l], "primitive local")) return false;
         const char *desc = p->types[m->prim_local_types[l]];
@@ -297,15 +310,18 @@ static bool check_method_decl(const Verifier *v, uint32_t mi) {
                                verify_type_name(desc, tname, sizeof tname));
     }
     if (!check_params_arrive(v, mi)) return false;
-    if (m->max_pstack > MAX_STACK_DEPTH || m->max_rstack > MAX_STACK_DEPTH)
-        return verify_fail(v, VERIFY_IN_METHOD, mi, 0, "stack depths %u and %u: at most %u each", m->max_pstack,
-                           m->max_rstack, MAX_STACK_DEPTH);
+    if (m->max_pstack > PROG_MAX_STACK_DEPTH || m->max_rstack > PROG_MAX_STACK_DEPTH) {
+        snprintf(why, sizeof why, "%s stack depth %u; the limit is %u",
+                 m->max_pstack > PROG_MAX_STACK_DEPTH ? "primitive" : "reference",
+                 m->max_pstack > PROG_MAX_STACK_DEPTH ? m->max_pstack : m->max_rstack, PROG_MAX_STACK_DEPTH);
+        return fail_over_limit(v, VERIFY_IN_METHOD, mi, 0, why);
+    }
     if (m->code_len == 0) return verify_fail(v, VERIFY_IN_METHOD, mi, 0, "the method has no code");
     return check_line_table(v, mi);
 }
 
 /* The entry method: static, () or (string[]), returning void or an int exit
- * status (LANGUAGE.md, "Declarations"). */
+ * status (docs/language.md, "Declarations"). */
 static bool check_entry(const Verifier *v) {
     const Program *p = v->p;
     char name[200];

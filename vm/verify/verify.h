@@ -29,6 +29,7 @@ typedef struct VerifyError {
     char message[256];
     VerifyPlace place;
     uint32_t index;    /* the type, class, field or static, for those places */
+    bool over_limit;   /* the program is over one of vm/limits.h's limits (not malformed) */
 } VerifyError;
 
 /* Checks p (already laid out): every index in bounds, every branch target an

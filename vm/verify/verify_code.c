@@ -342,7 +342,7 @@ static const char elem_letter[256] = {
 };
 
 /* What an element of that kind is on the primitive stack: narrow ints widen
- * to int, float to double (LANGUAGE.md, "Types"). */
+ * to int, float to double (docs/language.md, "Types"). */
 static uint8_t widened(char elem) {
     switch (elem) {
     case 'Z': return 'Z';

@@ -1,0 +1,73 @@
+/*
+ * safepoint.c -- serving requests at safepoints (safepoint.h), and the
+ * SIGINT / SIGTERM handlers that post the first kind of request.
+ *
+ * The first SIGINT or SIGTERM only asks the VM to stop: the running thread
+ * stops at its next safepoint, posts JVM_SHUT_DOWN through vm_exit so every
+ * agent flushes and closes its files, and exits 128 + the signal (130, 143),
+ * as a shell reports a process the signal killed.  A second signal exits at
+ * once from the handler, with only async-signal-safe calls: for a VM stuck
+ * where no safepoint comes (an agent's endless loop).
+ *
+ * The handlers are installed without SA_RESTART, so a program blocked in a
+ * write (stdout into a pipe nobody reads) gets EINTR and its print path
+ * serves the stop (vm_output_failed).
+ */
+#include "safepoint.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+_Static_assert(ATOMIC_INT_LOCK_FREE == 2, "a signal handler posts requests with a lock-free atomic");
+
+_Atomic uint32_t vm_pending_requests;
+
+/* The signal a VM_REQUEST_STOP is for, set before the request is posted. */
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop_signal(int sig) {
+    if (atomic_load(&vm_pending_requests) & VM_REQUEST_STOP) {
+        static const char message[] = "vmrun: second signal: exiting without shutting down agents\n";
+        ssize_t ignored = write(STDERR_FILENO, message, sizeof message - 1);
+        (void)ignored;
+        _exit(128 + sig);
+    }
+    stop_signal = sig;
+    atomic_fetch_or(&vm_pending_requests, VM_REQUEST_STOP);
+}
+
+/* A signal the VM was started with ignored stays ignored (as in HotSpot and
+ * the shell's rule for `nohup` and background jobs). */
+static bool install_stop_handler(int sig, const struct sigaction *action) {
+    struct sigaction old;
+    if (sigaction(sig, NULL, &old) != 0) return false;
+    return old.sa_handler == SIG_IGN || sigaction(sig, action, NULL) == 0;
+}
+
+bool vm_install_stop_handlers(void) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = on_stop_signal;
+    sigemptyset(&action.sa_mask);
+    sigaddset(&action.sa_mask, SIGINT);
+    sigaddset(&action.sa_mask, SIGTERM);
+    action.sa_flags = 0; /* no SA_RESTART: a blocked write returns EINTR */
+    return install_stop_handler(SIGINT, &action) && install_stop_handler(SIGTERM, &action);
+}
+
+bool vm_stop_requested(void) {
+    return atomic_load_explicit(&vm_pending_requests, memory_order_relaxed) & VM_REQUEST_STOP;
+}
+
+void vm_safepoint(VMThread *thread) {
+    uint32_t pending = atomic_load(&vm_pending_requests);
+    if (pending & VM_REQUEST_STOP) {
+        int sig = stop_signal;
+        fprintf(stderr, "vmrun: stopped by %s\n", sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal");
+        vm_exit(thread->vm, 128 + sig);
+    }
+}

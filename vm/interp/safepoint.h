@@ -1,0 +1,41 @@
+/*
+ * safepoint.h -- requests from outside the interpreter (a signal handler
+ * today; a data-dump request, thread suspension or a thread switch later),
+ * and the points where a running thread serves them.
+ *
+ * Invariant: a request is served only at a safepoint, where the thread's
+ * state is saved (the interpreter's OUT_OF_LINE), so whatever serves it may
+ * walk the stack, post events, collect or exit.  The interpreter polls at
+ * every taken jump and every call -- the places any loop or recursion must
+ * pass -- so a running program reaches a safepoint within a bounded number
+ * of instructions.  A poll is one relaxed load of vm_pending_requests and
+ * one branch that is not taken until something is requested.
+ *
+ * Requesting is async-signal-safe: a lock-free atomic OR into one word.
+ */
+#ifndef GCLAB_INTERP_SAFEPOINT_H
+#define GCLAB_INTERP_SAFEPOINT_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../vm.h"
+
+/* What a thread is asked to do at its next safepoint: one bit per kind. */
+typedef enum VmRequest {
+    VM_REQUEST_STOP = 1u << 0, /* SIGINT or SIGTERM: shut down, exit 128 + signal */
+} VmRequest;
+
+/* The pending VmRequest bits, for every thread of the process. */
+extern _Atomic uint32_t vm_pending_requests;
+
+static inline bool vm_safepoint_requested(void) {
+    return atomic_load_explicit(&vm_pending_requests, memory_order_relaxed) != 0;
+}
+
+/* Serves every pending request; `thread`'s state is saved.  Returns unless
+ * a request ends the program (VM_REQUEST_STOP does, through vm_exit). */
+__attribute__((noinline)) void vm_safepoint(VMThread *thread);
+
+#endif
