@@ -4,7 +4,7 @@
  * the others in JVM_INIT_DONE's NotifyEvent.  Each checks the result the
  * guard promises and, on a wrong one, says so and ends the VM with status
  * 99, so a test sees the difference between "refused" and "let through".
- * "null_deref" writes through NULL in METHOD_ENTRY's NotifyEvent and
+ * "null_deref" writes just past NULL in METHOD_ENTRY's NotifyEvent and
  * "stack_overflow" recurses without end in JVM_INIT_DONE's, for the crash
  * report. */
 #include <stdbool.h>
@@ -86,7 +86,10 @@ static void misbehave(void) {
 static void notify(VMPI_Event *event) {
     if (event->event_type == VMPI_EVENT_JVM_INIT_DONE) misbehave();
     if (event->event_type == VMPI_EVENT_METHOD_ENTRY) {
-        volatile int *volatile nowhere = NULL; /* volatile: the store is not optimised away */
+        /* A field of a NULL record: an unmapped address, as a real crash
+         * writes (not NULL itself, which UBSan would stop before the
+         * signal); volatile so the store is not optimised away. */
+        volatile int *volatile nowhere = (volatile int *)(uintptr_t)8;
         *nowhere = 1;
     }
 }
