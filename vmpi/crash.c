@@ -4,11 +4,12 @@
  * HotSpot's hs_err file does, instead of dying with a bare SIGSEGV:
  *
  *     vmpi: fatal error: signal SIGSEGV (11)
- *     vmpi: in agent 'libbad_args.so', NotifyEvent(JVM_INIT_DONE)
+ *     vmpi: in agent 'libbad_args.so', NotifyEvent(METHOD_ENTRY)
  *     vmpi: VM stack trace:
  *         at hello.main (hello.gcl:3)
  *
- * and exits with status 128 + the signal, as a shell reports a process
+ * (plus "vmpi: in the VMPI function RunGC" when the agent had called into
+ * the VM) and exits with status 128 + the signal, as a shell reports a process
  * killed by it.  vmpi knows which agent and event (vmpi_caller,
  * vmpi_delivering, dispatch.h); the VM prints its own stack trace
  * (vm_services.h, print_stack_trace), so the dependency stays vm -> vmpi.
@@ -74,6 +75,11 @@ static void report_crash(int signo) {
         }
     } else {
         say("vmpi: not in an agent's NotifyEvent or VMPI_OnLoad\n");
+    }
+    if (vmpi_calling) {
+        say("vmpi: in the VMPI function ");
+        say(vmpi_calling);
+        say("\n");
     }
     if (vmpi_vm && vmpi_vm->print_stack_trace) {
         say("vmpi: VM stack trace:\n");

@@ -99,6 +99,11 @@ extern _Thread_local VmpiAgent *vmpi_requester;
 extern _Thread_local VmpiAgent *vmpi_caller;
 extern _Thread_local const VMPI_Event *vmpi_delivering;
 
+/* The VMPI function an agent has called on this thread and that has not
+ * returned (guard.c's entry points set it), or NULL: for warnings and the
+ * crash report. */
+extern _Thread_local const char *vmpi_calling;
+
 /* Calls one agent's NotifyEvent with a private copy of `event`. */
 void vmpi_deliver(VmpiAgent *agent, const VMPI_Event *event);
 

@@ -35,6 +35,19 @@
 #include "dispatch.h"
 
 _Thread_local VmpiAgent *vmpi_caller;
+_Thread_local const char *vmpi_calling;
+
+/* ENTER(name) at the top of an entry point makes vmpi_calling name it until
+ * the function returns, by any path (a cleanup variable restores the outer
+ * name: an entry point may deliver events whose handlers call in again). */
+static void leave_call(const char *const *outer) { vmpi_calling = *outer; }
+static const char *enter_call(const char *function) {
+    const char *outer = vmpi_calling;
+    vmpi_calling = function;
+    return outer;
+}
+#define ENTER(function) \
+    __attribute__((cleanup(leave_call))) const char *const outer_call = enter_call(function)
 
 static bool strict;
 
@@ -73,9 +86,11 @@ static bool first_report(const VmpiAgent *agent, const char *function, const cha
     return first;
 }
 
-/* Reports a bad argument `problem` given to `function` by `agent` (NULL:
- * the caller as vmpi_caller knows it).  Returns only when not strict. */
-static void refuse(const VmpiAgent *agent, const char *function, const char *problem) {
+/* Reports a bad argument `problem` given by `agent` (NULL: the caller as
+ * vmpi_caller knows it) to the entry point running (ENTER).  Returns only
+ * when not strict. */
+static void refuse(const VmpiAgent *agent, const char *problem) {
+    const char *function = vmpi_calling;
     if (!agent) agent = vmpi_caller;
     const char *name = vmpi_agent_name(agent);
     if (strict) {
@@ -98,17 +113,17 @@ static bool is_class(const void *class_id) {
 }
 
 /* A thread argument: false (reported) unless it names a live VM thread. */
-static bool check_thread(const char *function, VMPI_ThreadID env) {
+static bool check_thread(VMPI_ThreadID env) {
     if (vmpi_is_thread(env)) return true;
-    refuse(NULL, function, env ? "env is not a live thread" : "env is NULL");
+    refuse(NULL, env ? "env is not a live thread" : "env is NULL");
     return false;
 }
 
 /* A raw monitor argument: false (reported) unless RawMonitorCreate made it
  * and RawMonitorDestroy has not destroyed it. */
-static bool check_monitor(const char *function, VMPI_RawMonitor lock_id) {
+static bool check_monitor(VMPI_RawMonitor lock_id) {
     if (vmpi_is_raw_monitor(lock_id)) return true;
-    refuse(NULL, function, lock_id ? "lock_id is not a live raw monitor" : "lock_id is NULL");
+    refuse(NULL, lock_id ? "lock_id is not a live raw monitor" : "lock_id is NULL");
     return false;
 }
 
@@ -116,12 +131,11 @@ static bool check_monitor(const char *function, VMPI_RawMonitor lock_id) {
  * threads than a VM runs, so a larger count is a garbage number. */
 #define MAX_THREAD_LIST 65536
 
-static int32_t check_thread_list(const char *function, int32_t count, VMPI_ThreadID *threads,
-                                 int32_t *results) {
-    if (count < 0) refuse(NULL, function, "count is negative");
-    else if (count > MAX_THREAD_LIST) refuse(NULL, function, "count is huge (over 65536)");
-    else if (count > 0 && !threads) refuse(NULL, function, "threads is NULL");
-    else if (count > 0 && !results) refuse(NULL, function, "results is NULL");
+static int32_t check_thread_list(int32_t count, VMPI_ThreadID *threads, int32_t *results) {
+    if (count < 0) refuse(NULL, "count is negative");
+    else if (count > MAX_THREAD_LIST) refuse(NULL, "count is huge (over 65536)");
+    else if (count > 0 && !threads) refuse(NULL, "threads is NULL");
+    else if (count > 0 && !results) refuse(NULL, "results is NULL");
     else return VMPI_OK;
     return VMPI_ERR;
 }
@@ -129,19 +143,20 @@ static int32_t check_thread_list(const char *function, int32_t count, VMPI_Threa
 /* ---- per-agent entry points (interface.c generates one set per slot) ------------ */
 
 int32_t vmpi_guarded_get_env(VMPI_VM *vm, void **penv, int32_t version) {
+    ENTER("GetEnv");
     VmpiAgent *agent = NULL;
     for (uint32_t i = 0; i < vmpi_num_agents; i++)
         if (vm == &vmpi_agents[i].vm) agent = &vmpi_agents[i];
     if (!agent) {
-        refuse(NULL, "GetEnv", vm ? "vm is not an agent's VMPI_VM" : "vm is NULL");
+        refuse(NULL, vm ? "vm is not an agent's VMPI_VM" : "vm is NULL");
         return VMPI_ERR;
     }
     if (!penv) {
-        refuse(agent, "GetEnv", "penv is NULL");
+        refuse(agent, "penv is NULL");
         return VMPI_ERR;
     }
     if (version != VMPI_VERSION_1) {
-        refuse(agent, "GetEnv", "version is not VMPI_VERSION_1");
+        refuse(agent, "version is not VMPI_VERSION_1");
         *penv = NULL;
         return VMPI_EVERSION;
     }
@@ -150,18 +165,20 @@ int32_t vmpi_guarded_get_env(VMPI_VM *vm, void **penv, int32_t version) {
 }
 
 int32_t vmpi_guarded_set_event(VmpiAgent *agent, const char *function, int32_t code, uint8_t on) {
+    ENTER(function);
     if (!is_event_code(code)) {
-        refuse(agent, function, "event_type is not an event number");
+        refuse(agent, "event_type is not an event number");
         return VMPI_NOT_AVAILABLE;
     }
     return vmpi_set_event(agent, code, on);
 }
 
 int32_t vmpi_guarded_request_event(VmpiAgent *agent, int32_t code, void *arg) {
+    ENTER("RequestEvent");
     const char *problem = NULL;
     switch (is_event_code(code) ? code : -1) {
     case -1:
-        refuse(agent, "RequestEvent", "event_type is not an event number");
+        refuse(agent, "event_type is not an event number");
         return VMPI_NOT_AVAILABLE;
     case VMPI_EVENT_CLASS_LOAD:
         if (!is_class(arg)) problem = arg ? "arg is not a class ID" : "arg (class ID) is NULL";
@@ -189,15 +206,16 @@ int32_t vmpi_guarded_request_event(VmpiAgent *agent, int32_t code, void *arg) {
         break;
     }
     if (problem && vmpi_vm) { /* with no VM attached nothing is live: the call fails anyway */
-        refuse(agent, "RequestEvent", problem);
+        refuse(agent, problem);
         return VMPI_ERR;
     }
     return vmpi_request_event(agent, code, arg);
 }
 
 int32_t vmpi_guarded_set_heap_sampling_interval(VmpiAgent *agent, int32_t interval) {
+    ENTER("SetHeapSamplingInterval");
     if (interval < 0) {
-        refuse(agent, "SetHeapSamplingInterval", "sampling_interval is negative");
+        refuse(agent, "sampling_interval is negative");
         return VMPI_ERR;
     }
     return vmpi_set_heap_sampling_interval(agent, interval);
@@ -206,6 +224,7 @@ int32_t vmpi_guarded_set_heap_sampling_interval(VmpiAgent *agent, int32_t interv
 /* ---- shared entry points ---------------------------------------------------------- */
 
 static void guarded_get_call_trace(VMPI_CallTrace *trace, int32_t depth) {
+    ENTER("GetCallTrace");
     const char *problem = NULL;
     if (!trace) problem = "trace is NULL";
     else if (depth < 0) problem = "depth is negative";
@@ -216,98 +235,123 @@ static void guarded_get_call_trace(VMPI_CallTrace *trace, int32_t depth) {
         return;
     }
     if (trace) trace->num_frames = 0;
-    refuse(NULL, "GetCallTrace", problem);
+    refuse(NULL, problem);
 }
 
 static VMPI_RawMonitor guarded_raw_monitor_create(char *lock_name) {
+    ENTER("RawMonitorCreate");
     if (!lock_name) {
-        refuse(NULL, "RawMonitorCreate", "lock_name is NULL");
+        refuse(NULL, "lock_name is NULL");
         return NULL;
     }
     return vmpi_raw_monitor_create(lock_name);
 }
 
 static void guarded_raw_monitor_enter(VMPI_RawMonitor lock_id) {
-    if (check_monitor("RawMonitorEnter", lock_id)) vmpi_raw_monitor_enter(lock_id);
+    ENTER("RawMonitorEnter");
+    if (check_monitor(lock_id)) vmpi_raw_monitor_enter(lock_id);
 }
 
 static void guarded_raw_monitor_exit(VMPI_RawMonitor lock_id) {
-    if (!check_monitor("RawMonitorExit", lock_id)) return;
+    ENTER("RawMonitorExit");
+    if (!check_monitor(lock_id)) return;
     if (vmpi_raw_monitor_held_by_me(lock_id)) vmpi_raw_monitor_exit(lock_id);
-    else refuse(NULL, "RawMonitorExit", "the calling thread does not own lock_id");
+    else refuse(NULL, "the calling thread does not own lock_id");
 }
 
 static void guarded_raw_monitor_wait(VMPI_RawMonitor lock_id, int64_t ms) {
-    if (!check_monitor("RawMonitorWait", lock_id)) return;
+    ENTER("RawMonitorWait");
+    if (!check_monitor(lock_id)) return;
     if (vmpi_raw_monitor_held_by_me(lock_id)) vmpi_raw_monitor_wait(lock_id, ms);
-    else refuse(NULL, "RawMonitorWait", "the calling thread does not own lock_id");
+    else refuse(NULL, "the calling thread does not own lock_id");
 }
 
 static void guarded_raw_monitor_notify_all(VMPI_RawMonitor lock_id) {
-    if (check_monitor("RawMonitorNotifyAll", lock_id)) vmpi_raw_monitor_notify_all(lock_id);
+    ENTER("RawMonitorNotifyAll");
+    if (check_monitor(lock_id)) vmpi_raw_monitor_notify_all(lock_id);
 }
 
 static void guarded_raw_monitor_destroy(VMPI_RawMonitor lock_id) {
-    if (check_monitor("RawMonitorDestroy", lock_id)) vmpi_raw_monitor_destroy(lock_id);
+    ENTER("RawMonitorDestroy");
+    if (check_monitor(lock_id)) vmpi_raw_monitor_destroy(lock_id);
 }
 
 static void guarded_suspend_thread(VMPI_ThreadID env) {
-    if (check_thread("SuspendThread", env)) vmpi_suspend_thread(env);
+    ENTER("SuspendThread");
+    if (check_thread(env)) vmpi_suspend_thread(env);
 }
 
 static void guarded_resume_thread(VMPI_ThreadID env) {
-    if (check_thread("ResumeThread", env)) vmpi_resume_thread(env);
+    ENTER("ResumeThread");
+    if (check_thread(env)) vmpi_resume_thread(env);
 }
 
 static int32_t guarded_get_thread_status(VMPI_ThreadID env) {
-    return check_thread("GetThreadStatus", env) ? vmpi_get_thread_status(env) : 0;
+    ENTER("GetThreadStatus");
+    return check_thread(env) ? vmpi_get_thread_status(env) : 0;
 }
 
 static int32_t guarded_thread_has_run(VMPI_ThreadID env) {
-    return check_thread("ThreadHasRun", env) ? vmpi_thread_has_run(env) : 0;
+    ENTER("ThreadHasRun");
+    return check_thread(env) ? vmpi_thread_has_run(env) : 0;
 }
 
 static int32_t guarded_suspend_thread_list(int32_t count, VMPI_ThreadID *threads, int32_t *results) {
-    if (check_thread_list("SuspendThreadList", count, threads, results) != VMPI_OK) return VMPI_ERR;
+    ENTER("SuspendThreadList");
+    if (check_thread_list(count, threads, results) != VMPI_OK) return VMPI_ERR;
     return vmpi_suspend_thread_list(count, threads, results);
 }
 
 static int32_t guarded_resume_thread_list(int32_t count, VMPI_ThreadID *threads, int32_t *results) {
-    if (check_thread_list("ResumeThreadList", count, threads, results) != VMPI_OK) return VMPI_ERR;
+    ENTER("ResumeThreadList");
+    if (check_thread_list(count, threads, results) != VMPI_OK) return VMPI_ERR;
     return vmpi_resume_thread_list(count, threads, results);
 }
 
 static int32_t guarded_create_system_thread(char *name, int32_t priority, void (*f)(void *)) {
+    ENTER("CreateSystemThread");
     if (!f) {
-        refuse(NULL, "CreateSystemThread", "f is NULL");
+        refuse(NULL, "f is NULL");
         return VMPI_ERR;
     }
     return vmpi_create_system_thread(name, priority, f);
 }
 
 static void guarded_set_thread_local_storage(VMPI_ThreadID env, void *ptr) {
-    if (check_thread("SetThreadLocalStorage", env)) vmpi_set_thread_local_storage(env, ptr);
+    ENTER("SetThreadLocalStorage");
+    if (check_thread(env)) vmpi_set_thread_local_storage(env, ptr);
 }
 
 static void *guarded_get_thread_local_storage(VMPI_ThreadID env) {
-    return check_thread("GetThreadLocalStorage", env) ? vmpi_get_thread_local_storage(env) : NULL;
+    ENTER("GetThreadLocalStorage");
+    return check_thread(env) ? vmpi_get_thread_local_storage(env) : NULL;
 }
 
 static VMPI_ObjectID guarded_get_thread_object(VMPI_ThreadID env) {
-    return check_thread("GetThreadObject", env) ? vmpi_get_thread_object(env) : NULL;
+    ENTER("GetThreadObject");
+    return check_thread(env) ? vmpi_get_thread_object(env) : NULL;
 }
 
 static VMPI_ObjectID guarded_get_method_class(VMPI_MethodID method_id) {
+    ENTER("GetMethodClass");
     if (!method_id) {
-        refuse(NULL, "GetMethodClass", "method_id is NULL");
+        refuse(NULL, "method_id is NULL");
         return NULL;
     }
     VMPI_ObjectID class_id = vmpi_get_method_class(method_id);
-    if (!class_id && vmpi_vm) refuse(NULL, "GetMethodClass", "method_id is not a method ID");
+    if (!class_id && vmpi_vm) refuse(NULL, "method_id is not a method ID");
     return class_id;
 }
 
+/* RunGC takes no argument; it is entered here so that a crash in the
+ * collection it starts names it. */
+static void guarded_run_gc(void) {
+    ENTER("RunGC");
+    vmpi_run_gc();
+}
+
 void vmpi_guard_fill_interface(VMPI_Interface *iface) {
+    iface->RunGC = guarded_run_gc;
     iface->GetCallTrace = guarded_get_call_trace;
     iface->RawMonitorCreate = guarded_raw_monitor_create;
     iface->RawMonitorEnter = guarded_raw_monitor_enter;

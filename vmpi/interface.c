@@ -142,7 +142,6 @@ void vmpi_interface_init(VmpiAgent *agent, uint32_t slot) {
         .GetCurrentThreadCpuTime = vmpi_get_current_thread_cpu_time,
         .DisableGC = vmpi_disable_gc,
         .EnableGC = vmpi_enable_gc,
-        .RunGC = vmpi_run_gc,
         .SetHeapSamplingInterval = own->set_heap_sampling_interval,
         .GetCollectorName = get_collector_name,
     };

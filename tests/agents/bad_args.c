@@ -4,7 +4,8 @@
  * the others in JVM_INIT_DONE's NotifyEvent.  Each checks the result the
  * guard promises and, on a wrong one, says so and ends the VM with status
  * 99, so a test sees the difference between "refused" and "let through".
- * "null_deref" writes just past NULL in METHOD_ENTRY's NotifyEvent and
+ * "null_deref" writes just past NULL in METHOD_ENTRY's NotifyEvent,
+ * "crash_in_request" does so in the HEAP_DUMP its RequestEvent sends, and
  * "stack_overflow" recurses without end in JVM_INIT_DONE's, for the crash
  * report. */
 #include <stdbool.h>
@@ -78,6 +79,8 @@ static void misbehave(void) {
         expect(vmpi->GetThreadStatus((VMPI_ThreadID)garbage) == 0, "GetThreadStatus(garbage)");
     } else if (strcmp(m, "null_deref") == 0) {
         vmpi->EnableEvent(VMPI_EVENT_METHOD_ENTRY, NULL); /* crashes there, with a VM stack */
+    } else if (strcmp(m, "crash_in_request") == 0) {
+        vmpi->RequestEvent(VMPI_EVENT_HEAP_DUMP, NULL); /* crashes in the HEAP_DUMP it sends */
     } else if (strcmp(m, "stack_overflow") == 0) {
         expect(overflow(0) == 0, "overflow");
     }
@@ -85,7 +88,8 @@ static void misbehave(void) {
 
 static void notify(VMPI_Event *event) {
     if (event->event_type == VMPI_EVENT_JVM_INIT_DONE) misbehave();
-    if (event->event_type == VMPI_EVENT_METHOD_ENTRY) {
+    if (event->event_type == VMPI_EVENT_METHOD_ENTRY ||
+        event->event_type == (VMPI_EVENT_HEAP_DUMP | VMPI_REQUESTED_EVENT)) {
         /* A field of a NULL record: an unmapped address, as a real crash
          * writes (not NULL itself, which UBSan would stop before the
          * signal); volatile so the store is not optimised away. */

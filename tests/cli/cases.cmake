@@ -207,3 +207,7 @@ case(cli/agent_guard/crash_report 0 - "^vmpi: fatal error: signal SIGSEGV \\(11\
 case(cli/agent_guard/crash_report_stack_overflow 0 - "^vmpi: fatal error: signal SIGSEGV \\(11\\)$@@^vmpi: in agent 'libbad_args\\.so', NotifyEvent\\(JVM_INIT_DONE\\)$"
      sh -c "\"$0\" -agentpath:$1=stack_overflow $2\n[ $? -eq 139 ]"
      ${VMRUN} ${bad_args} ${hello})
+# A crash while the agent is inside a VMPI function names that function too.
+case(cli/agent_guard/crash_report_in_vmpi_function 0 - "^vmpi: in agent 'libbad_args\\.so', NotifyEvent\\(HEAP_DUMP\\)$@@^vmpi: in the VMPI function RequestEvent$"
+     sh -c "\"$0\" -agentpath:$1=crash_in_request $2\n[ $? -eq 139 ]"
+     ${VMRUN} ${bad_args} ${hello})
