@@ -188,7 +188,9 @@ static void make_call(void) {
     }
     case CALL_RAW_MONITOR_CREATE: {
         VMPI_RawMonitor created = agent->RawMonitorCreate(null_pointer ? NULL : "fuzz lock");
-        if (created && seen.num_monitors < MAX_MONITORS) seen.monitors[seen.num_monitors++] = created;
+        if (!created) break;
+        if (seen.num_monitors < MAX_MONITORS) seen.monitors[seen.num_monitors++] = created;
+        else agent->RawMonitorDestroy(created); /* every monitor is destroyed before the next input */
         break;
     }
     case CALL_RAW_MONITOR_ENTER: agent->RawMonitorEnter(monitor); break;
@@ -207,7 +209,10 @@ static void make_call(void) {
     case CALL_SET_THREAD_LOCAL_STORAGE: agent->SetThreadLocalStorage(env, &seen); break;
     case CALL_GET_THREAD_LOCAL_STORAGE: agent->GetThreadLocalStorage(env); break;
     case CALL_DISABLE_GC: agent->DisableGC(); gc_disabled++; break;
-    case CALL_ENABLE_GC: agent->EnableGC(); gc_disabled--; break;
+    case CALL_ENABLE_GC:
+        agent->EnableGC();
+        if (gc_disabled > 0) gc_disabled--; /* an unmatched one is ignored */
+        break;
     case CALL_RUN_GC: agent->RunGC(); break;
     case CALL_GET_THREAD_OBJECT: agent->GetThreadObject(env); break;
     case CALL_GET_METHOD_CLASS: agent->GetMethodClass(pick_id(id_kind, seen.method)); break;
@@ -283,7 +288,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (!vm) abort();
     vmpi_post_jvm_init_done();
     vm_run_main(vm, 0, NULL);
-    while (gc_disabled-- > 0) agent->EnableGC();
+    for (; gc_disabled > 0; gc_disabled--) agent->EnableGC(); /* the next input starts with GC enabled */
     vmpi_shutdown();
     for (int i = 0; i < seen.num_monitors; i++) agent->RawMonitorDestroy(seen.monitors[i]);
     vm_destroy(vm);
