@@ -12,6 +12,7 @@
  * the verifier's frontier.  The children are separate processes: their
  * coverage does not guide the fuzzer, only the loader's and verifier's do.
  */
+#include <errno.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -62,7 +63,13 @@ static int run_child(const char *path, const char *gc, char *errors) {
     size_t used = 0;
     char chunk[4096];
     ssize_t got;
-    while ((got = read(pipe_fds[0], chunk, sizeof chunk)) > 0) {
+    /* libFuzzer's own SIGALRM (its -timeout) interrupts the read: only
+     * end of file ends it, or the child would die of SIGPIPE. */
+    while ((got = read(pipe_fds[0], chunk, sizeof chunk)) != 0) {
+        if (got < 0) {
+            if (errno == EINTR) continue;
+            abort();
+        }
         size_t keep = (size_t)got < MAX_STDERR - 1 - used ? (size_t)got : MAX_STDERR - 1 - used;
         memcpy(errors + used, chunk, keep);
         used += keep;
@@ -70,7 +77,8 @@ static int run_child(const char *path, const char *gc, char *errors) {
     errors[used] = '\0';
     close(pipe_fds[0]);
     int status;
-    while (waitpid(pid, &status, 0) < 0) {}
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR) abort();
     return status;
 }
 
