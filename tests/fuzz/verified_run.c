@@ -5,8 +5,8 @@
  * a child process with a time limit.  A run may end in any exit status (the
  * program's own, or 1 for a runtime error or out of memory) or be stopped by
  * the time limit; it must never die by any other signal, trip a sanitizer
- * (the children abort on a report) or reach the interpreter's
- * internal-error trap.
+ * (the children abort on a report), fail --verify-heap or reach the
+ * interpreter's internal-error trap.
  *
  * Inputs the verifier rejects cost no child, so the fuzzer spends its time on
  * the verifier's frontier.  The children are separate processes: their
@@ -14,6 +14,7 @@
  */
 #include <errno.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +37,12 @@
         fputc('\n', stderr);                  \
         abort();                              \
     } while (0)
+
+/* What the child wrote to stderr is read only at its start: its first line
+ * is the VM's own (a runtime error, a failed heap verification), while later
+ * lines quote the program (file names in a stack trace), which the fuzzer
+ * can make say anything.  A sanitizer report aborts the child, so it shows
+ * as a signal. */
 
 /* Runs vmrun on `path` under collector `gc` in a child, its stderr (up to
  * MAX_STDERR bytes) into `errors`; returns the wait status. */
@@ -82,6 +89,10 @@ static int run_child(const char *path, const char *gc, char *errors) {
     return status;
 }
 
+static bool starts_with(const char *text, const char *prefix) {
+    return strncmp(text, prefix, strlen(prefix)) == 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     char err[512];
     Program *program = bc_load_image(data, size, "fuzz.bc", err, sizeof err);
@@ -97,8 +108,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         const char *why = NULL;
         if (WIFSIGNALED(status) && WTERMSIG(status) != SIGALRM) why = strsignal(WTERMSIG(status));
         else if (WIFEXITED(status) && WEXITSTATUS(status) == 127) why = "vmrun could not be started";
-        else if (strstr(errors, "internal error")) why = "internal error";
-        else if (strstr(errors, "Sanitizer") || strstr(errors, "runtime error:")) why = "sanitizer report";
+        else if (starts_with(errors, "error: internal error:")) why = "internal error";
+        else if (starts_with(errors, "verify-heap:")) why = "heap verification failed";
         if (why) {
             unlink(path);
             FINDING("vmrun --gc=%s --gc-stress --verify-heap --heap=64k: %s\n----\n%s", (*ops)->constraints->name, why, errors);
