@@ -5,6 +5,9 @@
 #   build/       the release build (jemalloc), as users run it
 #   build-asan/  AddressSanitizer + UndefinedBehaviorSanitizer over plain
 #                malloc (GCLAB_SANITIZE), so the sanitizers see every block
+# and, when clang is installed (install-deps installs it), fuzzes:
+#   build-fuzz/  the libFuzzer harnesses (GCLAB_FUZZ), each run for a short
+#                fixed time (tests/fuzz/README.md)
 # ctest runs verbosely so that each Criterion binary's "Synthesis" line shows.
 set -eu
 cd "$(dirname "$0")/.."
@@ -24,4 +27,16 @@ run_suite build -DCMAKE_BUILD_TYPE=Release
 # reachable, which is not a leak, and agents' buffers are freed at shutdown.
 export ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1
 run_suite build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGCLAB_SANITIZE=ON
-echo "tests/run.sh: all tests passed in the release and sanitizer builds"
+
+# ---- fuzzing ------------------------------------------------------------------
+fuzz_seconds=25
+if command -v clang >/dev/null 2>&1; then
+    CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGCLAB_FUZZ=ON
+    cmake --build build-fuzz -j "$jobs" --target fuzzers
+    tests/fuzz/fuzz.sh build-fuzz "$fuzz_seconds"
+    fuzzed="and fuzzed for ${fuzz_seconds}s per harness"
+else
+    echo "tests/run.sh: SKIPPED the fuzz step: clang is not installed (.ci/install-deps installs it)"
+    fuzzed="(fuzzing SKIPPED: no clang)"
+fi
+echo "tests/run.sh: all tests passed in the release and sanitizer builds $fuzzed"

@@ -8,22 +8,31 @@
  * nest, as JVMPI says, and RunGC is refused while GC is disabled ("This
  * function must not be called when GC is disabled"): refusing is what keeps
  * a collection from starting inside an event handler or inside another
- * collection.
+ * collection.  EnableGC only undoes agents' own DisableGC calls
+ * (agent_disables counts them): an unmatched EnableGC inside such an event
+ * must not re-enable GC under the VM's feet.
  */
 #include <stdio.h>
 
 #include "dispatch.h"
 
+/* The DisableGC calls not yet matched by EnableGC. */
+static uint32_t agent_disables;
+
 void vmpi_disable_gc(void) {
     Gc *gc = vmpi_gc();
-    if (gc) gc_disable(gc);
+    if (!gc) return;
+    gc_disable(gc);
+    agent_disables++;
 }
 
 void vmpi_enable_gc(void) {
     static bool warned;
     Gc *gc = vmpi_gc();
     if (!gc) return;
-    if (!gc_enable(gc) && !warned) {
+    if (agent_disables > 0 && gc_enable(gc)) {
+        agent_disables--;
+    } else if (!warned) {
         warned = true;
         fputs("vmpi: EnableGC without a matching DisableGC ignored\n", stderr);
     }

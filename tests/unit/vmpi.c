@@ -417,6 +417,24 @@ Test(vmpi, run_gc_inside_an_object_event_is_refused) {
     cr_assert_eq(collections, 0);
 }
 
+static void enable_then_run_gc_in_handler(VMPI_Event *e) {
+    handler_iface->EnableGC(); /* unmatched: the event's own disabling must stay */
+    handler_iface->RunGC();
+    record('a', e);
+}
+
+/* Found by tests/fuzz/vmpi.c (crashes/vmpi/enable_gc_inside_object_alloc):
+ * an unmatched EnableGC inside OBJECT_ALLOC re-enabled GC, and RunGC then
+ * moved the object being allocated. */
+Test(vmpi, unmatched_enable_gc_inside_an_event_keeps_gc_disabled) {
+    VMPI_Interface *a = handler_iface = vmpi_register_listener(enable_then_run_gc_in_handler);
+    a->EnableEvent(VMPI_EVENT_OBJECT_FREE, NULL);
+    vmpi_post_object_free(NODE_A);
+    cr_assert_eq(logged, 1);
+    cr_assert_eq(collections, 0);
+    cr_assert_eq(fake_gc.disabled_depth, 0, "the event's disabling is undone once, after it");
+}
+
 /* ---- threads, call traces, storage, monitors ---------------------------------------------------------- */
 
 Test(vmpi, call_trace_is_callee_first_with_lines) {

@@ -24,6 +24,8 @@
 
 #include <string.h>
 
+#include "../limits.h"
+
 typedef struct Parser {
     Session *s;
     const Token *tokens;
@@ -100,6 +102,9 @@ static TypeRef parse_type(Parser *p, const char *what) {
         p->next += 2;
         t.dims++;
     }
+    /* Refused here, before the checker makes a type per level. */
+    if (t.dims > PROG_MAX_ARRAY_DIMENSIONS)
+        session_error(p->s, t.pos, "array type nests %u deep; the limit is %u", t.dims, PROG_MAX_ARRAY_DIMENSIONS);
     return t;
 }
 
