@@ -14,8 +14,7 @@
  * only listens.
  *
  * Two calls are never made: ProfilerExit ends the process by contract, and
- * CreateSystemThread starts a thread that outlives one input.  Calls known
- * to crash today are skipped by known_crash() below.
+ * CreateSystemThread starts a thread that outlives one input.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -131,24 +130,6 @@ static const char *const call_names[] = {
 /* GCLAB_FUZZ_TRACE=1 in the environment prints each call, to read a finding. */
 static bool tracing;
 
-static bool is_raw_monitor_call(AgentCall call) {
-    return call >= CALL_RAW_MONITOR_ENTER && call <= CALL_RAW_MONITOR_DESTROY;
-}
-
-/* Known bugs: calls that crash the VM today, skipped so that the harness
- * finds new bugs meanwhile.  Remove an entry when its fix lands (issue 8,
- * "The agent interface defends itself"). */
-static bool known_crash(AgentCall call, bool null_pointer, IdKind id_kind) {
-    return /* reported in issue 8 */
-           (call == CALL_GET_ENV && null_pointer) ||                /* GetEnv(vm, NULL, v) */
-           (call == CALL_GET_CALL_TRACE && null_pointer) ||         /* GetCallTrace(NULL, d) */
-           (call == CALL_GET_METHOD_CLASS && id_kind == ID_GARBAGE) || /* GetMethodClass(made-up ID) */
-           /* found by this harness: a raw monitor ID is used as a pointer */
-           (is_raw_monitor_call(call) && id_kind == ID_GARBAGE) ||  /* RawMonitor*(made-up ID) */
-           ((call == CALL_SUSPEND_THREAD_LIST || call == CALL_RESUME_THREAD_LIST) &&
-            null_pointer);                                          /* *ThreadList(n, NULL, r) */
-}
-
 static VMPI_Interface *agent;
 static int gc_disabled; /* DisableGC calls not yet balanced by EnableGC */
 
@@ -156,7 +137,6 @@ static void make_call(void) {
     AgentCall call = (AgentCall)(next_byte() % NUM_AGENT_CALLS);
     bool null_pointer = next_byte() >= 0xe0;
     IdKind id_kind = next_id_kind();
-    if (known_crash(call, null_pointer, id_kind)) return;
     if (tracing) fprintf(stderr, "fuzz: %s%s, %s ID\n", call_names[call], null_pointer ? " with NULL" : "",
                          id_kind == ID_SEEN ? "seen" : id_kind == ID_NULL ? "NULL" : "made-up");
 
