@@ -86,7 +86,8 @@ void idmap_remove(IdMap *map, IdEntry *entry) {
     map->count--;
 }
 
-size_t idmap_remove_arena(IdMap *map, int32_t arena_id, uint64_t *bytes) {
+size_t idmap_remove_arena(IdMap *map, int32_t arena_id, uint64_t *bytes,
+                          void (*removing)(const IdEntry *entry, void *context), void *context) {
     size_t removed = 0;
     *bytes = 0;
     /* A removal may shift a later entry back into slot i, so slot i is
@@ -97,6 +98,7 @@ size_t idmap_remove_arena(IdMap *map, int32_t arena_id, uint64_t *bytes) {
         if (e->id && e->arena_id == arena_id) {
             *bytes += e->size;
             removed++;
+            if (removing) removing(e, context);
             idmap_remove(map, e);
         } else {
             i++;
