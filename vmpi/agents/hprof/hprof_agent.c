@@ -273,7 +273,9 @@ static void write_profile(void) {
     write_traces();
     write_sites(date);
     if (out_of_memory || sites.untracked) {
-        fprintf(stderr, "\nhprof: out of memory: the profile is incomplete; %s not written\n", opts.file);
+        fprintf(stderr, "\nhprof: %llu allocations could not be tracked (out of memory, or made during a "
+                        "collection): the profile would be wrong; %s not written\n",
+                (unsigned long long)sites.untracked, opts.file);
         trace_output_abandon(&out);
         return;
     }
