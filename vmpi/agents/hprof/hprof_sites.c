@@ -88,8 +88,9 @@ static uint32_t intern_trace(HprofSites *s, const VMPI_CallTrace *trace, uint32_
          s->trace_index_capacity && s->trace_index[slot]; slot = (slot + 1) & mask) {
         const HprofTrace *t = &s->traces[s->trace_index[slot] - 1];
         if (t->hash == hash && t->thread == thread && t->num_frames == trace->num_frames &&
-            memcmp(&s->frames[t->first_frame], trace->frames,
-                   (size_t)trace->num_frames * sizeof *trace->frames) == 0)
+            (trace->num_frames == 0 || /* memcmp may not see a NULL, even for 0 bytes */
+             memcmp(&s->frames[t->first_frame], trace->frames,
+                   (size_t)trace->num_frames * sizeof *trace->frames) == 0))
             return s->trace_index[slot] - 1;
     }
     if (!index_room(s, &s->trace_index, &s->trace_index_capacity, s->num_traces, trace_hash) ||
