@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "agents/trace/trace_output.h"
+#include "agents/common/trace_output.h"
 #include "vmpi.h"
 
 #define BEGIN_MARK "<!-- BEGIN GENERATED: cmake --build build --target trace_format_doc -->\n"

@@ -30,7 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check_idmap.h"
+#include "../common/idmap.h"
 
 #define MAX_ARENAS 256
 /* Room kept free in the live-object map at GC_START (check_rules.h). */
@@ -217,7 +217,7 @@ static int arena_delete(CheckRules *r, int32_t id) {
         return violate(r, 9, "semispace deletes arena %" PRId32 ", but this collection evacuates arena %" PRId32,
                        id, from);
     uint64_t bytes;
-    idmap_remove_arena(&r->objects, id, &bytes); /* rule 4: every ID in it is undefined */
+    idmap_remove_arena(&r->objects, id, &bytes, NULL, NULL); /* rule 4: every ID in it is undefined */
     r->live_bytes -= bytes;
     a->live = false;
     return 0;

@@ -34,7 +34,7 @@
 #include <unistd.h>
 
 #include "../agent_common.h"
-#include "trace_output.h"
+#include "../common/trace_output.h"
 #include "vmpi.h"
 
 #define MAX_THREADS 1024

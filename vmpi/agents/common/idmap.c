@@ -1,7 +1,7 @@
 /*
- * check_idmap.c -- the check agent's ID hash map (see check_idmap.h).
+ * idmap.c -- the agents' ID hash map (see idmap.h).
  */
-#include "check_idmap.h"
+#include "idmap.h"
 
 #include <stdlib.h>
 
@@ -43,7 +43,7 @@ bool idmap_reserve(IdMap *map, size_t count) {
     if (!alloc_slots(&grown, capacity)) return false;
     for (size_t i = 0; i < map->capacity; i++) {
         const IdEntry *e = &map->slots[i];
-        if (e->id) idmap_insert(&grown, e->id, e->arena_id, e->size);
+        if (e->id) *idmap_insert(&grown, e->id, e->arena_id, e->size) = *e;
     }
     free(map->slots);
     *map = grown;
@@ -60,12 +60,13 @@ IdEntry *idmap_find(const IdMap *map, uint64_t id) {
     }
 }
 
-void idmap_insert(IdMap *map, uint64_t id, int32_t arena_id, uint32_t size) {
+IdEntry *idmap_insert(IdMap *map, uint64_t id, int32_t arena_id, uint32_t size) {
     size_t mask = map->capacity - 1;
     size_t i = home_slot(map, id);
     while (map->slots[i].id) i = (i + 1) & mask;
     map->slots[i] = (IdEntry){.id = id, .arena_id = arena_id, .size = size};
     map->count++;
+    return &map->slots[i];
 }
 
 /* Backward-shift deletion: walk the cluster after the hole and move back
@@ -85,7 +86,8 @@ void idmap_remove(IdMap *map, IdEntry *entry) {
     map->count--;
 }
 
-size_t idmap_remove_arena(IdMap *map, int32_t arena_id, uint64_t *bytes) {
+size_t idmap_remove_arena(IdMap *map, int32_t arena_id, uint64_t *bytes,
+                          void (*removing)(const IdEntry *entry, void *context), void *context) {
     size_t removed = 0;
     *bytes = 0;
     /* A removal may shift a later entry back into slot i, so slot i is
@@ -96,6 +98,7 @@ size_t idmap_remove_arena(IdMap *map, int32_t arena_id, uint64_t *bytes) {
         if (e->id && e->arena_id == arena_id) {
             *bytes += e->size;
             removed++;
+            if (removing) removing(e, context);
             idmap_remove(map, e);
         } else {
             i++;

@@ -1,7 +1,9 @@
 /*
- * check_idmap.h -- a hash map from VMPI IDs to what the event stream said
- * about them: for objects their arena and size; for classes, methods and
- * threads nothing but presence.
+ * idmap.h -- a hash map from VMPI IDs to what the event stream said about
+ * them: for objects their arena, size and a tag the agent chooses (hprof:
+ * the allocation site); for classes, methods and threads nothing but
+ * presence.  Shared by the bundled agents (vmpi/agents/common is linked into
+ * each).
  *
  * Open addressing with linear probing, and deletion by shifting the rest of
  * the cluster back (no tombstones), so a map that is only inserted into and
@@ -9,12 +11,12 @@
  * empty, and every entry sits between its home slot and the first empty
  * slot after it.  ID 0 (NULL) is the empty marker and is never stored.
  *
- * Only idmap_init and idmap_reserve allocate.  The check agent reserves room
- * before a collection, so that inserts during it (thread-suspended mode, no
+ * Only idmap_init and idmap_reserve allocate.  An agent reserves room before
+ * a collection, so that inserts during it (thread-suspended mode, no
  * malloc allowed) never need to grow the map.
  */
-#ifndef GCLAB_CHECK_IDMAP_H
-#define GCLAB_CHECK_IDMAP_H
+#ifndef GCLAB_AGENT_IDMAP_H
+#define GCLAB_AGENT_IDMAP_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -24,6 +26,7 @@ typedef struct IdEntry {
     uint64_t id;        /* 0: empty slot */
     int32_t arena_id;   /* objects: the arena the ID lives in */
     uint32_t size;      /* objects: bytes */
+    uint32_t tag;       /* the agent's own: 0 when inserted */
 } IdEntry;
 
 typedef struct IdMap {
@@ -46,13 +49,16 @@ static inline bool idmap_has_room(const IdMap *map) { return map->count + 1 < ma
 /* The entry for `id`, or NULL (always NULL for 0). */
 IdEntry *idmap_find(const IdMap *map, uint64_t id);
 
-/* Adds `id`, which must not be present; the caller made room. */
-void idmap_insert(IdMap *map, uint64_t id, int32_t arena_id, uint32_t size);
+/* Adds `id`, which must not be present; the caller made room.  Returns its
+ * entry (valid until the next insert or remove). */
+IdEntry *idmap_insert(IdMap *map, uint64_t id, int32_t arena_id, uint32_t size);
 
 /* Removes an entry idmap_find returned. */
 void idmap_remove(IdMap *map, IdEntry *entry);
 
-/* Removes every entry in `arena_id`; returns how many, and their bytes. */
-size_t idmap_remove_arena(IdMap *map, int32_t arena_id, uint64_t *bytes);
+/* Removes every entry in `arena_id`; returns how many, and their bytes.
+ * `removing`, unless NULL, sees each entry just before it goes. */
+size_t idmap_remove_arena(IdMap *map, int32_t arena_id, uint64_t *bytes,
+                          void (*removing)(const IdEntry *entry, void *context), void *context);
 
 #endif

@@ -1,0 +1,421 @@
+/*
+ * hprof_agent.c -- hprof: the HPROF heap profiler for gclab, driven by VMPI
+ * events.  Options and output follow the HPROF agent manual; docs/hprof.md
+ * says what is implemented so far.
+ *
+ *     -agentlib:hprof=heap=sites[,file=F][,depth=N][,cutoff=X][,...]
+ *
+ * heap=sites tracks every object from OBJECT_ALLOC to OBJECT_FREE (through
+ * OBJECT_MOVE and ARENA_DELETE) under its allocation site (hprof_sites.h)
+ * and at JVM_SHUT_DOWN (dump on exit, doe=y) writes the manual's text
+ * layout: a header, THREAD START/END records, the TRACEs, and the SITES
+ * table ordered by live bytes.  Before writing, it asks the VM for a
+ * level-0 HEAP_DUMP and checks that the objects it holds live are exactly
+ * the VM's heap; verbose=y says so on standard error.
+ *
+ * Locking follows JVMPI 1.2 section 1.5 (agent_common.h): one raw monitor
+ * guards the agent's state; GC_START takes it and GC_FINISH gives it back,
+ * and GC_START reserves the object map's room so that the moves, frees and
+ * arena deletes in between never allocate.  The file is complete or absent
+ * (vmpi/agents/common/trace_output.h): written under a temporary name and
+ * renamed at JVM_SHUT_DOWN.  A VM that shuts down from inside a collection
+ * (gc_fatal_exit) gets no profile: writing it would allocate.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../agent_common.h"
+#include "../common/trace_output.h"
+#include "hprof_options.h"
+#include "hprof_sites.h"
+#include "vmpi.h"
+
+#define FIRST_THREAD_NUMBER 200001
+
+typedef struct ClassInfo {
+    char *name, *source;
+} ClassInfo;
+
+typedef struct MethodInfo {
+    char *name;
+    uint32_t class_index;
+} MethodInfo;
+
+typedef struct ThreadRecord {
+    bool start;           /* THREAD START, else THREAD END */
+    uint32_t number;
+    uint64_t object;
+    char *name, *group;   /* START only */
+} ThreadRecord;
+
+static VMPI_Interface *vmpi;
+static AgentLock lock;
+static HprofOptions opts;
+static TraceOutput out;
+static bool closed;                 /* after JVM_SHUT_DOWN */
+static HprofSites sites;
+static VMPI_CallFrame *frames;      /* GetCallTrace's buffer: opts.depth frames */
+static IdMap class_ids, method_ids; /* ID -> tag = index below */
+static ClassInfo *classes;
+static size_t num_classes;
+static MethodInfo *methods;
+static size_t num_methods;
+static VMPI_ThreadID *thread_envs;  /* thread number - FIRST_THREAD_NUMBER */
+static size_t num_threads;
+static ThreadRecord *thread_records;
+static size_t num_thread_records;
+static bool out_of_memory;
+
+/* The VM's heap at exit, from a level-0 HEAP_DUMP: its objects, and how many
+ * of them (and their bytes) the object map holds. */
+static uint64_t vm_objects, vm_objects_tracked, vm_bytes_tracked;
+static bool vm_heap_seen;
+
+/* ---- names ------------------------------------------------------------------------- */
+
+static char *copy_string(const char *text) {
+    char *copy = strdup(text ? text : "");
+    if (!copy) out_of_memory = true;
+    return copy;
+}
+
+static bool push(void **items, size_t count, size_t item_size) {
+    void *grown = realloc(*items, (count + 1) * item_size);
+    if (!grown) {
+        out_of_memory = true;
+        return false;
+    }
+    *items = grown;
+    return true;
+}
+
+static void record_class(const VMPI_Event *event) {
+    uint64_t id = (uint64_t)(uintptr_t)event->u.class_load.class_id;
+    if (!id || idmap_find(&class_ids, id)) return;
+    if (!push((void **)&classes, num_classes, sizeof *classes) ||
+        !idmap_reserve(&class_ids, class_ids.count + 1))
+        return;
+    classes[num_classes] = (ClassInfo){copy_string(event->u.class_load.class_name),
+                                       copy_string(event->u.class_load.source_name)};
+    idmap_insert(&class_ids, id, 0, 0)->tag = (uint32_t)num_classes;
+    for (int32_t i = 0; i < event->u.class_load.num_methods; i++) {
+        const VMPI_Method *m = &event->u.class_load.methods[i];
+        uint64_t method_id = (uint64_t)(uintptr_t)m->method_id;
+        if (!method_id || idmap_find(&method_ids, method_id)) continue;
+        if (!push((void **)&methods, num_methods, sizeof *methods) ||
+            !idmap_reserve(&method_ids, method_ids.count + 1))
+            break;
+        methods[num_methods] = (MethodInfo){copy_string(m->method_name), (uint32_t)num_classes};
+        idmap_insert(&method_ids, method_id, 0, 0)->tag = (uint32_t)num_methods++;
+    }
+    num_classes++;
+}
+
+static const ClassInfo *class_info(uint64_t class_id) {
+    const IdEntry *e = idmap_find(&class_ids, class_id);
+    return e ? &classes[e->tag] : NULL;
+}
+
+/* The class a site counts, as the manual names them ("Node", "int[]"). */
+static void write_class_name(const HprofSite *site) {
+    static const char *const primitive[] = {
+        [VMPI_BOOLEAN] = "boolean", [VMPI_CHAR] = "char", [VMPI_FLOAT] = "float",
+        [VMPI_DOUBLE] = "double",   [VMPI_BYTE] = "byte", [VMPI_SHORT] = "short",
+        [VMPI_INT] = "int",         [VMPI_LONG] = "long",
+    };
+    const ClassInfo *c = class_info(site->class_id);
+    if (site->is_array > VMPI_CLASS && site->is_array <= VMPI_LONG) {
+        trace_output_text(&out, primitive[site->is_array]);
+    } else {
+        trace_output_text(&out, c ? c->name : "<unknown class>");
+    }
+    if (site->is_array != VMPI_NORMAL_OBJECT) trace_output_text(&out, "[]");
+}
+
+static uint32_t thread_number(VMPI_ThreadID env) {
+    for (size_t i = 0; i < num_threads; i++)
+        if (thread_envs[i] == env) return FIRST_THREAD_NUMBER + (uint32_t)i;
+    return 0;
+}
+
+static void record_thread(const VMPI_Event *event, bool start) {
+    VMPI_ThreadID env = start ? event->u.thread_start.thread_env_id : event->env_id;
+    uint32_t number = thread_number(env);
+    if (start && !number) {
+        if (!push((void **)&thread_envs, num_threads, sizeof *thread_envs)) return;
+        thread_envs[num_threads] = env;
+        number = FIRST_THREAD_NUMBER + (uint32_t)num_threads++;
+    }
+    if (!number || !push((void **)&thread_records, num_thread_records, sizeof *thread_records)) return;
+    ThreadRecord *r = &thread_records[num_thread_records++];
+    *r = (ThreadRecord){.start = start, .number = number};
+    if (start) {
+        r->object = (uint64_t)(uintptr_t)event->u.thread_start.thread_id;
+        r->name = copy_string(event->u.thread_start.thread_name);
+        r->group = copy_string(event->u.thread_start.group_name);
+    }
+}
+
+/* ---- the text output ----------------------------------------------------------------- */
+
+static void write_line(const char *format, ...) __attribute__((format(printf, 1, 2)));
+static void write_line(const char *format, ...) {
+    char line[512];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(line, sizeof line, format, args);
+    va_end(args);
+    trace_output_text(&out, line);
+}
+
+static void write_header(const char *date) {
+    write_line("JAVA PROFILE 1.0.1, created %s\n\n", date);
+    trace_output_text(&out, "Header for -agentlib:hprof ASCII Output (gclab VMPI, after JDK 5.0 JVMTI based)\n"
+                            "\nThe layout is the HPROF agent manual's: THREAD START/END records, TRACEs\n"
+                            "(frames Class.method(File:line), innermost first) and the SITES table.\n"
+                            "\n--------\n\n");
+    for (size_t i = 0; i < num_thread_records; i++) {
+        const ThreadRecord *r = &thread_records[i];
+        if (r->start)
+            write_line("THREAD START (obj=%llx, id = %u, name=\"%s\", group=\"%s\")\n",
+                       (unsigned long long)r->object, r->number, r->name ? r->name : "",
+                       r->group ? r->group : "");
+        else
+            write_line("THREAD END (id = %u)\n", r->number);
+    }
+}
+
+static void write_frame(const VMPI_CallFrame *frame) {
+    const IdEntry *e = idmap_find(&method_ids, (uint64_t)(uintptr_t)frame->method_id);
+    const MethodInfo *m = e ? &methods[e->tag] : NULL;
+    const ClassInfo *c = m ? &classes[m->class_index] : NULL;
+    trace_output_text(&out, "\t");
+    trace_output_text(&out, c ? c->name : "<unknown class>");
+    trace_output_text(&out, ".");
+    trace_output_text(&out, m ? m->name : "<unknown method>");
+    trace_output_text(&out, "(");
+    trace_output_text(&out, c && c->source[0] ? c->source : "Unknown Source");
+    if (opts.lineno && frame->lineno > 0) write_line(":%d", frame->lineno);
+    trace_output_text(&out, ")\n");
+}
+
+static void write_traces(void) {
+    for (size_t i = 0; i < sites.num_traces; i++) {
+        const HprofTrace *t = &sites.traces[i];
+        write_line("TRACE %zu:", HPROF_FIRST_TRACE + i);
+        if (opts.thread) write_line(" (thread=%u)", t->thread);
+        trace_output_text(&out, "\n");
+        if (t->num_frames == 0) trace_output_text(&out, "\t<empty>\n");
+        for (int32_t f = 0; f < t->num_frames; f++) write_frame(&sites.frames[t->first_frame + (size_t)f]);
+    }
+}
+
+/* Site order: live bytes, then allocated bytes, descending; then trace and
+ * class, so that the table does not depend on qsort. */
+static int by_live_bytes(const void *a, const void *b) {
+    const HprofSite *x = &sites.sites[*(const uint32_t *)a], *y = &sites.sites[*(const uint32_t *)b];
+    if (x->live_bytes != y->live_bytes) return x->live_bytes > y->live_bytes ? -1 : 1;
+    if (x->alloc_bytes != y->alloc_bytes) return x->alloc_bytes > y->alloc_bytes ? -1 : 1;
+    if (x->trace != y->trace) return x->trace < y->trace ? -1 : 1;
+    if (x->is_array != y->is_array) return x->is_array < y->is_array ? -1 : 1;
+    return x->class_id < y->class_id ? -1 : x->class_id > y->class_id;
+}
+
+static void write_sites(const char *date) {
+    uint32_t *order = malloc((sites.num_sites ? sites.num_sites : 1) * sizeof *order);
+    if (!order) {
+        out_of_memory = true;
+        return;
+    }
+    uint64_t total_live = 0;
+    for (size_t i = 0; i < sites.num_sites; i++) {
+        order[i] = (uint32_t)i;
+        total_live += sites.sites[i].live_bytes;
+    }
+    qsort(order, sites.num_sites, sizeof *order, by_live_bytes);
+    write_line("SITES BEGIN (ordered by live bytes) %s\n", date);
+    trace_output_text(&out, "          percent          live          alloc'ed  stack class\n"
+                            " rank   self  accum     bytes objs     bytes  objs trace name\n");
+    double accum = 0;
+    for (size_t i = 0; i < sites.num_sites; i++) {
+        const HprofSite *site = &sites.sites[order[i]];
+        double self = total_live ? (double)site->live_bytes / (double)total_live : 0;
+        if (self < opts.cutoff) break;
+        accum += self;
+        write_line("%5zu %5.2f%% %5.2f%% %9llu %4llu %9llu %5llu %5zu ", i + 1, self * 100, accum * 100,
+                   (unsigned long long)site->live_bytes, (unsigned long long)site->live_objects,
+                   (unsigned long long)site->alloc_bytes, (unsigned long long)site->alloc_objects,
+                   HPROF_FIRST_TRACE + (size_t)site->trace);
+        write_class_name(site);
+        trace_output_text(&out, "\n");
+    }
+    trace_output_text(&out, "SITES END\n");
+    free(order);
+}
+
+static void report_write_error(int error) {
+    fprintf(stderr, "hprof: cannot write %s: %s\n", opts.file, strerror(error));
+}
+
+/* Dump on exit: the whole profile, then the file is published. */
+static void write_profile(void) {
+    char date[64];
+    time_t now = time(NULL);
+    struct tm local;
+    strftime(date, sizeof date, "%a %b %e %H:%M:%S %Y", localtime_r(&now, &local));
+    if (opts.verbose) fprintf(stderr, "Dumping allocation sites ...");
+    write_header(date);
+    write_traces();
+    write_sites(date);
+    if (out_of_memory || sites.untracked) {
+        fprintf(stderr, "\nhprof: %llu allocations could not be tracked (out of memory, or made during a "
+                        "collection): the profile would be wrong; %s not written\n",
+                (unsigned long long)sites.untracked, opts.file);
+        trace_output_abandon(&out);
+        return;
+    }
+    int error = trace_output_close(&out);
+    if (error) report_write_error(error);
+    if (opts.verbose) fprintf(stderr, " done.\n");
+}
+
+/* The level-0 HEAP_DUMP asked for at JVM_SHUT_DOWN: ty (u1), object ID. */
+static void count_vm_heap(const VMPI_Event *event) {
+    const char *p = event->u.heap_dump.begin, *end = event->u.heap_dump.end;
+    const size_t record = 1 + sizeof(void *);
+    for (; p + record <= end; p += record) {
+        void *id;
+        memcpy(&id, p + 1, sizeof id);
+        const IdEntry *e = idmap_find(&sites.objects, (uint64_t)(uintptr_t)id);
+        vm_objects++;
+        if (e) {
+            vm_objects_tracked++;
+            vm_bytes_tracked += e->size;
+        }
+    }
+    vm_heap_seen = true;
+}
+
+/* The agreement between the sites table and the VM's heap. */
+static void check_against_vm_heap(void) {
+    if (!vm_heap_seen) {
+        fprintf(stderr, "hprof: the VM sent no heap dump at exit: live counts are unchecked\n");
+        return;
+    }
+    uint64_t live_objects = 0, live_bytes = 0;
+    for (size_t i = 0; i < sites.num_sites; i++) {
+        live_objects += sites.sites[i].live_objects;
+        live_bytes += sites.sites[i].live_bytes;
+    }
+    bool agrees = vm_objects == vm_objects_tracked && vm_objects == live_objects &&
+                  vm_bytes_tracked == live_bytes && live_objects == sites.objects.count;
+    if (agrees) {
+        if (opts.verbose)
+            fprintf(stderr, "hprof: live at exit: %llu objects, %llu bytes; the VM's heap agrees\n",
+                    (unsigned long long)live_objects, (unsigned long long)live_bytes);
+    } else {
+        fprintf(stderr, "hprof: internal error: the sites table counts %llu live objects (%llu bytes), "
+                        "the VM's heap holds %llu objects of which %llu are tracked (%llu bytes)\n",
+                (unsigned long long)live_objects, (unsigned long long)live_bytes,
+                (unsigned long long)vm_objects, (unsigned long long)vm_objects_tracked,
+                (unsigned long long)vm_bytes_tracked);
+    }
+}
+
+/* ---- events -------------------------------------------------------------------------- */
+
+static void object_alloc(const VMPI_Event *event) {
+    if (atomic_load(&lock.in_gc)) { /* no allocation allowed now: the site cannot be recorded */
+        sites.untracked++;
+        return;
+    }
+    VMPI_CallTrace trace = {.env_id = event->env_id, .frames = frames};
+    vmpi->GetCallTrace(&trace, opts.depth);
+    if (!opts.lineno)
+        for (int32_t i = 0; i < trace.num_frames; i++) frames[i].lineno = 0;
+    hprof_sites_alloc(&sites, event, &trace, opts.thread ? thread_number(event->env_id) : 0);
+}
+
+static void handle_event(const VMPI_Event *event) {
+    switch (event->event_type & ~VMPI_REQUESTED_EVENT) {
+    case VMPI_EVENT_OBJECT_ALLOC: object_alloc(event); break;
+    case VMPI_EVENT_OBJECT_FREE: hprof_sites_free_object(&sites, (uint64_t)(uintptr_t)event->u.obj_free.obj_id); break;
+    case VMPI_EVENT_OBJECT_MOVE:
+        hprof_sites_move(&sites, (uint64_t)(uintptr_t)event->u.obj_move.obj_id,
+                         (int32_t)(intptr_t)event->u.obj_move.new_arena_id,
+                         (uint64_t)(uintptr_t)event->u.obj_move.new_obj_id);
+        break;
+    case VMPI_EVENT_ARENA_DELETE:
+        hprof_sites_delete_arena(&sites, (int32_t)(intptr_t)event->u.delete_arena.arena_id);
+        break;
+    case VMPI_EVENT_GC_START:
+        if (!hprof_sites_reserve(&sites)) out_of_memory = true;
+        break;
+    case VMPI_EVENT_CLASS_LOAD: record_class(event); break;
+    case VMPI_EVENT_THREAD_START: record_thread(event, true); break;
+    case VMPI_EVENT_THREAD_END: record_thread(event, false); break;
+    case VMPI_EVENT_HEAP_DUMP: count_vm_heap(event); break;
+    case VMPI_EVENT_JVM_SHUT_DOWN:
+        closed = true;
+        if (atomic_load(&lock.in_gc)) {
+            trace_output_abandon(&out);
+            break;
+        }
+        check_against_vm_heap();
+        write_profile();
+        break;
+    }
+}
+
+static void notify_event(VMPI_Event *event) {
+    int32_t code = event->event_type & ~VMPI_REQUESTED_EVENT;
+    /* The VM's heap, to check the table against, before the lock is taken:
+     * the dump comes back through this function. */
+    if (code == VMPI_EVENT_JVM_SHUT_DOWN && !closed && !atomic_load(&lock.in_gc))
+        vmpi->RequestEvent(VMPI_EVENT_HEAP_DUMP, &(VMPI_HeapDumpArg){VMPI_DUMP_LEVEL_0});
+    bool entered = agent_lock_before(vmpi, &lock, code);
+    if (!closed) handle_event(event);
+    agent_lock_after(vmpi, &lock, code, entered);
+}
+
+/* ---- start-up -------------------------------------------------------------------------- */
+
+int32_t VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved) {
+    (void)reserved;
+    switch (hprof_parse_options(options, &opts)) {
+    case HPROF_PARSE_OK: break;
+    case HPROF_PARSE_HELP: /* the manual's `help`: the usage, and the VM stops with success */
+        hprof_print_usage(stdout);
+        fflush(stdout);
+        exit(0);
+    case HPROF_PARSE_ERROR: return VMPI_ERR;
+    }
+    if (!agent_get_env(vm, "hprof", &vmpi)) return VMPI_ERR;
+    frames = calloc((size_t)opts.depth + 1, sizeof *frames);
+    if (!frames || !hprof_sites_init(&sites) || !idmap_init(&class_ids, 64) || !idmap_init(&method_ids, 256)) {
+        fprintf(stderr, "hprof: out of memory\n");
+        return VMPI_ERR;
+    }
+    if (!trace_output_open(&out, opts.file)) {
+        fprintf(stderr, "hprof: cannot open %s: %s\n", opts.file, strerror(errno));
+        return VMPI_ERR;
+    }
+    if (!agent_lock_create(vmpi, "hprof", &lock)) {
+        trace_output_abandon(&out);
+        return VMPI_ERR;
+    }
+    vmpi->NotifyEvent = notify_event;
+    static const int32_t wanted[] = {
+        VMPI_EVENT_OBJECT_ALLOC, VMPI_EVENT_OBJECT_FREE, VMPI_EVENT_OBJECT_MOVE,
+        VMPI_EVENT_ARENA_DELETE, VMPI_EVENT_GC_START,    VMPI_EVENT_GC_FINISH,
+        VMPI_EVENT_CLASS_LOAD,   VMPI_EVENT_THREAD_START, VMPI_EVENT_THREAD_END,
+        VMPI_EVENT_JVM_SHUT_DOWN,
+    };
+    for (size_t i = 0; i < sizeof wanted / sizeof wanted[0]; i++) vmpi->EnableEvent(wanted[i], NULL);
+    return VMPI_OK;
+}

@@ -1,0 +1,159 @@
+/*
+ * hprof_options.c -- parsing hprof's options (see hprof_options.h).
+ */
+#include "hprof_options.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../agent_common.h"
+
+void hprof_print_usage(FILE *stream) {
+    fputs("     HPROF: Heap and CPU Profiling Agent (gclab VMPI)\n"
+          "hprof usage: vmrun -agentlib:hprof=[help]|[<option>=<value>, ...]\n"
+          "\n"
+          "Option Name and Value  Description                    Default\n"
+          "---------------------  -----------                    -------\n"
+          "heap=dump|sites|all    heap profiling                 all\n"
+          "cpu=samples|times|old  CPU usage                      off\n"
+          "monitor=y|n            monitor contention             n\n"
+          "format=a|b             text(txt) or binary output     a\n"
+          "file=<file>            write data to file             java.hprof[.txt]\n"
+          "net=<host>:<port>      send data over a socket        off\n"
+          "depth=<size>           stack trace depth              4\n"
+          "interval=<ms>          sample interval in ms          10\n"
+          "cutoff=<value>         output cutoff point            0.0001\n"
+          "lineno=y|n             line number in traces?         y\n"
+          "thread=y|n             thread in traces?              n\n"
+          "doe=y|n                dump on exit?                  y\n"
+          "msa=y|n                Solaris micro state accounting n\n"
+          "force=y|n              force output to <file>         y\n"
+          "verbose=y|n            print messages about dumps     y\n"
+          "\n"
+          "Not implemented yet (refused): heap=dump, heap=all, cpu=..., monitor=y,\n"
+          "format=b, net=..., doe=n, force=n.  msa has no effect (Solaris only).\n"
+          "\n"
+          "Example:\n"
+          "  - Get heap usage information based on the allocation sites:\n"
+          "      vmrun -agentlib:hprof=heap=sites PROG.bc\n",
+          stream);
+}
+
+/* The usage, then one line naming what is wrong with `name`. */
+static HprofParse refuse(const char *name, const char *value, const char *why) {
+    hprof_print_usage(stderr);
+    fprintf(stderr, "hprof: option '%s%s%s': %s\n", name, value ? "=" : "", value ? value : "", why);
+    return HPROF_PARSE_ERROR;
+}
+
+static bool is_yes_no(const char *value) {
+    return value && (strcmp(value, "y") == 0 || strcmp(value, "n") == 0);
+}
+
+static bool parse_int(const char *value, int32_t min, int32_t max, int32_t *out) {
+    if (!value || !*value) return false;
+    char *end;
+    errno = 0;
+    long n = strtol(value, &end, 10);
+    if (*end || errno || n < min || n > max) return false;
+    *out = (int32_t)n;
+    return true;
+}
+
+static bool parse_ratio(const char *value, double *out) {
+    if (!value || !*value) return false;
+    char *end;
+    errno = 0;
+    double x = strtod(value, &end);
+    if (*end || errno || !isfinite(x) || x < 0 || x > 1) return false;
+    *out = x;
+    return true;
+}
+
+/* Options that take y|n: where each goes, and which answer is not
+ * implemented yet (NULL: both are). */
+typedef struct YesNoOption {
+    const char *name;
+    bool *value;
+    const char *unimplemented;
+} YesNoOption;
+
+HprofParse hprof_parse_options(char *options, HprofOptions *opts) {
+    *opts = (HprofOptions){.heap_sites = true, .heap_dump = true, .depth = 4, .interval = 10,
+                           .cutoff = 0.0001, .lineno = true, .verbose = true};
+    snprintf(opts->file, sizeof opts->file, "java.hprof.txt");
+    bool doe = true, force = true, msa = false, monitor = false;
+    const char *format = "a", *cpu = NULL, *net = NULL;
+    const YesNoOption yes_no[] = {
+        {"lineno", &opts->lineno, NULL}, {"thread", &opts->thread, NULL},
+        {"verbose", &opts->verbose, NULL}, {"doe", &doe, "n"},
+        {"force", &force, "n"},          {"msa", &msa, NULL},
+        {"monitor", &monitor, "y"},
+    };
+    char *name, *value;
+    while (options && agent_next_option(&options, &name, &value)) {
+        if (strcmp(name, "help") == 0 && !value) return HPROF_PARSE_HELP;
+        const YesNoOption *yn = NULL;
+        for (size_t i = 0; i < sizeof yes_no / sizeof yes_no[0]; i++)
+            if (strcmp(name, yes_no[i].name) == 0) yn = &yes_no[i];
+        if (yn) {
+            if (!is_yes_no(value)) return refuse(name, value, "takes y or n");
+            *yn->value = value[0] == 'y';
+        } else if (strcmp(name, "heap") == 0) {
+            bool sites = value && strcmp(value, "sites") == 0, dump = value && strcmp(value, "dump") == 0;
+            bool all = value && strcmp(value, "all") == 0;
+            if (!sites && !dump && !all) return refuse(name, value, "takes dump, sites or all");
+            opts->heap_sites = sites || all;
+            opts->heap_dump = dump || all;
+        } else if (strcmp(name, "cpu") == 0) {
+            if (!value || (strcmp(value, "samples") != 0 && strcmp(value, "times") != 0 &&
+                           strcmp(value, "old") != 0))
+                return refuse(name, value, "takes samples, times or old");
+            cpu = value;
+        } else if (strcmp(name, "format") == 0) {
+            if (!value || (strcmp(value, "a") != 0 && strcmp(value, "b") != 0))
+                return refuse(name, value, "takes a or b");
+            format = value;
+        } else if (strcmp(name, "file") == 0) {
+            if (!value || !*value) return refuse(name, value, "takes a file name");
+            if ((size_t)snprintf(opts->file, sizeof opts->file, "%s", value) >= sizeof opts->file)
+                return refuse(name, NULL, "file name too long");
+        } else if (strcmp(name, "net") == 0) {
+            const char *colon = value ? strrchr(value, ':') : NULL;
+            int32_t port;
+            if (!colon || colon == value || !parse_int(colon + 1, 1, 65535, &port))
+                return refuse(name, value, "takes <host>:<port>");
+            net = value;
+        } else if (strcmp(name, "depth") == 0) {
+            if (!parse_int(value, 0, HPROF_MAX_DEPTH, &opts->depth))
+                return refuse(name, value, "takes a number of frames from 0 to 1024");
+        } else if (strcmp(name, "interval") == 0) {
+            if (!parse_int(value, 1, INT32_MAX, &opts->interval))
+                return refuse(name, value, "takes a positive number of milliseconds");
+        } else if (strcmp(name, "cutoff") == 0) {
+            if (!parse_ratio(value, &opts->cutoff)) return refuse(name, value, "takes a ratio from 0 to 1");
+        } else {
+            return refuse(name, value, "unknown option");
+        }
+    }
+    /* The manual's notes: pairs that cannot go together. */
+    if (format[0] == 'b' && monitor) return refuse("format", format, "cannot be used with monitor=y");
+    if (format[0] == 'b' && cpu && strcmp(cpu, "samples") != 0)
+        return refuse("format", format, "cannot be used with cpu=old or cpu=times");
+    /* What this version does not do yet (docs/hprof.md). */
+    if (format[0] == 'b') return refuse("format", format, "not implemented yet");
+    if (net) return refuse("net", net, "not implemented yet");
+    if (cpu) return refuse("cpu", cpu, "not implemented yet");
+    for (size_t i = 0; i < sizeof yes_no / sizeof yes_no[0]; i++) {
+        const YesNoOption *yn = &yes_no[i];
+        if (yn->unimplemented && *yn->value == (yn->unimplemented[0] == 'y'))
+            return refuse(yn->name, yn->unimplemented, "not implemented yet");
+    }
+    if (opts->heap_dump)
+        return refuse("heap", opts->heap_sites ? "all" : "dump",
+                      "not implemented yet (heap=all is the default: give heap=sites)");
+    if (msa) fprintf(stderr, "hprof: msa=y has no effect (Solaris micro state accounting)\n");
+    return HPROF_PARSE_OK;
+}

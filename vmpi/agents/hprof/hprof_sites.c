@@ -1,0 +1,200 @@
+/*
+ * hprof_sites.c -- traces, sites and the live-object map (see
+ * hprof_sites.h).
+ */
+#include "hprof_sites.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* FNV-1a over the bytes of `n` words. */
+static uint64_t hash_words(uint64_t hash, const uint64_t *words, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        hash ^= words[i];
+        hash *= UINT64_C(0x100000001b3);
+    }
+    return hash;
+}
+
+/* Doubles *capacity (from `initial`) until `needed` elements fit. */
+static bool grow(void **items, size_t *capacity, size_t needed, size_t item_size, size_t initial) {
+    if (needed <= *capacity) return true;
+    size_t cap = *capacity ? *capacity : initial;
+    while (cap < needed) cap *= 2;
+    void *grown = realloc(*items, cap * item_size);
+    if (!grown) return false;
+    *items = grown;
+    *capacity = cap;
+    return true;
+}
+
+bool hprof_sites_init(HprofSites *s) {
+    *s = (HprofSites){0};
+    return idmap_init(&s->objects, 4096);
+}
+
+void hprof_sites_free(HprofSites *s) {
+    free(s->traces);
+    free(s->frames);
+    free(s->trace_index);
+    free(s->sites);
+    free(s->site_index);
+    idmap_free(&s->objects);
+    *s = (HprofSites){0};
+}
+
+/* An open-addressing index of `count` entries kept at most half full,
+ * rebuilt from scratch when it grows: `hash_of(s, i)` is entry i's hash. */
+typedef uint64_t HashOf(const HprofSites *s, size_t i);
+
+static bool index_room(const HprofSites *s, uint32_t **index, size_t *capacity, size_t count, HashOf *hash_of) {
+    if ((count + 1) * 2 <= *capacity) return true;
+    size_t cap = *capacity ? *capacity * 2 : 1024;
+    uint32_t *grown = calloc(cap, sizeof *grown);
+    if (!grown) return false;
+    for (size_t i = 0; i < count; i++) {
+        size_t slot = (size_t)hash_of(s, i) & (cap - 1);
+        while (grown[slot]) slot = (slot + 1) & (cap - 1);
+        grown[slot] = (uint32_t)i + 1;
+    }
+    free(*index);
+    *index = grown;
+    *capacity = cap;
+    return true;
+}
+
+static uint64_t trace_hash(const HprofSites *s, size_t i) { return s->traces[i].hash; }
+
+static uint64_t site_key_hash(uint32_t trace, int32_t is_array, uint64_t class_id) {
+    uint64_t words[] = {trace, (uint64_t)(uint32_t)is_array, class_id};
+    return hash_words(UINT64_C(0xcbf29ce484222325), words, 3);
+}
+
+static uint64_t site_hash(const HprofSites *s, size_t i) {
+    const HprofSite *site = &s->sites[i];
+    return site_key_hash(site->trace, site->is_array, site->class_id);
+}
+
+/* The trace's number, added if new; UINT32_MAX if memory ran out. */
+static uint32_t intern_trace(HprofSites *s, const VMPI_CallTrace *trace, uint32_t thread) {
+    uint64_t hash = hash_words(UINT64_C(0xcbf29ce484222325), (const uint64_t[]){thread}, 1);
+    for (int32_t i = 0; i < trace->num_frames; i++) {
+        uint64_t words[] = {(uint64_t)(uintptr_t)trace->frames[i].method_id,
+                            (uint64_t)(uint32_t)trace->frames[i].lineno};
+        hash = hash_words(hash, words, 2);
+    }
+    size_t mask = s->trace_index_capacity - 1;
+    for (size_t slot = s->trace_index_capacity ? (size_t)hash & mask : 0;
+         s->trace_index_capacity && s->trace_index[slot]; slot = (slot + 1) & mask) {
+        const HprofTrace *t = &s->traces[s->trace_index[slot] - 1];
+        if (t->hash == hash && t->thread == thread && t->num_frames == trace->num_frames &&
+            (trace->num_frames == 0 || /* memcmp may not see a NULL, even for 0 bytes */
+             memcmp(&s->frames[t->first_frame], trace->frames,
+                   (size_t)trace->num_frames * sizeof *trace->frames) == 0))
+            return s->trace_index[slot] - 1;
+    }
+    if (!index_room(s, &s->trace_index, &s->trace_index_capacity, s->num_traces, trace_hash) ||
+        !grow((void **)&s->traces, &s->traces_capacity, s->num_traces + 1, sizeof *s->traces, 256) ||
+        !grow((void **)&s->frames, &s->frames_capacity, s->num_frames + (size_t)trace->num_frames,
+              sizeof *s->frames, 1024))
+        return UINT32_MAX;
+    /* Frames are compared with memcmp: copy them member by member so that
+     * padding is zero. */
+    for (int32_t i = 0; i < trace->num_frames; i++) {
+        VMPI_CallFrame *frame = &s->frames[s->num_frames + (size_t)i];
+        memset(frame, 0, sizeof *frame);
+        frame->method_id = trace->frames[i].method_id;
+        frame->lineno = trace->frames[i].lineno;
+    }
+    s->traces[s->num_traces] = (HprofTrace){.hash = hash, .thread = thread,
+                                            .num_frames = trace->num_frames,
+                                            .first_frame = s->num_frames};
+    s->num_frames += (size_t)trace->num_frames;
+    mask = s->trace_index_capacity - 1;
+    size_t slot = (size_t)hash & mask;
+    while (s->trace_index[slot]) slot = (slot + 1) & mask;
+    s->trace_index[slot] = (uint32_t)++s->num_traces;
+    return (uint32_t)(s->num_traces - 1);
+}
+
+/* The site's number, added if new; UINT32_MAX if memory ran out. */
+static uint32_t intern_site(HprofSites *s, uint32_t trace, int32_t is_array, uint64_t class_id) {
+    uint64_t hash = site_key_hash(trace, is_array, class_id);
+    size_t mask = s->site_index_capacity - 1;
+    for (size_t slot = s->site_index_capacity ? (size_t)hash & mask : 0;
+         s->site_index_capacity && s->site_index[slot]; slot = (slot + 1) & mask) {
+        const HprofSite *site = &s->sites[s->site_index[slot] - 1];
+        if (site->trace == trace && site->is_array == is_array && site->class_id == class_id)
+            return s->site_index[slot] - 1;
+    }
+    if (!index_room(s, &s->site_index, &s->site_index_capacity, s->num_sites, site_hash) ||
+        !grow((void **)&s->sites, &s->sites_capacity, s->num_sites + 1, sizeof *s->sites, 256))
+        return UINT32_MAX;
+    s->sites[s->num_sites] = (HprofSite){.trace = trace, .is_array = is_array, .class_id = class_id};
+    mask = s->site_index_capacity - 1;
+    size_t slot = (size_t)hash & mask;
+    while (s->site_index[slot]) slot = (slot + 1) & mask;
+    s->site_index[slot] = (uint32_t)++s->num_sites;
+    return (uint32_t)(s->num_sites - 1);
+}
+
+/* An object leaves its site's live counts (before it leaves the map). */
+static void leave_site(const IdEntry *entry, void *sites) {
+    HprofSite *site = &((HprofSites *)sites)->sites[entry->tag];
+    site->live_bytes -= entry->size;
+    site->live_objects--;
+}
+
+/* Takes an object out of the map and out of its site's live counts. */
+static void forget(HprofSites *s, IdEntry *entry) {
+    leave_site(entry, s);
+    idmap_remove(&s->objects, entry);
+}
+
+void hprof_sites_alloc(HprofSites *s, const VMPI_Event *alloc, const VMPI_CallTrace *trace,
+                       uint32_t thread) {
+    uint64_t obj = (uint64_t)(uintptr_t)alloc->u.obj_alloc.obj_id;
+    IdEntry *reused = idmap_find(&s->objects, obj);
+    if (reused) forget(s, reused); /* its free was not reported: the ID is reused */
+    uint32_t trace_number = intern_trace(s, trace, thread);
+    uint32_t site_number = trace_number == UINT32_MAX ? UINT32_MAX
+        : intern_site(s, trace_number, alloc->u.obj_alloc.is_array,
+                      (uint64_t)(uintptr_t)alloc->u.obj_alloc.class_id);
+    if (site_number == UINT32_MAX || !obj || !idmap_reserve(&s->objects, s->objects.count + 1)) {
+        s->untracked++;
+        return;
+    }
+    HprofSite *site = &s->sites[site_number];
+    uint32_t size = (uint32_t)alloc->u.obj_alloc.size;
+    site->alloc_bytes += size;
+    site->alloc_objects++;
+    site->live_bytes += size;
+    site->live_objects++;
+    idmap_insert(&s->objects, obj, (int32_t)(intptr_t)alloc->u.obj_alloc.arena_id, size)->tag = site_number;
+}
+
+void hprof_sites_free_object(HprofSites *s, uint64_t obj_id) {
+    IdEntry *entry = idmap_find(&s->objects, obj_id);
+    if (entry) forget(s, entry);
+}
+
+void hprof_sites_move(HprofSites *s, uint64_t obj_id, int32_t new_arena, uint64_t new_obj_id) {
+    IdEntry *entry = idmap_find(&s->objects, obj_id);
+    if (!entry) return;
+    IdEntry moved = *entry;
+    idmap_remove(&s->objects, entry); /* first: a move may keep its address */
+    IdEntry *clash = idmap_find(&s->objects, new_obj_id);
+    if (clash) forget(s, clash); /* the old holder of the address died unreported */
+    if (!new_obj_id) { /* moved out of sight: count it gone */
+        leave_site(&moved, s);
+        return;
+    }
+    idmap_insert(&s->objects, new_obj_id, new_arena, moved.size)->tag = moved.tag; /* room: one was removed */
+}
+
+void hprof_sites_delete_arena(HprofSites *s, int32_t arena_id) {
+    uint64_t bytes;
+    idmap_remove_arena(&s->objects, arena_id, &bytes, leave_site, s);
+}
+
+bool hprof_sites_reserve(HprofSites *s) { return idmap_reserve(&s->objects, s->objects.count + 1); }

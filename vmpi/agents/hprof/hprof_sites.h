@@ -1,0 +1,75 @@
+/*
+ * hprof_sites.h -- hprof's allocation bookkeeping: stack traces, allocation
+ * sites, and every live object's site.
+ *
+ * A trace is the `depth` innermost frames (method, line) of an allocation,
+ * deduplicated and numbered from 300001 in order of first use, as the HPROF
+ * agent manual's traces are.  A site is a trace and a class (class ID and
+ * array kind); it counts allocated and live bytes and objects.  Live objects
+ * sit in an IdMap (vmpi/agents/common/idmap.h) whose tag is their site.
+ *
+ * Invariant: a site's live bytes and objects are the sum over the objects
+ * in the map tagged with it.  OBJECT_FREE, ARENA_DELETE and an ID that an
+ * OBJECT_ALLOC or OBJECT_MOVE reuses take an object out; OBJECT_MOVE re-keys
+ * it.  Only hprof_sites_alloc and hprof_sites_reserve allocate memory; the
+ * agent calls the first outside collections only and the second at
+ * GC_START, so that nothing between GC_START and GC_FINISH allocates
+ * (JVMPI 1.2, section 1.5).
+ */
+#ifndef GCLAB_HPROF_SITES_H
+#define GCLAB_HPROF_SITES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../common/idmap.h"
+#include "vmpi.h"
+
+#define HPROF_FIRST_TRACE 300001
+
+typedef struct HprofTrace {
+    uint64_t hash;
+    uint32_t thread;        /* thread number with thread=y, else 0 */
+    int32_t num_frames;
+    size_t first_frame;     /* index into HprofSites.frames */
+} HprofTrace;
+
+typedef struct HprofSite {
+    uint32_t trace;         /* index into HprofSites.traces */
+    int32_t is_array;       /* VMPI_NORMAL_OBJECT, VMPI_CLASS or a primitive kind */
+    uint64_t class_id;      /* the class, or the element class of a VMPI_CLASS array */
+    uint64_t live_bytes, live_objects, alloc_bytes, alloc_objects;
+} HprofSite;
+
+typedef struct HprofSites {
+    HprofTrace *traces;
+    size_t num_traces, traces_capacity;
+    VMPI_CallFrame *frames;
+    size_t num_frames, frames_capacity;
+    uint32_t *trace_index;  /* open addressing: trace number + 1, 0 empty */
+    size_t trace_index_capacity;
+    HprofSite *sites;
+    size_t num_sites, sites_capacity;
+    uint32_t *site_index;   /* open addressing: site number + 1, 0 empty */
+    size_t site_index_capacity;
+    IdMap objects;          /* live object ID -> arena, size, tag = site */
+    uint64_t untracked;     /* allocations lost for want of memory */
+} HprofSites;
+
+bool hprof_sites_init(HprofSites *s);
+void hprof_sites_free(HprofSites *s);
+
+/* OBJECT_ALLOC, with the allocating thread's call trace (already cut to
+ * the wanted depth) and its thread number for thread=y (else 0). */
+void hprof_sites_alloc(HprofSites *s, const VMPI_Event *alloc, const VMPI_CallTrace *trace,
+                       uint32_t thread);
+void hprof_sites_free_object(HprofSites *s, uint64_t obj_id);
+void hprof_sites_move(HprofSites *s, uint64_t obj_id, int32_t new_arena, uint64_t new_obj_id);
+void hprof_sites_delete_arena(HprofSites *s, int32_t arena_id);
+
+/* At GC_START: room for every move the collection can make.  False if
+ * memory ran out. */
+bool hprof_sites_reserve(HprofSites *s);
+
+#endif
