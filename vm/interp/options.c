@@ -235,7 +235,7 @@ void vm_print_usage(FILE *out) {
             "  --verify-heap        verify the heap before and after every collection\n"
             "\n"
             "Profiling (VMPI):\n"
-            "  -agentlib:NAME[=OPTS]   load a bundled or installed agent (trace, check)\n"
+            "  -agentlib:NAME[=OPTS]   load a bundled or installed agent (hprof, trace, check)\n"
             "  -agentpath:PATH[=OPTS]  load an agent from a path\n"
             "  --vmpi-strict        an agent's bad argument to a VMPI function ends\n"
             "                       the VM (status 1) instead of being warned about\n"
