@@ -10,16 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "finding.h"
 #include "vm/asm/asm.h"
 #include "vm/bytecode/bytecode.h"
 #include "vm/verify/verify.h"
-
-#define FINDING(...)                          \
-    do {                                      \
-        fprintf(stderr, "fuzz: " __VA_ARGS__); \
-        fputc('\n', stderr);                  \
-        abort();                              \
-    } while (0)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     char err[512];

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "finding.h"
 #include "vm/bytecode/bytecode.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -18,16 +19,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     Program *program = bc_load_image(data, size, "fuzz.bc", err, sizeof err);
     if (!program) {
         if (err[0] == '\0') {
-            fprintf(stderr, "fuzz: the loader rejected the image without a message\n");
-            abort();
+            FINDING("the loader rejected the image without a message");
         }
         return 0;
     }
     size_t written_len;
     uint8_t *written = bc_serialize(program, &written_len);
     if (written_len != size || memcmp(written, data, size) != 0) {
-        fprintf(stderr, "fuzz: an image the loader accepted serializes to different bytes\n");
-        abort();
+        FINDING("an image the loader accepted serializes to different bytes");
     }
     free(written);
     program_free(program);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "finding.h"
 #include "vm/compiler/compiler.h"
 #include "vm/verify/verify.h"
 
@@ -18,8 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     Program *program = compile_source("fuzz.gcl", (const char *)data, size, err, sizeof err);
     if (!program) {
         if (err[0] == '\0') {
-            fprintf(stderr, "fuzz: the compiler rejected the source without a message\n");
-            abort();
+            FINDING("the compiler rejected the source without a message");
         }
         return 0;
     }
@@ -27,8 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (!verify_program(program, &verr)) {
         char message[512];
         verify_describe(program, &verr, message, sizeof message);
-        fprintf(stderr, "fuzz: the compiler's output fails verification: %s\n", message);
-        abort();
+        FINDING("the compiler's output fails verification: %s", message);
     }
     program_free(program);
     return 0;

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "gc/gc.h"
+#include "finding.h"
 #include "vm/bytecode/bytecode.h"
 
 /* Seconds of wall time each run may take; a run stopped here is not a
@@ -30,13 +31,6 @@
 #define RUN_SECONDS 1
 
 #define MAX_STDERR 65536
-
-#define FINDING(...)                          \
-    do {                                      \
-        fprintf(stderr, "fuzz: " __VA_ARGS__); \
-        fputc('\n', stderr);                  \
-        abort();                              \
-    } while (0)
 
 /* What the child wrote to stderr is read only at its start: its first line
  * is the VM's own (a runtime error, a failed heap verification), while later

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "finding.h"
 #include "gc/gc.h"
 #include "vm/compiler/compiler.h"
 #include "vm/vm.h"
@@ -244,10 +245,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
     char err[512];
     Program *program = compile_source("fuzz.gcl", program_source, sizeof program_source - 1, err, sizeof err);
-    if (!program) {
-        fprintf(stderr, "fuzz: %s\n", err);
-        abort();
-    }
+    if (!program) FINDING("the harness's own program does not compile: %s", err);
     size_t num_collectors = 0;
     while (gc_all_collectors[num_collectors]) num_collectors++;
     const GcOps *collector = gc_all_collectors[next_byte() % num_collectors];
