@@ -163,6 +163,9 @@ struct Gc {
     uintptr_t young_start;
     uintptr_t young_bytes;
     int disabled_depth;       /* VMPI DisableGC nesting: no collection while > 0 */
+    /* Between GC_START and GC_FINISH (gc_collection_begin .. end): the heap
+     * is half processed, so nothing outside the collector may walk it. */
+    bool collecting;
     GcConfig config;
     GcStats stats;
 };
@@ -268,6 +271,8 @@ static inline bool gc_enable(Gc *gc) {
 }
 
 static inline bool gc_is_disabled(const Gc *gc) { return gc->disabled_depth > 0; }
+
+static inline bool gc_is_collecting(const Gc *gc) { return gc->collecting; }
 
 /* A collection on request; none at all while the VM has disabled collection
  * (VMPI DisableGC), so ops->collect never has to test for it. */

@@ -175,6 +175,13 @@ int32_t vmpi_guarded_set_event(VmpiAgent *agent, const char *function, int32_t c
 
 int32_t vmpi_guarded_request_event(VmpiAgent *agent, int32_t code, void *arg) {
     ENTER("RequestEvent");
+    /* JVMPI 1.2 section 1.5: nothing is requested in thread-suspended mode;
+     * mid-collection the heap cannot even be walked. */
+    Gc *gc = vmpi_gc();
+    if (gc && gc_is_collecting(gc)) {
+        refuse(agent, "called inside a collection (between GC_START and GC_FINISH)");
+        return VMPI_ERR;
+    }
     const char *problem = NULL;
     switch (is_event_code(code) ? code : -1) {
     case -1:

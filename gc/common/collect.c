@@ -35,6 +35,7 @@ static const char *reason_name(GcReason reason) {
 
 GcCollection gc_collection_begin(Gc *gc, GcCollectionKind kind, GcReason reason) {
     if (gc->config.verify) gc_verify_heap(gc);
+    gc->collecting = true;
     vmpi_post_gc_start();
     GcCollection collection = {
         .kind = kind,
@@ -78,6 +79,7 @@ void gc_collection_end(Gc *gc, const GcCollection *collection) {
     if (gc->config.log != NULL) write_log_line(gc, collection, pause_ns);
     vmpi_post_gc_finish((int64_t)gc_used_objects(gc), (int64_t)gc_used_bytes(gc),
                         (int64_t)gc_total_bytes(gc));
+    gc->collecting = false;
 }
 
 /* [gc] marksweep: 7 collections (0 minor, 7 major, 0 cycle), pause total

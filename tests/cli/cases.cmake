@@ -177,6 +177,7 @@ foreach(misuse
     "method_class_garbage@GetMethodClass: method_id is not a method ID"
     "enable_event_out_of_range@EnableEvent: event_type is not an event number"
     "request_garbage_object@RequestEvent: arg is not a live object ID"
+    "request_in_collection@RequestEvent: called inside a collection \\(between GC_START and GC_FINISH\\)"
     "sampling_negative@SetHeapSamplingInterval: sampling_interval is negative"
     "monitor_null_name@RawMonitorCreate: lock_name is NULL"
     "monitor_destroyed@RawMonitorEnter: lock_id is not a live raw monitor"
