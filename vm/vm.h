@@ -140,8 +140,10 @@ void vm_attach_vmpi(VM *vm);
 
 /* Makes SIGINT and SIGTERM stop the VM at its next safepoint (posting
  * JVM_SHUT_DOWN, exit status 128 + the signal), and a second one exit at
- * once (vm/interp/safepoint.c).  False if a handler cannot be installed. */
-bool vm_install_stop_handlers(void);
+ * once; SIGQUIT print the stack trace and post DATA_DUMP_REQUEST, and
+ * SIGUSR2 post DATA_RESET_REQUEST, at the next safepoint, the program going
+ * on (vm/interp/safepoint.c).  False if a handler cannot be installed. */
+bool vm_install_signal_handlers(void);
 
 /* Shuts down agents and exits with `status`: the one way out of the VM, so
  * that no agent output is lost or half-written. */

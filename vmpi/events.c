@@ -160,3 +160,10 @@ void vmpi_send_jvm_init_done(void) {
     VMPI_Event event = {.event_type = VMPI_EVENT_JVM_INIT_DONE, .env_id = vmpi_current_env()};
     vmpi_dispatch(&event, false);
 }
+
+/* JVMPI 1.2, DATA_DUMP_REQUEST and DATA_RESET_REQUEST: no data.  Posted at
+ * a safepoint after SIGQUIT or SIGUSR2 (vm/interp/safepoint.c). */
+void vmpi_send_data_request(int32_t code) {
+    VMPI_Event event = {.event_type = code, .env_id = vmpi_current_env()};
+    vmpi_dispatch(&event, false);
+}

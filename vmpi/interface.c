@@ -38,6 +38,8 @@ static bool can_enable(int32_t code) {
     case VMPI_EVENT_THREAD_START:
     case VMPI_EVENT_THREAD_END:
     case VMPI_EVENT_CLASS_LOAD:
+    case VMPI_EVENT_DATA_DUMP_REQUEST:  /* SIGQUIT */
+    case VMPI_EVENT_DATA_RESET_REQUEST: /* SIGUSR2 */
     case VMPI_EVENT_JVM_INIT_DONE:
     case VMPI_EVENT_JVM_SHUT_DOWN:
     case VMPI_EVENT_ARENA_NEW:

@@ -50,6 +50,8 @@ void vmpi_send_method_event(int32_t event_type, const struct VMThread *thread,
 /* JVM_SHUT_DOWN is not posted: vmpi_shutdown (control.h) offers it to each
  * agent once. */
 void vmpi_send_jvm_init_done(void);
+/* DATA_DUMP_REQUEST or DATA_RESET_REQUEST (`code`), at a safepoint. */
+void vmpi_send_data_request(int32_t code);
 
 static inline void vmpi_post_class_load(uint32_t class_index) {
     if (VMPI_IS_ENABLED(CLASS_LOAD)) vmpi_send_class_load(class_index, 0);
@@ -62,6 +64,9 @@ static inline void vmpi_post_thread_end(const struct VMThread *thread) {
 }
 static inline void vmpi_post_jvm_init_done(void) {
     if (VMPI_IS_ENABLED(JVM_INIT_DONE)) vmpi_send_jvm_init_done();
+}
+static inline void vmpi_post_data_request(int32_t code) {
+    if (vmpi_enabled[code]) vmpi_send_data_request(code);
 }
 
 static inline void vmpi_post_arena_new(VMPI_ArenaID arena_id, const char *arena_name) {

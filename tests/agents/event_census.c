@@ -14,11 +14,13 @@
  *
  * To give every accepted event its chance it also sets a heap sampling
  * interval of 0 (SAMPLED_OBJECT_ALLOC), requests the events that are only
- * ever requested (HEAP_DUMP, OBJECT_DUMP, MONITOR_DUMP) and, when raw
- * monitor contention is accepted, makes a system thread contend for a raw
- * monitor the main thread holds.  A request that is refused is not counted:
+ * ever requested (HEAP_DUMP, OBJECT_DUMP, MONITOR_DUMP), sends its own
+ * process SIGQUIT and SIGUSR2 (the data requests, served at the program's
+ * first safepoint) and, when raw monitor contention is accepted, makes a
+ * system thread contend for a raw monitor the main thread holds.  A request that is refused is not counted:
  * only what the VM says it does is checked.
  */
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -119,6 +121,8 @@ static void notify_event(VMPI_Event *event) {
         VMPI_HeapDumpArg level = {VMPI_DUMP_LEVEL_0};
         request(VMPI_EVENT_HEAP_DUMP, &level);
         request(VMPI_EVENT_MONITOR_DUMP, NULL);
+        raise(SIGQUIT);
+        raise(SIGUSR2);
         if (accepted[VMPI_EVENT_RAW_MONITOR_CONTENDED_ENTER]) drive_contention();
         break;
     }

@@ -8,3 +8,17 @@ add_test(NAME cli/events/every_accepted_event_is_posted
          COMMAND sh ${cli}/event_census.sh ${VMRUN} $<TARGET_FILE:test_agent_event_census>
                  ${CMAKE_SOURCE_DIR}/examples
          WORKING_DIRECTORY ${scratch})
+
+# SIGQUIT (DATA_DUMP_REQUEST and a stack trace) and SIGUSR2
+# (DATA_RESET_REQUEST) never end the program, with or without an agent
+# (data_signal_case.sh: status 0, all the output, the events in the trace).
+foreach(agent "" -agentlib:trace)
+  if(agent)
+    set(with with_trace)
+  else()
+    set(with without_agents)
+  endif()
+  add_test(NAME cli/signal/QUIT_and_USR2_${with}
+           COMMAND sh ${cli}/data_signal_case.sh "done 863789" -- ${VMRUN} ${agent} ${cli}/work_then_finish.gcl
+           WORKING_DIRECTORY ${scratch})
+endforeach()

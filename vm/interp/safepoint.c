@@ -1,6 +1,6 @@
 /*
  * safepoint.c -- serving requests at safepoints (safepoint.h), and the
- * SIGINT / SIGTERM handlers that post the first kind of request.
+ * signal handlers that post them.
  *
  * The first SIGINT or SIGTERM only asks the VM to stop: the running thread
  * stops at its next safepoint, posts JVM_SHUT_DOWN through vm_exit so every
@@ -12,6 +12,16 @@
  * The handlers are installed without SA_RESTART, so a program blocked in a
  * write (stdout into a pipe nobody reads) gets EINTR and its print path
  * serves the stop (vm_output_failed).
+ *
+ * SIGQUIT and SIGUSR2 never end the program (docs/architecture.md,
+ * "Signals").  SIGQUIT asks for a data dump, as a JVM's thread dump: at the
+ * next safepoint the VM prints the running thread's stack trace on stderr
+ * and posts DATA_DUMP_REQUEST to the agents that enabled it (JVMPI 1.2,
+ * DATA_DUMP_REQUEST; hprof dumps its profile there).  SIGUSR2 posts
+ * DATA_RESET_REQUEST.  Their handlers only set a request bit; each request
+ * is served once per safepoint however many signals came before it, and is
+ * lost if the program ends first.  They are installed with SA_RESTART, so
+ * that a write they interrupt goes on instead of failing.
  */
 #include "safepoint.h"
 
@@ -20,6 +30,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../../vmpi/post.h"
 #include "internal.h"
 
 _Static_assert(ATOMIC_INT_LOCK_FREE == 2, "a signal handler posts requests with a lock-free atomic");
@@ -48,7 +59,11 @@ static bool install_stop_handler(int sig, const struct sigaction *action) {
     return old.sa_handler == SIG_IGN || sigaction(sig, action, NULL) == 0;
 }
 
-bool vm_install_stop_handlers(void) {
+static void on_data_signal(int sig) {
+    atomic_fetch_or(&vm_pending_requests, sig == SIGQUIT ? VM_REQUEST_DATA_DUMP : VM_REQUEST_DATA_RESET);
+}
+
+bool vm_install_signal_handlers(void) {
     struct sigaction action;
     memset(&action, 0, sizeof action);
     action.sa_handler = on_stop_signal;
@@ -56,7 +71,10 @@ bool vm_install_stop_handlers(void) {
     sigaddset(&action.sa_mask, SIGINT);
     sigaddset(&action.sa_mask, SIGTERM);
     action.sa_flags = 0; /* no SA_RESTART: a blocked write returns EINTR */
-    return install_stop_handler(SIGINT, &action) && install_stop_handler(SIGTERM, &action);
+    if (!install_stop_handler(SIGINT, &action) || !install_stop_handler(SIGTERM, &action)) return false;
+    action.sa_handler = on_data_signal;
+    action.sa_flags = SA_RESTART;
+    return install_stop_handler(SIGQUIT, &action) && install_stop_handler(SIGUSR2, &action);
 }
 
 bool vm_stop_requested(void) {
@@ -70,4 +88,12 @@ void vm_safepoint(VMThread *thread) {
         fprintf(stderr, "vmrun: stopped by %s\n", sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal");
         vm_exit(thread->vm, 128 + sig);
     }
+    /* Cleared before they are served: a signal that comes meanwhile asks again. */
+    uint32_t data = atomic_fetch_and(&vm_pending_requests, ~(uint32_t)(VM_REQUEST_DATA_DUMP | VM_REQUEST_DATA_RESET));
+    if (data & VM_REQUEST_DATA_DUMP) {
+        fprintf(stderr, "vmrun: SIGQUIT: stack trace of thread %s\n", thread->name);
+        vm_print_stack_trace(thread);
+        vmpi_post_data_request(VMPI_EVENT_DATA_DUMP_REQUEST);
+    }
+    if (data & VM_REQUEST_DATA_RESET) vmpi_post_data_request(VMPI_EVENT_DATA_RESET_REQUEST);
 }

@@ -1,6 +1,7 @@
 /*
- * safepoint.h -- requests from outside the interpreter (a signal handler
- * today; a data-dump request, thread suspension or a thread switch later),
+ * safepoint.h -- requests from outside the interpreter (signal handlers
+ * today: stop, data dump, data reset; thread suspension or a thread switch
+ * later),
  * and the points where a running thread serves them.
  *
  * Invariant: a request is served only at a safepoint, where the thread's
@@ -24,7 +25,9 @@
 
 /* What a thread is asked to do at its next safepoint: one bit per kind. */
 typedef enum VmRequest {
-    VM_REQUEST_STOP = 1u << 0, /* SIGINT or SIGTERM: shut down, exit 128 + signal */
+    VM_REQUEST_STOP = 1u << 0,       /* SIGINT or SIGTERM: shut down, exit 128 + signal */
+    VM_REQUEST_DATA_DUMP = 1u << 1,  /* SIGQUIT: DATA_DUMP_REQUEST and a stack trace */
+    VM_REQUEST_DATA_RESET = 1u << 2, /* SIGUSR2: DATA_RESET_REQUEST */
 } VmRequest;
 
 /* The pending VmRequest bits, for every thread of the process. */
@@ -34,8 +37,9 @@ static inline bool vm_safepoint_requested(void) {
     return atomic_load_explicit(&vm_pending_requests, memory_order_relaxed) != 0;
 }
 
-/* Serves every pending request; `thread`'s state is saved.  Returns unless
- * a request ends the program (VM_REQUEST_STOP does, through vm_exit). */
+/* Serves every pending request, and clears the ones it served; `thread`'s
+ * state is saved.  Returns unless a request ends the program
+ * (VM_REQUEST_STOP does, through vm_exit). */
 __attribute__((noinline)) void vm_safepoint(VMThread *thread);
 
 #endif

@@ -85,8 +85,8 @@ int main(int argc, char **argv) {
     /* A closed pipe is a write error the VM reports and exits on through
      * vm_exit (vm/interp/errors.c), not a death that skips the agents. */
     signal(SIGPIPE, SIG_IGN);
-    if (!vm_install_stop_handlers()) {
-        perror("vmrun: cannot install the SIGINT and SIGTERM handlers");
+    if (!vm_install_signal_handlers()) {
+        perror("vmrun: cannot install the signal handlers");
         return 1;
     }
 

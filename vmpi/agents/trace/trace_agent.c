@@ -1,6 +1,7 @@
 /*
  * trace_agent.c -- the trace agent: every heap, GC, class and thread event
- * as one line of JSON, in order.  docs/trace-format.md is the format's
+ * (and the data requests, SIGQUIT's and SIGUSR2's) as one line of JSON, in
+ * order.  docs/trace-format.md is the format's
  * reference; its table of events and fields is generated from vmpi.h, as
  * this file's writer is.
  *
@@ -284,6 +285,7 @@ int32_t VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved) {
         VMPI_EVENT_OBJECT_FREE, VMPI_EVENT_OBJECT_MOVE,  VMPI_EVENT_GC_START,
         VMPI_EVENT_GC_FINISH,   VMPI_EVENT_CLASS_LOAD,   VMPI_EVENT_THREAD_START,
         VMPI_EVENT_THREAD_END,  VMPI_EVENT_JVM_INIT_DONE, VMPI_EVENT_JVM_SHUT_DOWN,
+        VMPI_EVENT_DATA_DUMP_REQUEST, VMPI_EVENT_DATA_RESET_REQUEST,
     };
     for (size_t i = 0; i < sizeof traced / sizeof traced[0]; i++) vmpi->EnableEvent(traced[i], NULL);
     if (methods) {
