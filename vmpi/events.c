@@ -156,6 +156,20 @@ void vmpi_send_method_event(int32_t event_type, const struct VMThread *thread,
     vmpi_dispatch(&event, false);
 }
 
+/* JVMPI 1.2, METHOD_ENTRY2: "issued with GC disabled", as it carries an
+ * object ID; obj_id is NULL for a static method. */
+void vmpi_send_method_entry(const struct VMThread *thread, const struct ProgMethod *method,
+                            Obj *const *receiver) {
+    if (vmpi_enabled[VMPI_EVENT_METHOD_ENTRY])
+        vmpi_send_method_event(VMPI_EVENT_METHOD_ENTRY, thread, method);
+    if (vmpi_enabled[VMPI_EVENT_METHOD_ENTRY2]) {
+        VMPI_Event event = {.event_type = VMPI_EVENT_METHOD_ENTRY2, .env_id = THREAD_ID(thread)};
+        event.u.method_entry2.method_id = METHOD_ID(method);
+        event.u.method_entry2.obj_id = receiver ? OBJECT_ID(*receiver) : NULL;
+        vmpi_dispatch(&event, true);
+    }
+}
+
 void vmpi_send_jvm_init_done(void) {
     VMPI_Event event = {.event_type = VMPI_EVENT_JVM_INIT_DONE, .env_id = vmpi_current_env()};
     vmpi_dispatch(&event, false);

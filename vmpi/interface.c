@@ -31,6 +31,7 @@
 static bool can_enable(int32_t code) {
     switch (code) {
     case VMPI_EVENT_METHOD_ENTRY:
+    case VMPI_EVENT_METHOD_ENTRY2:
     case VMPI_EVENT_METHOD_EXIT:
     case VMPI_EVENT_OBJECT_ALLOC:
     case VMPI_EVENT_OBJECT_FREE:

@@ -11,8 +11,10 @@
 #ifndef GCLAB_VMPI_POST_H
 #define GCLAB_VMPI_POST_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "../vm/object.h"
 #include "vmpi.h"
@@ -42,11 +44,26 @@ void vmpi_send_class_load(uint32_t class_index, int32_t requested);
 void vmpi_send_thread_start(const struct VMThread *thread, int32_t requested);
 void vmpi_send_thread_end(const struct VMThread *thread);
 /* METHOD_ENTRY or METHOD_EXIT (`event_type`).  No post helper: the
- * interpreter tests VMPI_IS_ENABLED(METHOD_ENTRY) or (METHOD_EXIT) itself,
- * because it must save its registers before going out of line
- * (vm/interp/interp.c, METHOD_EVENT). */
+ * interpreter tests VMPI_IS_ENABLED(METHOD_EXIT) or
+ * vmpi_method_entry_enabled() itself, because it must save its registers
+ * before going out of line (vm/interp/interp.c, METHOD_ENTRY_EVENT). */
 void vmpi_send_method_event(int32_t event_type, const struct VMThread *thread,
                             const struct ProgMethod *method);
+/* Whichever of METHOD_ENTRY and METHOD_ENTRY2 is enabled, for the method
+ * `thread` has just entered.  `receiver` is the slot holding `this` (read
+ * only when ENTRY2 is built, after ENTRY's agents ran), NULL for a static
+ * method. */
+void vmpi_send_method_entry(const struct VMThread *thread, const struct ProgMethod *method,
+                            Obj *const *receiver);
+
+/* Whether METHOD_ENTRY or METHOD_ENTRY2 is enabled: their codes are
+ * adjacent, so one 16-bit load and one branch test both. */
+_Static_assert(VMPI_EVENT_METHOD_ENTRY2 == VMPI_EVENT_METHOD_ENTRY + 1, "entry events are adjacent");
+static inline bool vmpi_method_entry_enabled(void) {
+    uint16_t both;
+    memcpy(&both, &vmpi_enabled[VMPI_EVENT_METHOD_ENTRY], sizeof both);
+    return __builtin_expect(both != 0, 0);
+}
 /* JVM_SHUT_DOWN is not posted: vmpi_shutdown (control.h) offers it to each
  * agent once. */
 void vmpi_send_jvm_init_done(void);

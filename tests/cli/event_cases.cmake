@@ -22,3 +22,14 @@ foreach(agent "" -agentlib:trace)
            COMMAND sh ${cli}/data_signal_case.sh "done 863789" -- ${VMRUN} ${agent} ${cli}/work_then_finish.gcl
            WORKING_DIRECTORY ${scratch})
 endforeach()
+
+# The trace agent writes any event it is asked for by name (events=...):
+# METHOD_ENTRY2 with the receiver of an instance method, and null for a
+# static one (exit 99 if either is missing); the check agent beside it.
+case(cli/events/trace_method_entry2 0 ${CMAKE_SOURCE_DIR}/examples/hash_map.expected "^check: ok: "
+     sh -c "\"$0\" -agentlib:check -agentlib:trace=file=entry2.jsonl,events=METHOD_ENTRY2 \"$1\" || exit\ngrep -q '\"event\":\"METHOD_ENTRY2\",.*\"obj_id\":[0-9]' entry2.jsonl || exit 99\ngrep -q '\"event\":\"METHOD_ENTRY2\",.*\"obj_id\":null' entry2.jsonl || exit 99"
+     ${VMRUN} ${CMAKE_SOURCE_DIR}/examples/hash_map.gcl)
+case(cli/events/trace_unknown_event 1 - "^trace: events=: no event is named 'NO_SUCH'$"
+     ${VMRUN} -agentlib:trace=file=unknown.jsonl,events=NO_SUCH ${hello})
+case(cli/events/trace_event_never_posted 1 - "^trace: events=: the VM cannot send CLASS_UNLOAD$"
+     ${VMRUN} -agentlib:trace=file=unposted.jsonl,events=CLASS_UNLOAD ${hello})

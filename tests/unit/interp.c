@@ -51,6 +51,7 @@ typedef struct RunConfig {
     bool assembly;      /* the source is assembly (vm/asm/asm.c), not the language */
     bool trace_methods; /* an agent prints "> name" / "< name" for METHOD_ENTRY / EXIT */
     bool trace_calls;   /* an agent prints GetCallTrace's frames at each METHOD_ENTRY */
+    bool trace_receivers; /* an agent prints "> name this=CLASS|null" for METHOD_ENTRY2 */
 } RunConfig;
 
 /* The method-event agent of RunConfig.trace_methods: it writes into the
@@ -73,6 +74,14 @@ static void print_call_trace(VMPI_Event *event) {
         printf("%s%s:%d", i ? " " : "", m->name, frames[i].lineno);
     }
     printf("\n");
+}
+
+/* The receiver agent of RunConfig.trace_receivers (JVMPI 1.2,
+ * METHOD_ENTRY2): the entered method and the class of its `this`. */
+static void print_receiver(VMPI_Event *event) {
+    const ProgMethod *m = (const ProgMethod *)event->u.method_entry2.method_id;
+    const Obj *receiver = (const Obj *)event->u.method_entry2.obj_id;
+    printf("> %s this=%s\n", m->name, receiver ? receiver->cls->name : "null");
 }
 
 static void read_all(FILE *file, char *buf, size_t size) {
@@ -101,6 +110,8 @@ static _Noreturn void child_run(const char *source, RunConfig config, int argc, 
         agent->EnableEvent(VMPI_EVENT_METHOD_ENTRY, NULL);
         agent->EnableEvent(VMPI_EVENT_METHOD_EXIT, NULL);
     }
+    if (config.trace_receivers)
+        vmpi_register_listener(print_receiver)->EnableEvent(VMPI_EVENT_METHOD_ENTRY2, NULL);
     if (config.trace_calls) {
         call_trace_agent = vmpi_register_listener(print_call_trace);
         call_trace_agent->EnableEvent(VMPI_EVENT_METHOD_ENTRY, NULL);
@@ -565,6 +576,22 @@ Test(interp, method_entry_and_exit_events_bracket_every_call) {
                          "int main() { show(\"x\" + twice(3)); return twice(1) - 2; }\n",
                          (RunConfig){.trace_methods = true},
                          "> main\n> twice\n< twice\n> show\nx6\n< show\n> twice\n< twice\n< main\n");
+}
+
+/* METHOD_ENTRY2 at every call, main's included, with the receiver for an
+ * instance method (under --gc-stress, so a receiver read after a
+ * collection would be caught) and NULL for a static one; METHOD_ENTRY's
+ * agent, loaded first, sees the same calls. */
+Test(interp, method_entry2_carries_the_receiver) {
+    expect_output_config("class Box { int v;\n"
+                         "  int get() { return v; }\n"
+                         "  static Box of(int v) { Box b = new Box(); b.v = v; return b; } }\n"
+                         "class Big { int v; int get() { return 10 * v; } }\n"
+                         "void main() { Box b = Box.of(4); Big g = new Big(); g.v = 2;\n"
+                         "  println(b.get() + g.get()); }\n",
+                         (RunConfig){.trace_receivers = true, .trace_methods = true},
+                         "> main\n> main this=null\n> of\n> of this=null\n< of\n"
+                         "> get\n> get this=Box\n< get\n> get\n> get this=Big\n< get\n24\n< main\n");
 }
 
 /* GetCallTrace on real frames: each frame's line is the line of its call

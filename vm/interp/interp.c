@@ -253,12 +253,17 @@ static uint64_t run(VMThread *thread, Frame *base) {
  * no write barrier collects, allocates or posts an event (gc.h), so the
  * barrier's out-of-line half sees no stack and moves no object. */
 #define STORE_REF(holder, slot, value) gc_write_ref(VM->gc, holder, slot, value)
-/* METHOD_EVENT(ENTRY) or METHOD_EVENT(EXIT): one branch while no agent
- * enabled that event. */
-#define METHOD_EVENT(kind)                                                                           \
+/* METHOD_EXIT_EVENT(), and METHOD_ENTRY_EVENT(receiver) for METHOD_ENTRY and
+ * METHOD_ENTRY2 (`receiver`: the slot of `this`, NULL for a static method):
+ * one branch while no agent enabled them. */
+#define METHOD_EXIT_EVENT()                                                                          \
     do {                                                                                             \
-        if (VMPI_IS_ENABLED(METHOD_##kind))                                                          \
-            OUT_OF_LINE(vmpi_send_method_event(VMPI_EVENT_METHOD_##kind, thread, fp->method));       \
+        if (VMPI_IS_ENABLED(METHOD_EXIT))                                                            \
+            OUT_OF_LINE(vmpi_send_method_event(VMPI_EVENT_METHOD_EXIT, thread, fp->method));         \
+    } while (0)
+#define METHOD_ENTRY_EVENT(receiver)                                                                 \
+    do {                                                                                             \
+        if (vmpi_method_entry_enabled()) OUT_OF_LINE(vmpi_send_method_entry(thread, fp->method, receiver)); \
     } while (0)
 
 /* A safepoint (safepoint.h), at every taken jump and every call: one load
@@ -541,18 +546,18 @@ op_CALL: {
     psp = pl + callee->num_prim_locals;
     rsp = rl + callee->num_ref_locals;
     pc = callee->code;
-    METHOD_EVENT(ENTRY);
+    METHOD_ENTRY_EVENT(callee->has_receiver ? rl : NULL);
     SAFEPOINT_POLL();
     DISPATCH();
 }
 op_RET:
-    METHOD_EVENT(EXIT);
+    METHOD_EXIT_EVENT();
     if (fp == base) goto finished;
     psp = pl;
     rsp = rl;
     goto return_to_caller;
 op_RETP:
-    METHOD_EVENT(EXIT);
+    METHOD_EXIT_EVENT();
     result = psp[-1];
     if (fp == base) goto finished;
     psp = pl;
@@ -560,7 +565,7 @@ op_RETP:
     rsp = rl;
     goto return_to_caller;
 op_RETR: {
-    METHOD_EVENT(EXIT);
+    METHOD_EXIT_EVENT();
     Obj *value = rsp[-1]; /* read after the event, which may have moved it */
     if (fp == base) goto finished;
     psp = pl;
@@ -895,7 +900,8 @@ finished:
 #undef ARRAY_GET
 #undef ARRAY_PUT
 #undef STORE_REF
-#undef METHOD_EVENT
+#undef METHOD_EXIT_EVENT
+#undef METHOD_ENTRY_EVENT
 #undef SAFEPOINT_POLL
 #undef JUMP_BY
 #undef IMMEDIATE
@@ -935,7 +941,7 @@ int vm_run_main(VM *vm, int argc, char **argv) {
     thread->depth = 1;
     thread->rtop = thread->rstack + entry->num_ref_locals;
     thread->ptop = thread->pstack + entry->num_prim_locals;
-    if (VMPI_IS_ENABLED(METHOD_ENTRY)) vmpi_send_method_event(VMPI_EVENT_METHOD_ENTRY, thread, main_method);
+    if (vmpi_method_entry_enabled()) vmpi_send_method_entry(thread, main_method, NULL); /* main is static */
     /* A signal that came while the program was loading is served here. */
     if (vm_safepoint_requested()) vm_safepoint(thread);
     uint64_t result = run(thread, base);

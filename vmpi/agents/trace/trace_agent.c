@@ -5,10 +5,13 @@
  * reference; its table of events and fields is generated from vmpi.h, as
  * this file's writer is.
  *
- *     -agentlib:trace[=file=F][,methods=y]
+ *     -agentlib:trace[=file=F][,methods=y][,events=NAME:NAME...]
  *
  *   file=F     where to write (default trace.jsonl; "-" is standard output)
  *   methods=y  also METHOD_ENTRY and METHOD_EXIT (off by default: costly)
+ *   events=..  also these events, by name without the prefix, ':' between
+ *              (e.g. events=METHOD_ENTRY2:INSTRUCTION_START); one the VM
+ *              cannot send is an error
  *
  * The first line names the format and its version:
  * {"format":"gclab-vmpi-trace","version":1,"vmpi_version":V,"collector":C}.
@@ -247,19 +250,50 @@ static void notify_event(VMPI_Event *event) {
 
 /* ---- start-up -------------------------------------------------------------------------- */
 
-/* Parses "file=F,methods=y"; on error prints one line and returns false. */
-static bool parse_options(char *options, bool *methods) {
+/* The code of the event named `name` ("OBJECT_ALLOC"), or 0 if none is. */
+static int32_t event_code(const char *name) {
+    for (int32_t code = 1; code < VMPI_EVENT_CODE_LIMIT; code++) {
+        const char *known = vmpi_event_name(code);
+        if (known && strcmp(known, name) == 0) return code;
+    }
+    return 0;
+}
+
+/* Enables the events of events=NAME:NAME...; on error prints one line and
+ * returns false. */
+static bool enable_named_events(char *names) {
+    char *rest = names, *name;
+    while ((name = strtok_r(rest, ":", &rest)) != NULL) {
+        int32_t code = event_code(name);
+        if (!code) {
+            fprintf(stderr, "trace: events=: no event is named '%s'\n", name);
+            return false;
+        }
+        if (vmpi->EnableEvent(code, NULL) != VMPI_OK) {
+            fprintf(stderr, "trace: events=: the VM cannot send %s\n", name);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Parses "file=F,methods=y,events=..."; on error prints one line and
+ * returns false. */
+static bool parse_options(char *options, bool *methods, char **events) {
     snprintf(path, sizeof path, "trace.jsonl");
     *methods = false;
+    *events = NULL;
     char *item, *value;
     while (agent_next_option(&options, &item, &value)) {
-        if (strcmp(item, "file") == 0 && value && *value) {
+        if (strcmp(item, "events") == 0 && value && *value) {
+            *events = value;
+        } else if (strcmp(item, "file") == 0 && value && *value) {
             if ((size_t)snprintf(path, sizeof path, "%s", value) >= sizeof path) {
                 fprintf(stderr, "trace: file name too long\n");
                 return false;
             }
         } else if (!agent_methods_option(item, value, methods)) {
-            agent_bad_option("trace", item, value, "file=F, methods=y|n");
+            agent_bad_option("trace", item, value, "file=F, methods=y|n, events=NAME:NAME...");
             return false;
         }
     }
@@ -270,7 +304,8 @@ int32_t VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved) {
     (void)reserved;
     if (!agent_get_env(vm, "trace", &vmpi)) return VMPI_ERR;
     bool methods;
-    if (!parse_options(options, &methods)) return VMPI_ERR;
+    char *events;
+    if (!parse_options(options, &methods, &events)) return VMPI_ERR;
     if (!trace_output_open(&out, path)) {
         fprintf(stderr, "trace: cannot open %s: %s\n", path, strerror(errno));
         return VMPI_ERR;
@@ -291,6 +326,10 @@ int32_t VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved) {
     if (methods) {
         vmpi->EnableEvent(VMPI_EVENT_METHOD_ENTRY, NULL);
         vmpi->EnableEvent(VMPI_EVENT_METHOD_EXIT, NULL);
+    }
+    if (events && !enable_named_events(events)) {
+        trace_output_abandon(&out);
+        return VMPI_ERR;
     }
     return VMPI_OK;
 }
