@@ -170,6 +170,17 @@ void vmpi_send_method_entry(const struct VMThread *thread, const struct ProgMeth
     }
 }
 
+/* JVMPI 1.4.2, INSTRUCTION_START.  gclab has no switch instruction, so
+ * the switch fields stay 0. */
+void vmpi_send_instruction_start(const struct VMThread *thread, const struct ProgMethod *method,
+                                 uint32_t offset, int32_t is_true) {
+    VMPI_Event event = {.event_type = VMPI_EVENT_INSTRUCTION_START, .env_id = THREAD_ID(thread)};
+    event.u.instruction.method_id = METHOD_ID(method);
+    event.u.instruction.offset = (int32_t)offset;
+    event.u.instruction.is_true = is_true;
+    vmpi_dispatch(&event, false);
+}
+
 void vmpi_send_jvm_init_done(void) {
     VMPI_Event event = {.event_type = VMPI_EVENT_JVM_INIT_DONE, .env_id = vmpi_current_env()};
     vmpi_dispatch(&event, false);

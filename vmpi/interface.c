@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 
+#include "../vm/interp/safepoint.h"
 #include "control.h"
 #include "dispatch.h"
 
@@ -32,6 +33,7 @@ static bool can_enable(int32_t code) {
     switch (code) {
     case VMPI_EVENT_METHOD_ENTRY:
     case VMPI_EVENT_METHOD_ENTRY2:
+    case VMPI_EVENT_INSTRUCTION_START:
     case VMPI_EVENT_METHOD_EXIT:
     case VMPI_EVENT_OBJECT_ALLOC:
     case VMPI_EVENT_OBJECT_FREE:
@@ -61,6 +63,9 @@ int32_t vmpi_set_event(VmpiAgent *agent, int32_t code, uint8_t on) {
     if (!can_enable(code)) return VMPI_NOT_AVAILABLE;
     agent->enabled[code] = on;
     vmpi_refresh_enabled(code);
+    /* The interpreter hooks every instruction only while this is enabled,
+     * and switches at its next safepoint (vm/interp/interp.c). */
+    if (code == VMPI_EVENT_INSTRUCTION_START) vm_request(VM_REQUEST_DISPATCH);
     return VMPI_OK;
 }
 

@@ -56,6 +56,13 @@ void vmpi_send_method_event(int32_t event_type, const struct VMThread *thread,
 void vmpi_send_method_entry(const struct VMThread *thread, const struct ProgMethod *method,
                             Obj *const *receiver);
 
+/* INSTRUCTION_START for the instruction at `offset` in `method`'s code;
+ * `is_true`: a conditional branch jumps.  No post helper: the interpreter
+ * runs its instruction hook only while the event is enabled
+ * (vm/interp/interp.c, op_instruction_start). */
+void vmpi_send_instruction_start(const struct VMThread *thread, const struct ProgMethod *method,
+                                 uint32_t offset, int32_t is_true);
+
 /* Whether METHOD_ENTRY or METHOD_ENTRY2 is enabled: their codes are
  * adjacent, so one 16-bit load and one branch test both. */
 _Static_assert(VMPI_EVENT_METHOD_ENTRY2 == VMPI_EVENT_METHOD_ENTRY + 1, "entry events are adjacent");

@@ -122,9 +122,14 @@ typedef int32_t VMPI_ArenaID;
     F(method_entry2, METHOD_ID, method_id) \
     F(method_entry2, OBJECT_ID, obj_id)
 #define VMPI_FIELDS_instruction(F) \
-    F(instruction, METHOD_ID, method_id) \
-    F(instruction, INT32,     offset)    \
-    F(instruction, INT32,     is_true)
+    F(instruction, METHOD_ID, method_id)         \
+    F(instruction, INT32,     offset)            \
+    F(instruction, INT32,     is_true)           \
+    F(instruction, INT32,     key)               \
+    F(instruction, INT32,     low)               \
+    F(instruction, INT32,     hi)                \
+    F(instruction, INT32,     chosen_pair_index) \
+    F(instruction, INT32,     is_default)
 #define VMPI_FIELDS_obj_alloc(F) \
     F(obj_alloc, ARENA_ID,  arena_id) \
     F(obj_alloc, OBJECT_ID, class_id) \
@@ -299,7 +304,23 @@ typedef struct VMPI_Event {
     union {
         struct { VMPI_MethodID method_id; } method;
         struct { VMPI_MethodID method_id; VMPI_ObjectID obj_id; } method_entry2;
-        struct { VMPI_MethodID method_id; int32_t offset; int32_t is_true; } instruction;
+        /* JVMPI 1.4.2, INSTRUCTION_START, before each instruction the
+         * interpreter runs: offset is the instruction's in the method's
+         * code; for a conditional branch (JT, JF) is_true is 1 when it
+         * jumps.  JVMPI's union of if_info, tableswitch_info and
+         * lookupswitch_info is flattened: key, low and hi (a table switch)
+         * and chosen_pair_index and is_default (a lookup switch) are 0, as
+         * gclab's bytecode has no switch instruction yet. */
+        struct {
+            VMPI_MethodID method_id;
+            int32_t offset;
+            int32_t is_true;
+            int32_t key;
+            int32_t low;
+            int32_t hi;
+            int32_t chosen_pair_index;
+            int32_t is_default;
+        } instruction;
         struct {
             VMPI_ArenaID arena_id;
             VMPI_ObjectID class_id;  /* element class when is_array == VMPI_CLASS */

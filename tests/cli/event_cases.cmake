@@ -33,3 +33,9 @@ case(cli/events/trace_unknown_event 1 - "^trace: events=: no event is named 'NO_
      ${VMRUN} -agentlib:trace=file=unknown.jsonl,events=NO_SUCH ${hello})
 case(cli/events/trace_event_never_posted 1 - "^trace: events=: the VM cannot send CLASS_UNLOAD$"
      ${VMRUN} -agentlib:trace=file=unposted.jsonl,events=CLASS_UNLOAD ${hello})
+
+# INSTRUCTION_START in the trace: every instruction, with is_true set on
+# the branches that jump (exit 99 if there is none); check beside it.
+case(cli/events/trace_instruction_start 0 ${CMAKE_SOURCE_DIR}/examples/sieve.expected "^check: ok: "
+     sh -c "\"$0\" -agentlib:check -agentlib:trace=file=instructions.jsonl,events=INSTRUCTION_START \"$1\" || exit\ngrep -q '\"event\":\"INSTRUCTION_START\",.*\"is_true\":1,' instructions.jsonl || exit 99"
+     ${VMRUN} ${CMAKE_SOURCE_DIR}/examples/sieve.gcl)

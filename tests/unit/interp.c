@@ -52,6 +52,8 @@ typedef struct RunConfig {
     bool trace_methods; /* an agent prints "> name" / "< name" for METHOD_ENTRY / EXIT */
     bool trace_calls;   /* an agent prints GetCallTrace's frames at each METHOD_ENTRY */
     bool trace_receivers; /* an agent prints "> name this=CLASS|null" for METHOD_ENTRY2 */
+    bool check_instructions; /* an agent checks INSTRUCTION_START's order (check_instruction) */
+    const char *hook_method; /* INSTRUCTION_START enabled only while this method runs */
 } RunConfig;
 
 /* The method-event agent of RunConfig.trace_methods: it writes into the
@@ -84,6 +86,77 @@ static void print_receiver(VMPI_Event *event) {
     printf("> %s this=%s\n", m->name, receiver ? receiver->cls->name : "null");
 }
 
+/* The agent of RunConfig.check_instructions.  Each INSTRUCTION_START must
+ * be for the instruction the previous one leads to: the next instruction,
+ * a jump's target (a conditional one's when is_true says it jumps), or a
+ * callee's first instruction; only after a return is the next one not
+ * predicted.  A breach is printed into the program's output; JVM_SHUT_DOWN
+ * prints how many conditional branches jumped and how many did not. */
+static const Program *running_program;
+static const ProgMethod *next_method;
+static int64_t next_offset = -1;
+static uint32_t branches_taken, branches_not_taken;
+static void check_instruction(VMPI_Event *event) {
+    if (event->event_type == VMPI_EVENT_JVM_SHUT_DOWN) {
+        printf("branches: %s taken, %s not taken\n", branches_taken ? "some" : "none",
+               branches_not_taken ? "some" : "none");
+        return;
+    }
+    const ProgMethod *m = (const ProgMethod *)event->u.instruction.method_id;
+    uint32_t offset = (uint32_t)event->u.instruction.offset;
+    if (next_offset >= 0 && (m != next_method || offset != next_offset))
+        printf("INSTRUCTION_START %s@%u, expected %s@%lld\n", m->name, offset, next_method->name,
+               (long long)next_offset);
+    uint8_t op = m->code[offset];
+    int32_t jump;
+    memcpy(&jump, m->code + offset + 1, sizeof jump);
+    bool conditional = op == OP_JT || op == OP_JF;
+    if (conditional) {
+        if (event->u.instruction.is_true) branches_taken++;
+        else branches_not_taken++;
+    } else if (event->u.instruction.is_true) {
+        printf("INSTRUCTION_START %s@%u: is_true set for no branch\n", m->name, offset);
+    }
+    next_method = m;
+    if (op == OP_JMP || (conditional && event->u.instruction.is_true)) {
+        next_offset = (int64_t)offset + jump;
+    } else if (op == OP_CALL) {
+        uint16_t callee;
+        memcpy(&callee, m->code + offset + 1, sizeof callee);
+        next_method = &running_program->methods[callee];
+        next_offset = 0;
+    } else if (op == OP_RET || op == OP_RETP || op == OP_RETR) {
+        next_offset = -1;
+    } else {
+        next_offset = (int64_t)offset + op_size(op);
+    }
+}
+
+/* The agent of RunConfig.hook_method: INSTRUCTION_START on at that
+ * method's entry and off at its exit, and the method of each
+ * INSTRUCTION_START printed once per run of consecutive events. */
+static VMPI_Interface *hook_agent;
+static const char *hook_method;
+static const ProgMethod *last_hooked;
+static void hook_one_method(VMPI_Event *event) {
+    const ProgMethod *m = (const ProgMethod *)event->u.method.method_id;
+    switch (event->event_type) {
+    case VMPI_EVENT_METHOD_ENTRY:
+    case VMPI_EVENT_METHOD_EXIT:
+        if (strcmp(m->name, hook_method) == 0 && event->event_type == VMPI_EVENT_METHOD_ENTRY)
+            hook_agent->EnableEvent(VMPI_EVENT_INSTRUCTION_START, NULL);
+        else if (strcmp(m->name, hook_method) == 0)
+            hook_agent->DisableEvent(VMPI_EVENT_INSTRUCTION_START, NULL);
+        last_hooked = NULL;
+        break;
+    default: /* INSTRUCTION_START */
+        m = (const ProgMethod *)event->u.instruction.method_id;
+        if (m != last_hooked) printf("instructions of %s from offset %d\n", m->name, event->u.instruction.offset);
+        last_hooked = m;
+        break;
+    }
+}
+
 static void read_all(FILE *file, char *buf, size_t size) {
     rewind(file);
     size_t n = fread(buf, 1, size - 1, file);
@@ -109,6 +182,18 @@ static _Noreturn void child_run(const char *source, RunConfig config, int argc, 
         VMPI_Interface *agent = vmpi_register_listener(print_method_event);
         agent->EnableEvent(VMPI_EVENT_METHOD_ENTRY, NULL);
         agent->EnableEvent(VMPI_EVENT_METHOD_EXIT, NULL);
+    }
+    running_program = program;
+    if (config.check_instructions) {
+        VMPI_Interface *agent = vmpi_register_listener(check_instruction);
+        agent->EnableEvent(VMPI_EVENT_INSTRUCTION_START, NULL);
+        agent->EnableEvent(VMPI_EVENT_JVM_SHUT_DOWN, NULL);
+    }
+    if (config.hook_method) {
+        hook_method = config.hook_method;
+        hook_agent = vmpi_register_listener(hook_one_method);
+        hook_agent->EnableEvent(VMPI_EVENT_METHOD_ENTRY, NULL);
+        hook_agent->EnableEvent(VMPI_EVENT_METHOD_EXIT, NULL);
     }
     if (config.trace_receivers)
         vmpi_register_listener(print_receiver)->EnableEvent(VMPI_EVENT_METHOD_ENTRY2, NULL);
@@ -163,7 +248,7 @@ static void expect_output_config(const char *source, RunConfig config, const cha
         Run *r = run_with(source, config, 0, NULL);
         cr_expect_eq(r->status, 0, "plain=%d: status %d, stderr:\n%s", plain, r->status, r->err);
         cr_expect_str_eq(r->err, "", "plain=%d: %s", plain, r->err);
-        cr_expect_str_eq(r->out, out, "plain=%d", plain);
+        cr_expect_str_eq(r->out, out, "plain=%d: got\n%s", plain, r->out);
     }
 }
 
@@ -592,6 +677,30 @@ Test(interp, method_entry2_carries_the_receiver) {
                          (RunConfig){.trace_receivers = true, .trace_methods = true},
                          "> main\n> main this=null\n> of\n> of this=null\n< of\n"
                          "> get\n> get this=Box\n< get\n> get\n> get this=Big\n< get\n24\n< main\n");
+}
+
+/* INSTRUCTION_START before every instruction, in the order they run, with
+ * is_true saying where each conditional branch went -- with and without
+ * superinstructions, under --gc-stress. */
+Test(interp, instruction_start_follows_every_instruction) {
+    expect_output_config("int sum(int[] a) { int s = 0;\n"
+                         "  for (int i = 0; i < len(a); i++) { if (a[i] > 2) s = s + a[i]; else s = s - 1; }\n"
+                         "  return s; }\n"
+                         "void main() { int[] a = new int[6]; for (int i = 0; i < 6; i++) a[i] = i * i;\n"
+                         "  string t = \"x\"; while (len(t) < 4) t = t + \"y\";\n"
+                         "  println(t + sum(a)); }\n",
+                         (RunConfig){.check_instructions = true},
+                         "xyyy52\nbranches: some taken, some not taken\n");
+}
+
+/* Enabled and disabled while the program runs, INSTRUCTION_START takes
+ * effect at the next safepoint: the call's, so it covers exactly the
+ * instructions of the method that enabled it, from its first. */
+Test(interp, instruction_start_switches_at_a_safepoint) {
+    expect_output_config("int twice(int n) { int r = 0; for (int i = 0; i < 2; i++) r = r + n; return r; }\n"
+                         "int main() { int a = twice(3); int b = twice(a); println(a + b); return 0; }\n",
+                         (RunConfig){.hook_method = "twice"},
+                         "instructions of twice from offset 0\ninstructions of twice from offset 0\n18\n");
 }
 
 /* GetCallTrace on real frames: each frame's line is the line of its call

@@ -9,6 +9,13 @@
  * that linking rewrote with superinstructions (quicken.h) so that common
  * sequences take one dispatch.
  *
+ * INSTRUCTION_START costs nothing while disabled (Lua's hook idea, adapted
+ * to computed goto): dispatch reads a table that is either the opcodes'
+ * labels or, while the event is enabled, one hook label in every entry; the
+ * hook posts the event and jumps to the instruction's own label.  The
+ * table is chosen when the loop starts and after every safepoint, and
+ * enabling or disabling the event requests one (VM_REQUEST_DISPATCH).
+ *
  * Calls are Lua-style: a caller pushes the arguments on its operand stacks
  * and they become the callee's first locals where they lie, so a call copies
  * nothing.  A frame's locals are followed by its operand stack:
@@ -134,6 +141,19 @@ static inline void enter_frame(Frame *fp, const LinkedMethod *lm, uint64_t *pl, 
     fp->rlocals = rl;
     for (uint32_t i = lm->num_prim_args; i < lm->num_prim_locals; i++) pl[i] = 0;
     for (uint32_t i = lm->num_ref_args; i < lm->num_ref_locals; i++) rl[i] = NULL;
+}
+
+/* Fills the interpreter's dispatch table `live`: while an agent wants
+ * INSTRUCTION_START every entry is `hook`, otherwise it is a copy of
+ * `opcodes`.  Called when the interpreter starts and after every
+ * safepoint, which is where a change of the event takes effect
+ * (VM_REQUEST_DISPATCH): so dispatch itself never tests the event, and an
+ * instruction costs the same whether or not the hook exists. */
+static void select_dispatch(const void **live, const void *const *opcodes, const void *hook) {
+    if (VMPI_IS_ENABLED(INSTRUCTION_START))
+        for (int i = 0; i < 256; i++) live[i] = hook;
+    else
+        memcpy(live, opcodes, 256 * sizeof *live);
 }
 
 /* Runs from frame `base` (already entered, its pc at its first instruction)
@@ -270,7 +290,10 @@ static uint64_t run(VMThread *thread, Frame *base) {
  * and one branch unless a request is pending. */
 #define SAFEPOINT_POLL()                                                                             \
     do {                                                                                             \
-        if (UNLIKELY(vm_safepoint_requested())) OUT_OF_LINE(vm_safepoint(thread));                   \
+        if (UNLIKELY(vm_safepoint_requested())) {                                                    \
+            OUT_OF_LINE(vm_safepoint(thread));                                                       \
+            select_dispatch(labels, opcode_labels, &&op_instruction_start);                          \
+        }                                                                                            \
     } while (0)
 /* A taken jump: `pc` moves by `offset` and passes a safepoint. */
 #define JUMP_BY(offset)                                                                              \
@@ -312,7 +335,7 @@ static uint64_t run(VMThread *thread, Frame *base) {
      * lets one through, but a bad byte must not be undefined behaviour). */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Woverride-init"
-    static const void *const labels[256] = {
+    static const void *const opcode_labels[256] = {
         [0 ... 255] = &&op_trap,
 #define GCLAB_OP_LABEL(name, code, opnd, ppop, ppush, rpop, rpush) [code] = &&op_##name,
         GCLAB_OPCODES(GCLAB_OP_LABEL)
@@ -322,8 +345,28 @@ static uint64_t run(VMThread *thread, Frame *base) {
 #undef GCLAB_QUICK_LABEL
     };
 #pragma GCC diagnostic pop
+    /* The table DISPATCH reads: opcode_labels, or while INSTRUCTION_START is
+     * enabled the instruction hook in every entry (select_dispatch). */
+    static const void *labels[256];
+    select_dispatch(labels, opcode_labels, &&op_instruction_start);
 
     DISPATCH();
+
+    /* INSTRUCTION_START (JVMPI 1.4.2), reached through every entry of
+     * `labels` while the event is enabled: posts the event for the
+     * instruction at pc, then runs it.  It runs the method's original
+     * instruction (method->code, at the same offset), never a
+     * superinstruction, so every instruction of the method gets its own
+     * event, and a conditional branch is a plain JT or JF whose operand is
+     * on top of the stack. */
+op_instruction_start: {
+    uint8_t op = fp->method->code[pc - fp->code];
+    if (VMPI_IS_ENABLED(INSTRUCTION_START)) {
+        int32_t is_true = (op == OP_JT && psp[-1] != 0) || (op == OP_JF && psp[-1] == 0);
+        OUT_OF_LINE(vmpi_send_instruction_start(thread, fp->method, (uint32_t)(pc - fp->code), is_true));
+    }
+    goto *opcode_labels[op];
+}
 
 op_trap:
     FAIL("internal error: invalid opcode 0x%02x", *pc);

@@ -89,7 +89,8 @@ void vm_safepoint(VMThread *thread) {
         vm_exit(thread->vm, 128 + sig);
     }
     /* Cleared before they are served: a signal that comes meanwhile asks again. */
-    uint32_t data = atomic_fetch_and(&vm_pending_requests, ~(uint32_t)(VM_REQUEST_DATA_DUMP | VM_REQUEST_DATA_RESET));
+    uint32_t data = atomic_fetch_and(&vm_pending_requests,
+                                     ~(uint32_t)(VM_REQUEST_DATA_DUMP | VM_REQUEST_DATA_RESET | VM_REQUEST_DISPATCH));
     if (data & VM_REQUEST_DATA_DUMP) {
         fprintf(stderr, "vmrun: SIGQUIT: stack trace of thread %s\n", thread->name);
         vm_print_stack_trace(thread);

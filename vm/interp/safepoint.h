@@ -28,10 +28,17 @@ typedef enum VmRequest {
     VM_REQUEST_STOP = 1u << 0,       /* SIGINT or SIGTERM: shut down, exit 128 + signal */
     VM_REQUEST_DATA_DUMP = 1u << 1,  /* SIGQUIT: DATA_DUMP_REQUEST and a stack trace */
     VM_REQUEST_DATA_RESET = 1u << 2, /* SIGUSR2: DATA_RESET_REQUEST */
+    VM_REQUEST_DISPATCH = 1u << 3,   /* INSTRUCTION_START was enabled or disabled:
+                                        the interpreter picks its dispatch table again */
 } VmRequest;
 
 /* The pending VmRequest bits, for every thread of the process. */
 extern _Atomic uint32_t vm_pending_requests;
+
+/* Asks every thread to serve `request` at its next safepoint. */
+static inline void vm_request(VmRequest request) {
+    atomic_fetch_or_explicit(&vm_pending_requests, request, memory_order_relaxed);
+}
 
 static inline bool vm_safepoint_requested(void) {
     return atomic_load_explicit(&vm_pending_requests, memory_order_relaxed) != 0;
@@ -39,7 +46,9 @@ static inline bool vm_safepoint_requested(void) {
 
 /* Serves every pending request, and clears the ones it served; `thread`'s
  * state is saved.  Returns unless a request ends the program
- * (VM_REQUEST_STOP does, through vm_exit). */
+ * (VM_REQUEST_STOP does, through vm_exit).  VM_REQUEST_DISPATCH is only
+ * cleared: the interpreter chooses its dispatch table after every
+ * safepoint (interp.c, SAFEPOINT_POLL). */
 __attribute__((noinline)) void vm_safepoint(VMThread *thread);
 
 #endif
