@@ -4,6 +4,7 @@
  *
  * Order of a run (JVMPI 1.2 section 1.1):
  *   vmpi_load_agent() for each -agentlib / -agentpath, in command-line order
+ *   vmpi_send_class_load_hook() with the program's .bc image, if enabled
  *   vm_create()  -> vmpi_attach_vm(services); collector posts ARENA_NEW;
  *                   THREAD_START for main; CLASS_LOAD for every class
  *   vmpi_post_jvm_init_done()
@@ -15,6 +16,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct VmpiVmServices;
 struct VMPI_Event;
@@ -26,6 +28,20 @@ struct VMPI_Interface;
  * then through the dynamic loader's search path.  Calls VMPI_OnLoad.  On
  * failure writes one message into err ("agent 'x': ...") and returns false. */
 bool vmpi_load_agent(const char *spec, bool is_path, char *err, size_t errsize);
+
+/* JVMPI 1.2, CLASS_LOAD_HOOK, with the whole program's .bc image (vmpi.h
+ * says why): offered to each agent that enabled the event, in load order,
+ * each getting the image the one before it left.  *image is malloc'd and
+ * *len its length; when an agent replaces it, `accept` is called with the
+ * replacement and the agent's name, to load and verify it.  If `accept`
+ * refuses (having printed why) or the agent's answer is unusable (a
+ * message naming the agent says how), the hook stops and returns false.
+ * Otherwise *image and *len become the last image accepted. */
+typedef bool (*VmpiImageCheck)(const uint8_t *image, size_t len, const char *agent, void *ctx);
+bool vmpi_send_class_load_hook(uint8_t **image, size_t *len, VmpiImageCheck accept, void *ctx);
+
+/* Whether some agent enabled CLASS_LOAD_HOOK. */
+bool vmpi_class_load_hook_enabled(void);
 
 /* Gives VMPI the services of the VM whose threads, classes and collector
  * its interface functions act on (vm_services.h; the table is copied).

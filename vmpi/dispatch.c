@@ -72,7 +72,10 @@ void vmpi_refresh_enabled(int32_t code) {
     if (code == VMPI_EVENT_SAMPLED_OBJECT_ALLOC) vmpi_refresh_enabled(VMPI_EVENT_OBJECT_ALLOC);
 }
 
-void vmpi_deliver(VmpiAgent *agent, const VMPI_Event *event) {
+void vmpi_deliver(VmpiAgent *agent, const VMPI_Event *event) { vmpi_deliver_answered(agent, event, NULL); }
+
+void vmpi_deliver_answered(VmpiAgent *agent, const VMPI_Event *event, VMPI_Event *answer) {
+    if (answer) *answer = *event;
     if (!agent->iface.NotifyEvent) return;
     /* A private copy: an agent that scribbles on its record cannot change
      * what the next agent sees. */
@@ -83,6 +86,7 @@ void vmpi_deliver(VmpiAgent *agent, const VMPI_Event *event) {
     vmpi_delivering = event;
     notify_depth++;
     agent->iface.NotifyEvent(&copy);
+    if (answer) *answer = copy;
     notify_depth--;
     vmpi_caller = outer_caller;
     vmpi_delivering = outer_event;

@@ -106,6 +106,9 @@ extern _Thread_local const char *vmpi_calling;
 
 /* Calls one agent's NotifyEvent with a private copy of `event`. */
 void vmpi_deliver(VmpiAgent *agent, const VMPI_Event *event);
+/* The same, for an event whose record is also the agent's answer
+ * (CLASS_LOAD_HOOK): *answer gets the copy as the agent left it. */
+void vmpi_deliver_answered(VmpiAgent *agent, const VMPI_Event *event, VMPI_Event *answer);
 
 /* Sends `event` to every agent that enabled its type, in load order, or to
  * the requester alone if it is a requested event.  An OBJECT_ALLOC that is

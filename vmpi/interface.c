@@ -25,7 +25,8 @@
  * every other event, so that an agent never waits for one that cannot come
  * (tests/cli/event_census.sh proves each accepted event is posted).
  * HEAP_DUMP, MONITOR_DUMP and OBJECT_DUMP are only ever requested (JVMPI
- * 1.2, EnableEvent).  Never posted: COMPILED_METHOD_* (no JIT),
+ * 1.2, EnableEvent).  CLASS_LOAD_HOOK is accepted only until the VM is
+ * made, in VMPI_OnLoad.  Never posted: COMPILED_METHOD_* (no JIT),
  * CLASS_UNLOAD (classes live as long as the program), JNI_* and
  * MONITOR_CONTENDED_* / MONITOR_WAIT* (no natives, no language monitors,
  * one VM thread). */
@@ -54,6 +55,8 @@ static bool can_enable(int32_t code) {
     case VMPI_EVENT_RAW_MONITOR_CONTENDED_EXIT:
     case VMPI_EVENT_SAMPLED_OBJECT_ALLOC:
         return true;
+    case VMPI_EVENT_CLASS_LOAD_HOOK: /* posted once, before the VM is made (class_load_hook.c) */
+        return vmpi_vm == NULL;
     default:
         return false;
     }

@@ -69,6 +69,8 @@ typedef int32_t VMPI_ArenaID;
  *                    an array whose length is the last INT32 field before
  *                    it (so threads_status has num_traces entries)
  *   BUFFER           a pointer into a dump buffer (JVMPI 1.2, section 4)
+ *   BYTES            a byte buffer whose length is the INT32 field after it
+ *   ALLOCATOR        a function the agent allocates with (malloc_f)
  *
  * The trace agent's writer, the unit test of the union's layout and the
  * table in docs/trace-format.md are generated from these lists, so none of
@@ -87,7 +89,7 @@ typedef int32_t VMPI_ArenaID;
     X(INSTRUCTION_START,             9, instruction)       \
     X(THREAD_START,                 33, thread_start)      \
     X(THREAD_END,                   34, none)              \
-    X(CLASS_LOAD_HOOK,              35, none)              \
+    X(CLASS_LOAD_HOOK,              35, class_load_hook)   \
     X(HEAP_DUMP,                    37, heap_dump)         \
     X(JNI_GLOBALREF_ALLOC,          38, none)              \
     X(JNI_GLOBALREF_FREE,           39, none)              \
@@ -165,6 +167,12 @@ typedef int32_t VMPI_ArenaID;
     F(class_load, INT32,     num_instance_fields) \
     F(class_load, FIELDS,    instances)           \
     F(class_load, OBJECT_ID, class_id)
+#define VMPI_FIELDS_class_load_hook(F) \
+    F(class_load_hook, BYTES,     class_data)         \
+    F(class_load_hook, INT32,     class_data_len)     \
+    F(class_load_hook, BYTES,     new_class_data)     \
+    F(class_load_hook, INT32,     new_class_data_len) \
+    F(class_load_hook, ALLOCATOR, malloc_f)
 #define VMPI_FIELDS_class_unload(F) \
     F(class_unload, OBJECT_ID, class_id)
 #define VMPI_FIELDS_heap_dump(F) \
@@ -208,6 +216,8 @@ typedef int32_t VMPI_ArenaID;
 #define VMPI_KIND_TYPE_CALL_TRACES VMPI_CallTrace *
 #define VMPI_KIND_TYPE_INT32_ARRAY int32_t *
 #define VMPI_KIND_TYPE_BUFFER char *
+#define VMPI_KIND_TYPE_BYTES unsigned char *
+#define VMPI_KIND_TYPE_ALLOCATOR VMPI_Allocator
 
 enum {
 #define VMPI_EVENT_ENUM(name, code, member) VMPI_EVENT_##name = code,
@@ -294,6 +304,9 @@ typedef struct VMPI_CallTrace {
     VMPI_CallFrame *frames;
 } VMPI_CallTrace;
 
+/* CLASS_LOAD_HOOK's malloc_f (JVMPI 1.2). */
+typedef void *(*VMPI_Allocator)(unsigned int size);
+
 typedef struct VMPI_HeapDumpArg {
     int32_t heap_dump_level;
 } VMPI_HeapDumpArg;
@@ -356,6 +369,23 @@ typedef struct VMPI_Event {
             VMPI_Field *instances;
             VMPI_ObjectID class_id;
         } class_load;
+        /* JVMPI 1.2, CLASS_LOAD_HOOK.  gclab has no class files: a .bc
+         * image holds the whole program, so the hook is posted once, after
+         * every VMPI_OnLoad (only an agent that enabled it there sees it)
+         * and before the VM is made, with the program's .bc image
+         * (docs/event-mapping.md).  To replace it the agent sets
+         * new_class_data to a buffer from malloc_f (the VM frees it) and
+         * new_class_data_len to its length; leaving both as they came keeps
+         * the program.  The replacement is loaded and verified like a .bc
+         * file: one that fails stops the run with a message naming the
+         * agent. */
+        struct {
+            unsigned char *class_data;
+            int32_t class_data_len;
+            unsigned char *new_class_data;
+            int32_t new_class_data_len;
+            VMPI_Allocator malloc_f;
+        } class_load_hook;
         struct { VMPI_ObjectID class_id; } class_unload;
         struct {
             int32_t dump_level;

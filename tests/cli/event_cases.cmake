@@ -39,3 +39,30 @@ case(cli/events/trace_event_never_posted 1 - "^trace: events=: the VM cannot sen
 case(cli/events/trace_instruction_start 0 ${CMAKE_SOURCE_DIR}/examples/sieve.expected "^check: ok: "
      sh -c "\"$0\" -agentlib:check -agentlib:trace=file=instructions.jsonl,events=INSTRUCTION_START \"$1\" || exit\ngrep -q '\"event\":\"INSTRUCTION_START\",.*\"is_true\":1,' instructions.jsonl || exit 99"
      ${VMRUN} ${CMAKE_SOURCE_DIR}/examples/sieve.gcl)
+
+# CLASS_LOAD_HOOK (tests/agents/class_hook.c): the program's .bc image goes
+# to the agent, whose replacement is loaded and verified like a .bc file --
+# from source or from a .bc file, beside the check and trace agents; a
+# replacement that fails is one message naming the agent, status 1.
+set(class_hook $<TARGET_FILE:test_agent_class_hook>)
+set(class_hook_says "^class_hook: [0-9]+ bytes$")
+case(cli/class_hook/keep 0 ${CMAKE_SOURCE_DIR}/examples/hello.expected "${class_hook_says}"
+     ${VMRUN} -agentpath:${class_hook}=keep ${hello})
+case(cli/class_hook/replace 0 ${cli}/class_hook_replaced.expected "${class_hook_says}@@^check: ok: "
+     ${VMRUN} -agentlib:check -agentpath:${class_hook}=replace ${hello})
+case(cli/class_hook/replace_bc_traced 0 ${cli}/class_hook_replaced.expected "${class_hook_says}"
+     sh -c "\"$0\" \"$1\" -o hook_hello.bc || exit 98\n\"$2\" -agentpath:$3=replace -agentlib:trace=file=hook.jsonl,events=CLASS_LOAD_HOOK hook_hello.bc || exit\ngrep -q '\"event\":\"CLASS_LOAD_HOOK\",\"thread\":0,\"class_data_len\":[1-9]' hook.jsonl || exit 99"
+     ${VMC} ${hello} ${VMRUN} ${class_hook})
+foreach(bad
+    "garbage@@the replacement program does not load: .*hello\\.gcl as replaced by agent 'libclass_hook\\.so': offset 0: bad magic"
+    "truncate@@the replacement program does not load: .*: truncated file"
+    "foreign@@new_class_data was not allocated with malloc_f")
+  string(REPLACE "@@" ";" parts "${bad}")
+  list(GET parts 0 mode)
+  list(GET parts 1 why)
+  case(cli/class_hook/${mode}_refused 1 /dev/null "^vmrun: agent 'libclass_hook\\.so': CLASS_LOAD_HOOK: ${why}"
+       ${VMRUN} -agentpath:${class_hook}=${mode} ${hello})
+endforeach()
+# Enabled after VMPI_OnLoad, it could never come: EnableEvent refuses it (1).
+case(cli/class_hook/late_is_refused 0 ${CMAKE_SOURCE_DIR}/examples/hello.expected "^class_hook: late EnableEvent returned 1$"
+     ${VMRUN} -agentpath:${class_hook}=late ${hello})

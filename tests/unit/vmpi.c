@@ -754,7 +754,7 @@ Test(vmpi, event_table_lists_every_field_of_every_member) {
     size_t num_checked = 0;
     CHECK_MEMBER(method) CHECK_MEMBER(method_entry2) CHECK_MEMBER(instruction) CHECK_MEMBER(obj_alloc)
     CHECK_MEMBER(obj_free) CHECK_MEMBER(obj_move) CHECK_MEMBER(new_arena) CHECK_MEMBER(delete_arena)
-    CHECK_MEMBER(thread_start) CHECK_MEMBER(class_load) CHECK_MEMBER(class_unload) CHECK_MEMBER(heap_dump)
+    CHECK_MEMBER(thread_start) CHECK_MEMBER(class_load) CHECK_MEMBER(class_load_hook) CHECK_MEMBER(class_unload) CHECK_MEMBER(heap_dump)
     CHECK_MEMBER(object_dump) CHECK_MEMBER(monitor) CHECK_MEMBER(monitor_wait) CHECK_MEMBER(monitor_dump)
     CHECK_MEMBER(raw_monitor) CHECK_MEMBER(gc_info)
     /* Every member an event names (but `none`) was checked above. */

@@ -6,7 +6,8 @@
  * Order of a run (vmpi/control.h): parse the command line; load the program
  * (read once, then a .bc image through the loader, which verifies it, or
  * source text through the compiler, verified here as well); load the agents
- * in command-line order; create the VM (collector, main thread, classes,
+ * in command-line order; offer the program to those that enabled
+ * CLASS_LOAD_HOOK, loading and verifying each replacement; create the VM (collector, main thread, classes,
  * interned strings); post JVM_INIT_DONE; run main; leave through vm_exit,
  * which flushes the program's output and shuts the agents down.
  *
@@ -77,6 +78,44 @@ static Program *load_program(const char *path) {
     return program;
 }
 
+/* CLASS_LOAD_HOOK (vmpi.h): the program as a .bc image goes to the agents
+ * that enabled the hook, and a replacement is loaded like a .bc file. */
+typedef struct HookedProgram {
+    Program *program;
+    const char *path;
+} HookedProgram;
+
+static bool load_replacement(const uint8_t *image, size_t len, const char *agent, void *ctx) {
+    HookedProgram *hooked = ctx;
+    char name[512], err[1024];
+    snprintf(name, sizeof name, "%s as replaced by agent '%s'", hooked->path, agent);
+    Program *replacement = bc_load_image(image, len, name, err, sizeof err);
+    if (!replacement) {
+        fprintf(stderr, "vmrun: agent '%s': CLASS_LOAD_HOOK: the replacement program does not load: %s\n", agent, err);
+        return false;
+    }
+    program_free(hooked->program);
+    hooked->program = replacement;
+    return true;
+}
+
+/* The program to run after the hook, or NULL (after one message). */
+static Program *offer_program(Program *program, const char *path) {
+    size_t len;
+    uint8_t *image = bc_serialize(program, &len);
+    if (!image) {
+        fprintf(stderr, "vmrun: out of memory offering %s to CLASS_LOAD_HOOK\n", path);
+        program_free(program);
+        return NULL;
+    }
+    HookedProgram hooked = {program, path};
+    bool ok = vmpi_send_class_load_hook(&image, &len, load_replacement, &hooked);
+    free(image);
+    if (ok) return hooked.program;
+    program_free(hooked.program);
+    return NULL;
+}
+
 int main(int argc, char **argv) {
     /* The program's output is fully buffered (flushed by vm_exit) unless a
      * person is watching it on a terminal. */
@@ -116,6 +155,10 @@ int main(int argc, char **argv) {
             vmpi_shutdown();
             return 1;
         }
+    }
+    if (vmpi_class_load_hook_enabled() && !(program = offer_program(program, options.program_path))) {
+        vmpi_shutdown();
+        return 1;
     }
     VM *vm = vm_create(program, options.program_path, &options.vm);
     if (!vm) {

@@ -182,13 +182,15 @@ static void put_FIELDS(const char *name, const VMPI_Field *fields, int32_t *coun
     trace_output_text(&out, "]");
 }
 
-/* The kinds only the dump events have (HEAP_DUMP, OBJECT_DUMP, MONITOR_DUMP)
- * are left out of the trace: the agent never enables or requests those
- * events, and a dump's bytes are in the VM's native byte order, meant for
- * the process that asked (vmpi.h). */
+/* Left out of the trace: the kinds only the dump events have (HEAP_DUMP,
+ * OBJECT_DUMP, MONITOR_DUMP), whose bytes are in the VM's native byte order,
+ * meant for the process that asked (vmpi.h), and CLASS_LOAD_HOOK's program
+ * images and allocator (their lengths are written). */
 #define put_CALL_TRACES put_omitted
 #define put_INT32_ARRAY put_omitted
 #define put_BUFFER put_omitted
+#define put_BYTES put_omitted
+#define put_ALLOCATOR put_omitted
 static void put_omitted(const char *name, const void *value, int32_t *count) {
     (void)name;
     (void)value;
