@@ -165,6 +165,10 @@ int32_t vmpi_request_event(VmpiAgent *agent, int32_t event_type, void *arg);
 int32_t vmpi_send_heap_dump(int32_t level);
 int32_t vmpi_send_object_dump(const void *object_id);
 
+/* monitor_dump.c: MONITOR_DUMP to the requester (JVMPI 1.2 section 4.4);
+ * VMPI_ERR if no VM is attached or memory ran out. */
+int32_t vmpi_send_monitor_dump(void);
+
 /* Finds the object whose ID is `object_id` by walking the heap; false if no
  * live object has that ID. */
 bool vmpi_find_object(const void *object_id, Obj **obj, VMPI_ArenaID *arena_id);
@@ -201,5 +205,21 @@ void vmpi_raw_monitor_exit(VMPI_RawMonitor lock_id);
 void vmpi_raw_monitor_wait(VMPI_RawMonitor lock_id, int64_t ms);
 void vmpi_raw_monitor_notify_all(VMPI_RawMonitor lock_id);
 void vmpi_raw_monitor_destroy(VMPI_RawMonitor lock_id);
+/* A live raw monitor as the calling thread sees it: whether it holds it,
+ * and how many entries, threads waiting to enter and threads waiting to be
+ * notified it has (JVMPI 1.2 section 4.4). */
+typedef struct VmpiRawMonitorView {
+    const char *name;
+    VMPI_RawMonitor id;
+    bool held_by_caller;
+    uint32_t entries;
+    uint32_t waiting_to_enter, waiting_to_be_notified;
+} VmpiRawMonitorView;
+void vmpi_raw_monitor_each(void (*visit)(const VmpiRawMonitorView *view, void *ctx), void *ctx);
+
+/* heap_dump.c: one call trace per VM thread (the caller frees them with
+ * vmpi_free_traces, and fails if fewer than the threads were made). */
+VMPI_CallTrace *vmpi_thread_traces(int32_t *num_traces);
+void vmpi_free_traces(VMPI_CallTrace *traces, int32_t num_traces);
 
 #endif

@@ -157,7 +157,7 @@ static void dump_root(const VmpiRoot *root, void *ctx) {
 }
 
 /* One call trace per VM thread, for the JAVA_FRAME roots' frame numbers. */
-static VMPI_CallTrace *thread_traces(int32_t *num_traces) {
+VMPI_CallTrace *vmpi_thread_traces(int32_t *num_traces) {
     uint32_t n = vmpi_vm->num_threads(vmpi_vm->vm);
     VMPI_CallTrace *traces = calloc(n + 1, sizeof *traces);
     if (!traces) return NULL;
@@ -176,7 +176,7 @@ static VMPI_CallTrace *thread_traces(int32_t *num_traces) {
     return traces;
 }
 
-static void free_traces(VMPI_CallTrace *traces, int32_t num_traces) {
+void vmpi_free_traces(VMPI_CallTrace *traces, int32_t num_traces) {
     if (!traces) return;
     for (int32_t t = 0; t < num_traces; t++) free(traces[t].frames);
     free(traces);
@@ -203,7 +203,7 @@ int32_t vmpi_send_heap_dump(int32_t level) {
     VMPI_CallTrace *traces = NULL;
     int32_t num_traces = 0;
     if (level != VMPI_DUMP_LEVEL_0) {
-        traces = thread_traces(&num_traces);
+        traces = vmpi_thread_traces(&num_traces);
         if (!traces || num_traces != (int32_t)vmpi_vm->num_threads(vmpi_vm->vm)) buffer.failed = true;
         vmpi_vm->enumerate_roots(vmpi_vm->vm, dump_root, &buffer);
         uint32_t num_classes = vmpi_vm->num_classes(vmpi_vm->vm);
@@ -228,7 +228,7 @@ int32_t vmpi_send_heap_dump(int32_t level) {
         vmpi_dispatch(&event, false); /* GC is already disabled, for the whole dump */
         result = VMPI_OK;
     }
-    free_traces(traces, num_traces);
+    vmpi_free_traces(traces, num_traces);
     free(buffer.bytes);
     gc_enable(gc);
     return result;

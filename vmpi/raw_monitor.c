@@ -29,8 +29,9 @@ typedef struct RawMonitor {
     struct RawMonitor *next_live;   /* the registry of live monitors */
     pthread_mutex_t lock;
     pthread_cond_t notified;
-    uint32_t entries;
+    atomic_uint entries;            /* atomic: the monitor dump reads it from any thread */
     atomic_int waiting_to_enter;
+    atomic_int waiting_to_be_notified;
     char name[]; /* NUL-terminated copy of the creator's name */
 } RawMonitor;
 
@@ -121,6 +122,7 @@ void vmpi_raw_monitor_wait(VMPI_RawMonitor lock_id, int64_t ms) {
     /* A recursive mutex held n times: release n - 1, so the wait releases the last. */
     for (uint32_t i = 1; i < entries; i++) pthread_mutex_unlock(&m->lock);
     m->entries = 0;
+    atomic_fetch_add(&m->waiting_to_be_notified, 1);
     if (ms <= 0) {
         pthread_cond_wait(&m->notified, &m->lock);
     } else {
@@ -136,6 +138,7 @@ void vmpi_raw_monitor_wait(VMPI_RawMonitor lock_id, int64_t ms) {
         do rc = pthread_cond_timedwait(&m->notified, &m->lock, &until);
         while (rc == EINTR);
     }
+    atomic_fetch_sub(&m->waiting_to_be_notified, 1);
     for (uint32_t i = 1; i < entries; i++) pthread_mutex_lock(&m->lock);
     m->entries = entries;
 }
@@ -156,4 +159,22 @@ void vmpi_raw_monitor_destroy(VMPI_RawMonitor lock_id) {
     pthread_cond_destroy(&m->notified);
     pthread_mutex_destroy(&m->lock);
     free(m);
+}
+
+/* For the monitor dump (monitor_dump.c): each live monitor as the calling
+ * thread can see it. */
+void vmpi_raw_monitor_each(void (*visit)(const VmpiRawMonitorView *view, void *ctx), void *ctx) {
+    pthread_mutex_lock(&live_lock);
+    for (RawMonitor *m = live; m; m = m->next_live) {
+        VmpiRawMonitorView view = {
+            .name = m->name,
+            .id = (VMPI_RawMonitor)(void *)m,
+            .held_by_caller = vmpi_raw_monitor_held_by_me((VMPI_RawMonitor)(void *)m),
+            .entries = atomic_load(&m->entries),
+            .waiting_to_enter = (uint32_t)atomic_load(&m->waiting_to_enter),
+            .waiting_to_be_notified = (uint32_t)atomic_load(&m->waiting_to_be_notified),
+        };
+        visit(&view, ctx);
+    }
+    pthread_mutex_unlock(&live_lock);
 }

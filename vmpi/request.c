@@ -72,6 +72,7 @@ static int32_t request(int32_t event_type, void *arg) {
     }
     case VMPI_EVENT_OBJECT_DUMP:
         return vmpi_send_object_dump(arg);
+    case VMPI_EVENT_MONITOR_DUMP: return vmpi_send_monitor_dump(); /* monitor_dump.c */
     default:
         return VMPI_NOT_AVAILABLE;
     }

@@ -54,6 +54,13 @@ typedef int32_t VMPI_ArenaID;
  * Codes are JVMPI's historic numeric values and are stable: a code is never
  * reused or renumbered (the trace format and binary agents depend on them).
  *
+ * EnableEvent accepts exactly the events gclab posts and answers
+ * VMPI_NOT_AVAILABLE for the others (COMPILED_METHOD_*, CLASS_UNLOAD, JNI_*,
+ * MONITOR_CONTENDED_*, MONITOR_WAIT*; CLASS_LOAD_HOOK after VMPI_OnLoad);
+ * HEAP_DUMP, OBJECT_DUMP and MONITOR_DUMP come only from RequestEvent.
+ * DATA_DUMP_REQUEST follows SIGQUIT and DATA_RESET_REQUEST SIGUSR2.
+ * docs/event-mapping.md lists when each event is posted.
+ *
  * VMPI_FIELDS_<member>(F) lists that member's fields in the struct's order
  * as F(member, KIND, field_name), with JVMPI's field names.  The KIND says
  * what the field holds; VMPI_KIND_TYPE_<KIND> is its C type:
@@ -265,6 +272,10 @@ enum {
     VMPI_GC_OBJ_ARRAY_DUMP = 0x22,
     VMPI_GC_PRIM_ARRAY_DUMP = 0x23,
 };
+
+/* Record types of monitor dumps (JVMPI 1.2 section 4.4; values as in JDK's
+ * jvmpi.h).  gclab's dumps hold only raw monitors (docs/event-mapping.md). */
+enum { VMPI_MONITOR_JAVA = 0x01, VMPI_MONITOR_RAW = 0x02 };
 
 /* Thread status (JVMPI 1.2, GetThreadStatus). */
 enum {

@@ -66,3 +66,9 @@ endforeach()
 # Enabled after VMPI_OnLoad, it could never come: EnableEvent refuses it (1).
 case(cli/class_hook/late_is_refused 0 ${CMAKE_SOURCE_DIR}/examples/hello.expected "^class_hook: late EnableEvent returned 1$"
      ${VMRUN} -agentpath:${class_hook}=late ${hello})
+
+# MONITOR_DUMP (tests/agents/monitor_dump.c): the raw monitors with their
+# owner, entry count and waiters, and the one VM thread's trace and status.
+case(cli/events/monitor_dump 0 ${CMAKE_SOURCE_DIR}/examples/hello.expected
+     "^monitor_dump: held: held owner=me entries=2 entering=0 notified=0$@@^monitor_dump: held: threads=1 status=1 frames_env=me$@@^monitor_dump: held: free owner=none entries=0 entering=0 notified=0$@@^monitor_dump: entering: held owner=me entries=2 entering=1 notified=0$@@^monitor_dump: waiting: cond owner=none entries=0 entering=0 notified=1$"
+     ${VMRUN} -agentpath:$<TARGET_FILE:test_agent_monitor_dump> ${hello})
