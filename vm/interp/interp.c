@@ -273,17 +273,20 @@ static uint64_t run(VMThread *thread, Frame *base) {
  * no write barrier collects, allocates or posts an event (gc.h), so the
  * barrier's out-of-line half sees no stack and moves no object. */
 #define STORE_REF(holder, slot, value) gc_write_ref(VM->gc, holder, slot, value)
-/* METHOD_EXIT_EVENT(), and METHOD_ENTRY_EVENT(receiver) for METHOD_ENTRY and
- * METHOD_ENTRY2 (`receiver`: the slot of `this`, NULL for a static method):
- * one branch while no agent enabled them. */
+/* METHOD_EXIT_EVENT(), and METHOD_ENTRY_EVENT() for METHOD_ENTRY and
+ * METHOD_ENTRY2 (whose receiver is the entered frame's reference local 0,
+ * none for a static method): one branch while no agent enabled them, and
+ * nothing else kept live for the slow path. */
 #define METHOD_EXIT_EVENT()                                                                          \
     do {                                                                                             \
         if (VMPI_IS_ENABLED(METHOD_EXIT))                                                            \
             OUT_OF_LINE(vmpi_send_method_event(VMPI_EVENT_METHOD_EXIT, thread, fp->method));         \
     } while (0)
-#define METHOD_ENTRY_EVENT(receiver)                                                                 \
+#define METHOD_ENTRY_EVENT()                                                                         \
     do {                                                                                             \
-        if (vmpi_method_entry_enabled()) OUT_OF_LINE(vmpi_send_method_entry(thread, fp->method, receiver)); \
+        if (vmpi_method_entry_enabled())                                                             \
+            OUT_OF_LINE(vmpi_send_method_entry(thread, fp->method,                                   \
+                                               fp->method->is_static ? NULL : fp->rlocals));         \
     } while (0)
 
 /* A safepoint (safepoint.h), at every taken jump and every call: one load
@@ -589,7 +592,7 @@ op_CALL: {
     psp = pl + callee->num_prim_locals;
     rsp = rl + callee->num_ref_locals;
     pc = callee->code;
-    METHOD_ENTRY_EVENT(callee->has_receiver ? rl : NULL);
+    METHOD_ENTRY_EVENT();
     SAFEPOINT_POLL();
     DISPATCH();
 }
