@@ -215,3 +215,17 @@ case(cli/agent_guard/crash_report_stack_overflow 0 - "^vmpi: fatal error: signal
 case(cli/agent_guard/crash_report_in_vmpi_function 0 - "^vmpi: in agent 'libbad_args\\.so', NotifyEvent\\(HEAP_DUMP\\)$@@^vmpi: in the VMPI function RequestEvent$"
      sh -c "\"$0\" -agentpath:$1=crash_in_request $2\n[ $? -eq 139 ]"
      ${VMRUN} ${bad_args} ${hello})
+
+# ---- an agent that enables nothing changes nothing ------------------------------
+# tests/agents/idle.c, under every collector with collections happening, with
+# and without --vmpi-strict: same output, nothing on stderr.
+foreach(gc ${GCLAB_COLLECTORS})
+  foreach(strict "" --vmpi-strict)
+    case(cli/agent/idle/${gc}${strict} 0 ${CMAKE_SOURCE_DIR}/examples/bench/binary_trees.expected ""
+         ${VMRUN} --gc=${gc} --heap=256k ${strict} -agentpath:${agents}/libidle.so
+         ${CMAKE_SOURCE_DIR}/examples/bench/binary_trees.gcl 6)
+  endforeach()
+endforeach()
+# vmpi_overhead.sh runs all four ways and their outputs agree (no timing asserted).
+case(bench/vmpi_overhead 0 - -
+     bash ${CMAKE_SOURCE_DIR}/examples/bench/vmpi_overhead.sh --build=${CMAKE_BINARY_DIR} --reps=1 --size=8)
