@@ -1,17 +1,20 @@
 #!/bin/sh
 # example_agent.sh -- what an agent author does with an installed gclab
 # (docs/agent-guide.md), step by step: install it under a fresh prefix, build
-# examples/agent out of tree with the system's cc and pkg-config, and run the
-# agent with the installed vmrun, in strict mode and beside the check and
-# trace agents, on binary_trees under every collector with a collection at
-# every allocation.  Its table must count what the program allocates: every
-# Tree the output's check sums count, the long-lived tree's nodes live at
-# exit, and as many objects in all as the trace has OBJECT_ALLOCs.
+# examples/agent out of tree with the system's cc, make and pkg-config, and
+# run the agent with the installed vmrun, in strict mode and beside the check
+# and trace agents, on binary_trees under every collector with a collection
+# at every allocation.  The agent must export VMPI_OnLoad alone, and its
+# table must count what the program allocates: every Tree the output's check
+# sums count, the long-lived tree's nodes live at exit, and as many objects
+# in all as the trace has OBJECT_ALLOCs.
 #
 #   example_agent.sh CMAKE BUILD_DIR PREFIX SOURCE_DIR
 #
 # PREFIX is emptied first.  The agent is built in a temporary directory
-# outside the build tree, removed at the end.
+# outside the build tree, removed at the end.  Each step is a function; the
+# last lines run them in order, so a further step (the conformance runner
+# over the built agent) is one more function and one more line.
 set -u
 cmake=$1 build=$2 prefix=$3 source=$4
 program=$source/examples/binary_trees.gcl expected=$source/examples/binary_trees.expected depth=6
@@ -30,6 +33,9 @@ build_example() {
     cp -R "$source/examples/agent/." "$work/" || exit 1
     PKG_CONFIG_PATH=$prefix/lib/pkgconfig make -s -C "$work" CFLAGS="-O2 -Wall -Wextra -Werror -std=c11 -pedantic" \
         >"$work/make.log" 2>&1 || { cat "$work/make.log"; echo "FAIL: the example agent does not build"; exit 1; }
+    # -fvisibility=hidden hides all but what VMPI_EXPORT marks.
+    exported=$(nm -D --defined-only "$work/libheapstats.so" | awk '{ print $3 }')
+    [ "$exported" = VMPI_OnLoad ] || fail "the example agent exports '$(echo $exported)', not VMPI_OnLoad alone"
 }
 
 # The heapstats row of CLASS: "allocated bytes live live_bytes".
