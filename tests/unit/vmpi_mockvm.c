@@ -19,6 +19,7 @@
  */
 #include <criterion/criterion.h>
 #include <criterion/redirect.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -382,6 +383,60 @@ Test(mockvm, requested_thread_start_names_the_thread) {
     cr_assert_eq(a->RequestEvent(VMPI_EVENT_THREAD_START, (void *)0x10), VMPI_ERR);
     cr_assert_eq(a->RequestEvent(VMPI_EVENT_THREAD_START, NULL), VMPI_ERR);
     cr_assert_eq(num_received, 1);
+}
+
+/* ---- late attach: arenas replayed, objects found without a walk each ------------------------------- */
+
+#define MAX_KEPT 8
+static VMPI_Event kept[MAX_KEPT];
+static char kept_names[MAX_KEPT][32];
+
+static void keep_all(VMPI_Event *e) {
+    cr_assert_lt(num_received, MAX_KEPT);
+    if ((e->event_type & ~VMPI_REQUESTED_EVENT) == VMPI_EVENT_ARENA_NEW)
+        snprintf(kept_names[num_received], sizeof kept_names[0], "%s", e->u.new_arena.arena_name);
+    kept[num_received++] = *e;
+}
+
+Test(mockvm, requested_arena_new_replays_the_live_arenas_in_creation_order) {
+    /* The collector's arena 1 "heap" was created before any agent; then an
+     * arena comes and goes, one is renewed, and one stays empty. */
+    vmpi_post_arena_new(7, "scratch");
+    vmpi_post_arena_new(5, "empty");
+    vmpi_post_arena_delete(7);
+    vmpi_post_arena_delete(1);
+    vmpi_post_arena_new(1, "heap");
+    VMPI_Interface *a = vmpi_register_listener(keep_all);
+    VMPI_Interface *b = vmpi_register_listener(keep_all);
+    cr_assert_eq(b->EnableEvent(VMPI_EVENT_ARENA_NEW, NULL), VMPI_OK);
+    cr_assert_eq(a->RequestEvent(VMPI_EVENT_ARENA_NEW, NULL), VMPI_OK);
+    cr_assert_eq(num_received, 2, "to the requester alone, once per live arena");
+    cr_assert_eq(kept[0].event_type, VMPI_EVENT_ARENA_NEW | VMPI_REQUESTED_EVENT);
+    cr_assert_eq(kept[0].u.new_arena.arena_id, 5);
+    cr_assert_str_eq(kept_names[0], "empty");
+    cr_assert_eq(kept[1].u.new_arena.arena_id, 1, "renewed last, so replayed last");
+    cr_assert_str_eq(kept_names[1], "heap");
+    cr_assert_eq(a->RequestEvent(VMPI_EVENT_ARENA_NEW, (void *)0x10), VMPI_ERR, "arg must be NULL");
+    cr_assert_eq(num_received, 2);
+}
+
+Test(mockvm, requested_object_alloc_follows_the_heap_as_it_changes) {
+    VMPI_Interface *a = vmpi_register_listener(keep_all);
+    cr_assert_eq(a->RequestEvent(VMPI_EVENT_OBJECT_ALLOC, roots[ROOT_A]), VMPI_OK);
+    Obj *garbage = new_point(NULL, 33); /* in no root slot: a new object after the index was built */
+    cr_assert_eq(a->RequestEvent(VMPI_EVENT_OBJECT_ALLOC, garbage), VMPI_OK, "the index sees new objects");
+    cr_assert_eq(kept[1].u.obj_alloc.obj_id, (VMPI_ObjectID)garbage);
+    cr_assert_eq(kept[1].u.obj_alloc.arena_id, 1);
+    cr_assert_eq(kept[1].u.obj_alloc.class_id, (VMPI_ObjectID)&point_class);
+    cr_assert_eq(kept[1].u.obj_alloc.size, (int32_t)obj_size(garbage));
+    a->RunGC();
+    cr_assert_eq(a->RequestEvent(VMPI_EVENT_OBJECT_ALLOC, garbage), VMPI_ERR, "nor freed ones");
+    cr_assert_eq(a->RequestEvent(VMPI_EVENT_OBJECT_DUMP, garbage), VMPI_ERR);
+    for (int i = 0; i < NUM_ROOTS; i++)
+        cr_assert_eq(a->RequestEvent(VMPI_EVENT_OBJECT_ALLOC, roots[i]), VMPI_OK, "root %d lives on", i);
+    cr_assert_eq(a->RequestEvent(VMPI_EVENT_OBJECT_ALLOC, (char *)roots[ROOT_A] + 8), VMPI_ERR,
+                 "inside an object is not an object ID");
+    cr_assert_eq(num_received, 2 + NUM_ROOTS);
 }
 
 /* ---- heap dumps --------------------------------------------------------------------------------- */
