@@ -215,3 +215,17 @@ case(cli/agent_guard/crash_report_stack_overflow 0 - "^vmpi: fatal error: signal
 case(cli/agent_guard/crash_report_in_vmpi_function 0 - "^vmpi: in agent 'libbad_args\\.so', NotifyEvent\\(HEAP_DUMP\\)$@@^vmpi: in the VMPI function RequestEvent$"
      sh -c "\"$0\" -agentpath:$1=crash_in_request $2\n[ $? -eq 139 ]"
      ${VMRUN} ${bad_args} ${hello})
+
+# ---- heap dumps (tests/heap, tests/agents) --------------------------------------
+# Heap dumps of levels 0, 1 and 2 of a known heap: every record, the root
+# kinds and the counts (tests/agents/dump_levels.c), under every collector,
+# also when every allocation collects.
+set(heap_tests ${CMAKE_CURRENT_SOURCE_DIR}/heap)
+foreach(gc ${GCLAB_COLLECTORS})
+  case(cli/heap_dump/levels/${gc} 0 ${heap_tests}/known_heap.expected
+       "^dump_levels: ok: 7 objects at levels 0, 1 and 2; roots: 3 JAVA_FRAME, 2 JNI_GLOBAL, 5 STICKY_CLASS, 0 NATIVE_STACK, 0 UNKNOWN$"
+       ${VMRUN} --gc=${gc} -agentpath:${agents}/libdump_levels.so=objects=7,strings=2 ${heap_tests}/known_heap.gcl)
+  case(cli/heap_dump/levels_stress/${gc} 0 ${heap_tests}/known_heap.expected "^dump_levels: ok: 7 objects"
+       ${VMRUN} --gc=${gc} --gc-stress --verify-heap -agentpath:${agents}/libdump_levels.so=objects=7,strings=2
+       ${heap_tests}/known_heap.gcl)
+endforeach()

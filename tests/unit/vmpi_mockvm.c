@@ -11,8 +11,10 @@
  *   threads   "main": main (line 12) calling move (line 5), and
  *             "worker": main (line 11); "main" is the current thread
  *   heap      a real marksweep collector over three root slots:
- *             A, a Point (A.next = B, A.x = 11), held by main's frame 1;
- *             B, a Point (B.x = 22), held by the static Point.origin;
+ *             A, a Point (A.next = B, A.x = 11), held by main's frame 1
+ *             and by the mock's own code for "worker" (outside its frames);
+ *             B, a Point (B.x = 22), held by the static Point.origin and
+ *             by a root the mock does not classify;
  *             C, the interned string "hello"
  *   exit      exits with 100 + the status, so a test can tell its exit
  *             from VMPI's own
@@ -162,7 +164,9 @@ static void enumerate_roots(void *vm, VmpiRootVisitor visit, void *ctx) {
     (void)vm;
     visit(&(VmpiRoot){.kind = VMPI_ROOT_FRAME, .object = roots[ROOT_A], .thread = MAIN_THREAD, .frame = 1}, ctx);
     visit(&(VmpiRoot){.kind = VMPI_ROOT_STATIC, .object = roots[ROOT_B], .class_index = 0}, ctx);
-    visit(&(VmpiRoot){.kind = VMPI_ROOT_OTHER, .object = roots[ROOT_C]}, ctx);
+    visit(&(VmpiRoot){.kind = VMPI_ROOT_INTERNED, .object = roots[ROOT_C], .handle = &roots[ROOT_C]}, ctx);
+    visit(&(VmpiRoot){.kind = VMPI_ROOT_NATIVE, .object = roots[ROOT_A], .thread = WORKER_THREAD}, ctx);
+    visit(&(VmpiRoot){.kind = VMPI_ROOT_UNKNOWN, .object = roots[ROOT_B]}, ctx);
 }
 static void class_static_values(void *vm, uint32_t index, VmpiValueVisitor visit, void *ctx) {
     (void)vm;
@@ -541,15 +545,23 @@ static void expect_instances(Reader *r, bool with_primitives) {
     cr_assert_eq(r->at, dump_len, "nothing after the objects");
 }
 
-/* The roots: A in main's frame 1, C of no kind VMPI knows (B, a static, is
- * in Point's CLASS_DUMP instead), then each class as a sticky class. */
+/* The roots, each kind with its JVMPI record: A in main's frame 1; C, an
+ * interned string, as a JNI global whose handle is its slot; A held
+ * natively for worker; B unclassified (B, a static, is in Point's
+ * CLASS_DUMP as well); then each class as a sticky class. */
 static void expect_roots(Reader *r) {
     cr_assert_eq(take_u1(r), VMPI_GC_ROOT_JAVA_FRAME);
     cr_assert_eq(take_id(r), roots[ROOT_A]);
     cr_assert_eq(take_id(r), MAIN_THREAD);
     cr_assert_eq(take_u4(r), 1);
-    cr_assert_eq(take_u1(r), VMPI_GC_ROOT_UNKNOWN);
+    cr_assert_eq(take_u1(r), VMPI_GC_ROOT_JNI_GLOBAL);
     cr_assert_eq(take_id(r), roots[ROOT_C]);
+    cr_assert_eq(take_id(r), &roots[ROOT_C], "the handle is the slot");
+    cr_assert_eq(take_u1(r), VMPI_GC_ROOT_NATIVE_STACK);
+    cr_assert_eq(take_id(r), roots[ROOT_A]);
+    cr_assert_eq(take_id(r), WORKER_THREAD);
+    cr_assert_eq(take_u1(r), VMPI_GC_ROOT_UNKNOWN);
+    cr_assert_eq(take_id(r), roots[ROOT_B]);
     for (uint32_t i = 0; i < NUM_CLASSES; i++) {
         cr_assert_eq(take_u1(r), VMPI_GC_ROOT_STICKY_CLASS);
         cr_assert_eq(take_id(r), classes[i]);
