@@ -216,10 +216,15 @@ case(cli/agent_guard/crash_report_in_vmpi_function 0 - "^vmpi: in agent 'libbad_
      sh -c "\"$0\" -agentpath:$1=crash_in_request $2\n[ $? -eq 139 ]"
      ${VMRUN} ${bad_args} ${hello})
 
-# ---- heap dumps (tests/heap, tests/agents) --------------------------------------
+# ---- late attach and heap dumps (tests/heap, tests/agents) ----------------------
 # Heap dumps of levels 0, 1 and 2 of a known heap: every record, the root
 # kinds and the counts (tests/agents/dump_levels.c), under every collector,
-# also when every allocation collects.
+# also when every allocation collects.  The late-attach agent enables the
+# heap events when the heap is built and learns exactly the live set by
+# RequestEvent(ARENA_NEW), a level-0 dump and RequestEvent(OBJECT_ALLOC) per
+# ID (tests/agents/late_attach.c; n + 4 objects, see late_attach.gcl); check
+# beside it sees requested events reach only the agent that asked.  Its
+# timing is tests/bench/late_attach.sh's, never a test's.
 set(heap_tests ${CMAKE_CURRENT_SOURCE_DIR}/heap)
 foreach(gc ${GCLAB_COLLECTORS})
   case(cli/heap_dump/levels/${gc} 0 ${heap_tests}/known_heap.expected
@@ -228,4 +233,12 @@ foreach(gc ${GCLAB_COLLECTORS})
   case(cli/heap_dump/levels_stress/${gc} 0 ${heap_tests}/known_heap.expected "^dump_levels: ok: 7 objects"
        ${VMRUN} --gc=${gc} --gc-stress --verify-heap -agentpath:${agents}/libdump_levels.so=objects=7,strings=2
        ${heap_tests}/known_heap.gcl)
+  case(cli/late_attach/learns_the_live_set/${gc} 0 ${heap_tests}/late_attach.expected
+       "^late_attach: ok: learned 20004 objects in [1-4] arenas@@^check: ok: "
+       ${VMRUN} --gc=${gc} --heap=2m -agentlib:check -agentpath:${agents}/liblate_attach.so=objects=20004
+       ${heap_tests}/late_attach.gcl 20000)
+  case(cli/late_attach/learns_the_live_set_stress/${gc} 0 ${heap_tests}/late_attach.expected
+       "^late_attach: ok: learned 2004 objects in [1-4] arenas@@^check: ok: "
+       ${VMRUN} --gc=${gc} --gc-stress --verify-heap -agentlib:check
+       -agentpath:${agents}/liblate_attach.so=objects=2004 ${heap_tests}/late_attach.gcl 2000)
 endforeach()
