@@ -20,17 +20,19 @@
  * for the index: the collectors count what they count anyway, and vmpi
  * compares the counts only when asked.
  *
- * Cost, honestly: the first question after the heap changed pays one walk
- * (O(n), plus a sort, O(n log n), for collectors whose walk is not in
- * address order: marksweep and refcount walk their object tables); each
- * further question costs O(log n), and O(1) when it names the object after
- * the one named last in address order -- an agent asking in the order of a
- * level-0 dump, under a collector that walks in address order -- or the
- * same object again (guard.c checks the ID, then request.c looks it up).
- * Amortized over a catch-up of n requests on an unchanged heap that is
- * O(log n) per request at worst.  A heap that changes between every two
- * questions (an agent requesting from its own OBJECT_ALLOC handler) pays a
- * walk per question, as before.
+ * Cost, honestly: the first question after the heap changed is answered
+ * by one walk, O(n), as before, and the same question again (guard.c
+ * checks an ID, then request.c looks it up) from that answer.  The next
+ * different question about the same heap builds the index: one more walk,
+ * plus a sort, O(n log n), for the collectors whose walk is not in address
+ * order (marksweep and refcount walk their object tables).  Every further
+ * question costs O(log n), and O(1) when it names the object after the one
+ * named last in address order -- an agent asking in the order of a level-0
+ * dump, under a collector that walks in address order.  Amortized over a
+ * catch-up of n requests on an unchanged heap that is O(log n) a request at
+ * worst.  A heap that changes between every two requests (an agent
+ * requesting from its own OBJECT_ALLOC handler) never gets an index and
+ * pays one walk a request, as before, never a sort.
  *
  * If memory for the index runs out, each question walks the heap instead:
  * slower, never wrong.
@@ -55,9 +57,17 @@ static struct {
     IndexedObject *objects; /* [0 .. count), by address */
     size_t count, capacity;
     HeapEpoch epoch;
-    bool built;             /* objects and epoch describe the heap at epoch */
+    bool built;             /* objects describe the heap at epoch */
     size_t last_found;      /* where the last question was answered */
-} index_;
+} live_index;
+
+/* The last question about a heap with no index, and its answer. */
+static struct {
+    HeapEpoch epoch;
+    uintptr_t address;
+    Obj *found;             /* NULL: no live object has that ID */
+    uint32_t arena_id;
+} last_walk;
 
 static HeapEpoch heap_epoch(const Gc *gc) {
     return (HeapEpoch){.gc = gc,
@@ -84,19 +94,19 @@ typedef struct IndexBuild {
 static void index_object(Obj *obj, uint32_t arena_id, void *ctx) {
     IndexBuild *build = ctx;
     if (build->out_of_memory) return;
-    if (index_.count == index_.capacity) {
-        size_t capacity = index_.capacity ? index_.capacity * 2 : 1024;
-        IndexedObject *grown = realloc(index_.objects, capacity * sizeof *grown);
+    if (live_index.count == live_index.capacity) {
+        size_t capacity = live_index.capacity ? live_index.capacity * 2 : 1024;
+        IndexedObject *grown = realloc(live_index.objects, capacity * sizeof *grown);
         if (!grown) {
             build->out_of_memory = true;
             return;
         }
-        index_.objects = grown;
-        index_.capacity = capacity;
+        live_index.objects = grown;
+        live_index.capacity = capacity;
     }
     uintptr_t address = (uintptr_t)obj;
-    if (index_.count > 0 && address <= index_.objects[index_.count - 1].address) build->sorted = false;
-    index_.objects[index_.count++] = (IndexedObject){address, arena_id};
+    if (live_index.count > 0 && address <= live_index.objects[live_index.count - 1].address) build->sorted = false;
+    live_index.objects[live_index.count++] = (IndexedObject){address, arena_id};
 }
 
 static int by_address(const void *a, const void *b) {
@@ -104,19 +114,17 @@ static int by_address(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-/* Makes the index describe the heap now; false if memory ran out. */
-static bool index_heap(Gc *gc) {
-    HeapEpoch now = heap_epoch(gc);
-    if (index_.built && same_epoch(&index_.epoch, &now)) return true;
-    index_.built = false;
-    index_.count = 0;
-    index_.last_found = 0;
+/* Makes the index describe the heap at `now`; false if memory ran out. */
+static bool index_heap(Gc *gc, const HeapEpoch *now) {
+    live_index.built = false;
+    live_index.count = 0;
+    live_index.last_found = 0;
     IndexBuild build = {.sorted = true};
     gc->ops->walk_heap(gc, index_object, &build);
     if (build.out_of_memory) return false;
-    if (!build.sorted) qsort(index_.objects, index_.count, sizeof *index_.objects, by_address);
-    index_.epoch = now;
-    index_.built = true;
+    if (!build.sorted) qsort(live_index.objects, live_index.count, sizeof *live_index.objects, by_address);
+    live_index.epoch = *now;
+    live_index.built = true;
     return true;
 }
 
@@ -124,30 +132,31 @@ static bool index_heap(Gc *gc) {
 
 /* The position of `address` in the index, or SIZE_MAX. */
 static size_t position_of(uintptr_t address) {
-    size_t hint = index_.last_found;
-    for (size_t at = hint; at < index_.count && at <= hint + 1; at++)
-        if (index_.objects[at].address == address) return at;
-    size_t low = 0, high = index_.count;
+    size_t hint = live_index.last_found;
+    for (size_t at = hint; at < live_index.count && at <= hint + 1; at++)
+        if (live_index.objects[at].address == address) return at;
+    size_t low = 0, high = live_index.count;
     while (low < high) {
         size_t mid = low + (high - low) / 2;
-        if (index_.objects[mid].address < address) low = mid + 1;
+        if (live_index.objects[mid].address < address) low = mid + 1;
         else high = mid;
     }
-    return low < index_.count && index_.objects[low].address == address ? low : SIZE_MAX;
+    return low < live_index.count && live_index.objects[low].address == address ? low : SIZE_MAX;
 }
 
-/* The fallback without an index: one walk for one question. */
-typedef struct ObjectSearch {
-    uintptr_t wanted;
-    Obj *found;
-    uint32_t arena_id;
-} ObjectSearch;
-
+/* Without an index: one walk for one question, remembered in last_walk. */
 static void match_object(Obj *obj, uint32_t arena_id, void *ctx) {
-    ObjectSearch *search = ctx;
-    if ((uintptr_t)obj != search->wanted) return;
-    search->found = obj;
-    search->arena_id = arena_id;
+    (void)ctx;
+    if ((uintptr_t)obj != last_walk.address) return;
+    last_walk.found = obj;
+    last_walk.arena_id = arena_id;
+}
+
+static bool answer(Obj *found, uint32_t found_arena_id, Obj **obj, VMPI_ArenaID *arena_id) {
+    if (!found) return false;
+    *obj = found;
+    *arena_id = (VMPI_ArenaID)found_arena_id;
+    return true;
 }
 
 bool vmpi_find_object(const void *object_id, Obj **obj, VMPI_ArenaID *arena_id) {
@@ -155,18 +164,24 @@ bool vmpi_find_object(const void *object_id, Obj **obj, VMPI_ArenaID *arena_id) 
     /* Mid-collection the heap is half processed and cannot be walked. */
     if (!gc || !object_id || gc_is_collecting(gc)) return false;
     uintptr_t address = (uintptr_t)object_id;
-    if (!index_heap(gc)) {
-        ObjectSearch search = {.wanted = address};
-        gc->ops->walk_heap(gc, match_object, &search);
-        if (!search.found) return false;
-        *obj = search.found;
-        *arena_id = (VMPI_ArenaID)search.arena_id;
-        return true;
+    HeapEpoch now = heap_epoch(gc);
+    bool indexed = live_index.built && same_epoch(&live_index.epoch, &now);
+    if (!indexed && same_epoch(&last_walk.epoch, &now)) {
+        /* The same question again (guard.c checks an ID, then request.c
+         * looks it up) has its answer; another one about the same heap
+         * builds the index. */
+        if (address == last_walk.address) return answer(last_walk.found, last_walk.arena_id, obj, arena_id);
+        indexed = index_heap(gc, &now);
+    }
+    if (!indexed) {
+        last_walk.epoch = now;
+        last_walk.address = address;
+        last_walk.found = NULL;
+        gc->ops->walk_heap(gc, match_object, NULL);
+        return answer(last_walk.found, last_walk.arena_id, obj, arena_id);
     }
     size_t at = position_of(address);
     if (at == SIZE_MAX) return false;
-    index_.last_found = at;
-    *obj = (Obj *)index_.objects[at].address;
-    *arena_id = (VMPI_ArenaID)index_.objects[at].arena_id;
-    return true;
+    live_index.last_found = at;
+    return answer((Obj *)live_index.objects[at].address, live_index.objects[at].arena_id, obj, arena_id);
 }
