@@ -391,7 +391,7 @@ Test(mockvm, requested_thread_start_names_the_thread) {
 
 /* ---- late attach: arenas replayed, objects found without a walk each ------------------------------- */
 
-#define MAX_KEPT 8
+#define MAX_KEPT 16
 static VMPI_Event kept[MAX_KEPT];
 static char kept_names[MAX_KEPT][32];
 
@@ -436,11 +436,18 @@ Test(mockvm, requested_object_alloc_follows_the_heap_as_it_changes) {
     a->RunGC();
     cr_assert_eq(a->RequestEvent(VMPI_EVENT_OBJECT_ALLOC, garbage), VMPI_ERR, "nor freed ones");
     cr_assert_eq(a->RequestEvent(VMPI_EVENT_OBJECT_DUMP, garbage), VMPI_ERR);
+    /* Several questions about one heap: the index answers them. */
     for (int i = 0; i < NUM_ROOTS; i++)
         cr_assert_eq(a->RequestEvent(VMPI_EVENT_OBJECT_ALLOC, roots[i]), VMPI_OK, "root %d lives on", i);
     cr_assert_eq(a->RequestEvent(VMPI_EVENT_OBJECT_ALLOC, (char *)roots[ROOT_A] + 8), VMPI_ERR,
                  "inside an object is not an object ID");
-    cr_assert_eq(num_received, 2 + NUM_ROOTS);
+    /* The heap changes under a built index: the index is not trusted. */
+    Obj *newer = new_point(NULL, 44);
+    cr_assert_eq(a->RequestEvent(VMPI_EVENT_OBJECT_ALLOC, newer), VMPI_OK);
+    cr_assert_eq(a->RequestEvent(VMPI_EVENT_OBJECT_ALLOC, roots[ROOT_B]), VMPI_OK);
+    cr_assert_eq(a->RequestEvent(VMPI_EVENT_OBJECT_ALLOC, newer), VMPI_OK, "and after the index is rebuilt");
+    cr_assert_eq(kept[2 + NUM_ROOTS + 2].u.obj_alloc.obj_id, (VMPI_ObjectID)newer);
+    cr_assert_eq(num_received, 2 + NUM_ROOTS + 3);
 }
 
 /* ---- heap dumps --------------------------------------------------------------------------------- */
