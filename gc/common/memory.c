@@ -9,12 +9,68 @@
  * destroys the cache first (which flushes its blocks back to the arena) and
  * then the arena, as "arena.<i>.destroy" requires; jemalloc may then recycle
  * the arena index for the next heap.
+ *
+ * Regions, in both builds, are anonymous private mappings reserved with
+ * MAP_NORESERVE: the kernel neither counts nor commits a page before it is
+ * touched, so a region's reserve past its budget is address space only.
+ * (ASan sees them as the address space they are, as it never saw the
+ * jemalloc arena they once came from.)
  */
 #include "memory.h"
 
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+void *gc_memory_region_alloc(GcMemory *memory, size_t bytes) {
+    (void)memory;
+    void *region = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    return region == MAP_FAILED ? NULL : region;
+}
+
+void gc_memory_region_free(GcMemory *memory, void *region, size_t bytes) {
+    (void)memory;
+    munmap(region, bytes);
+}
+
+static size_t page_bytes(void) {
+    static size_t page;
+    if (page == 0) page = (size_t)sysconf(_SC_PAGESIZE);
+    return page;
+}
+
+void gc_memory_region_zero(void *start, void *end) {
+    uintptr_t from = (uintptr_t)start, to = (uintptr_t)end, page = page_bytes();
+    uintptr_t first_page = (from + page - 1) & ~(page - 1), last_page = to & ~(page - 1);
+    /* MADV_DONTNEED on a private anonymous mapping: the pages read as zero
+     * again.  If it fails (it should not), memset does the same job. */
+    if (first_page < last_page &&
+        madvise((void *)first_page, last_page - first_page, MADV_DONTNEED) == 0) {
+        memset(start, 0, first_page - from);
+        memset((void *)last_page, 0, to - last_page);
+    } else {
+        memset(start, 0, to - from);
+    }
+}
+
+/* Lowers *room to a quarter of resource limit `resource`, if it has one. */
+static void within_quarter_of_limit(size_t *room, int resource) {
+    struct rlimit limit;
+    if (getrlimit(resource, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY && limit.rlim_cur / 4 < *room)
+        *room = (size_t)(limit.rlim_cur / 4);
+}
+
+size_t gc_memory_region_room(void) {
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || page <= 0) return 0;
+    size_t room = (size_t)pages > SIZE_MAX / (size_t)page ? SIZE_MAX : (size_t)pages * (size_t)page;
+    within_quarter_of_limit(&room, RLIMIT_AS);
+    within_quarter_of_limit(&room, RLIMIT_DATA);
+    return room;
+}
 
 #if GCLAB_PLAIN_MALLOC
 
@@ -28,17 +84,6 @@ void gc_memory_release(GcMemory *memory) { (void)memory; }
 void gc_memory_trim(GcMemory *memory, size_t keep_bytes) {
     (void)memory;
     (void)keep_bytes;
-}
-
-void *gc_memory_region_alloc(GcMemory *memory, size_t bytes) {
-    (void)memory;
-    return calloc(1, bytes);
-}
-
-void gc_memory_region_free(GcMemory *memory, void *region, size_t bytes) {
-    (void)memory;
-    (void)bytes;
-    free(region);
 }
 
 #else
@@ -62,7 +107,6 @@ bool gc_memory_init(GcMemory *memory) {
     memory->arena = arena;
     memory->tcache = tcache;
     memory->object_flags = MALLOCX_ARENA(arena) | MALLOCX_TCACHE(tcache);
-    memory->region_flags = MALLOCX_ARENA(arena) | MALLOCX_TCACHE_NONE;
     return true;
 }
 
@@ -85,14 +129,6 @@ void gc_memory_trim(GcMemory *memory, size_t keep_bytes) {
         }
         memory->free_pool[n] = block;
     }
-}
-
-void *gc_memory_region_alloc(GcMemory *memory, size_t bytes) {
-    return mallocx(bytes, memory->region_flags | MALLOCX_ZERO);
-}
-
-void gc_memory_region_free(GcMemory *memory, void *region, size_t bytes) {
-    sdallocx(region, bytes, memory->region_flags);
 }
 
 #endif

@@ -10,7 +10,13 @@
  *   regions          gc_memory_region_alloc / gc_memory_region_free
  *                    large zero-filled contiguous blocks that a bump-pointer
  *                    collector carves objects out of (semispaces, nursery,
- *                    compacting heap).
+ *                    compacting heap).  In both builds a region is a range
+ *                    of address space of its own (mmap, MAP_NORESERVE):
+ *                    its pages are zero and cost memory only once touched,
+ *                    so a region can reserve far more than its budget --
+ *                    room to grow while collection is disabled (region.h)
+ *                    -- and a normal run's resident set is what it uses.
+ *                    gc_memory_region_zero gives touched pages back.
  *
  * Two builds, one interface:
  *
@@ -61,7 +67,6 @@ typedef struct GcMemory {
     unsigned arena;     /* index from "arenas.create" */
     unsigned tcache;    /* index from "tcache.create" */
     int object_flags;   /* MALLOCX_ARENA(arena) | MALLOCX_TCACHE(tcache) */
-    int region_flags;   /* MALLOCX_ARENA(arena) | MALLOCX_TCACHE_NONE: regions are too big to cache */
     /* free_pool[n]: freed blocks of n * GC_MEMORY_GRAIN bytes, linked through
      * their first word. */
     void *free_pool[GC_MEMORY_POOL_MAX_BYTES / GC_MEMORY_GRAIN + 1];
@@ -122,10 +127,20 @@ static inline void gc_memory_free(GcMemory *memory, void *block, size_t bytes) {
  * hold blocks of sizes the program no longer uses.  No-op without a pool. */
 void gc_memory_trim(GcMemory *memory, size_t keep_bytes);
 
-/* A large zero-filled region of `bytes` (> 0), or NULL.  Pages are zeroed
- * lazily by the kernel where possible, so a large unused region costs
- * address space, not resident memory. */
+/* A zero-filled region of `bytes` (> 0) of address space, page-aligned, or
+ * NULL if the system refuses the range (an address-space limit, or strict
+ * overcommit accounting).  Its pages become memory only once touched. */
 void *gc_memory_region_alloc(GcMemory *memory, size_t bytes);
 void gc_memory_region_free(GcMemory *memory, void *region, size_t bytes);
+
+/* Zero-fills [start, end) inside a region, handing its whole pages back to
+ * the system (they read as zero again and are no longer resident). */
+void gc_memory_region_zero(void *start, void *end);
+
+/* How much address space one region may reserve: the machine's physical
+ * memory (growing further would only page), but no more than a quarter of
+ * what the process may map (RLIMIT_AS, RLIMIT_DATA: ulimit -v), so that a
+ * heap's regions leave the VM room for everything else. */
+size_t gc_memory_region_room(void);
 
 #endif
