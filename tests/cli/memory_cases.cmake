@@ -25,3 +25,18 @@ foreach(gc ${GCLAB_COLLECTORS})
          ${gc_disabler}=heap=1048576 ${binary_trees})
   endif()
 endforeach()
+
+# ---- --seed: repeatable runs (gc/common/fixed.h) ---------------------------------
+# Two runs of a program that collects many times (a 128 KiB heap), with the
+# same --seed and flags, write byte-identical trace files under every
+# collector: object, class, thread and method IDs are addresses in the
+# fixed-address heap.  A run with other arguments must differ, or cmp could
+# not fail; and the runs must have collected (GC_START), or they prove less.
+set(seeded_runs "vmrun=$0 gc=$1 tag=$2 program=$3\nrun() { \"$vmrun\" --gc=$gc --seed=7 --heap=128k -agentlib:trace=file=$tag.$1.trace \"$program\" $2 > /dev/null || exit 99\n}\nrun a 8\nrun b 8\nrun c 7\ncmp $tag.a.trace $tag.b.trace || exit 1\n[ $(grep -c GC_START $tag.a.trace) -ge 3 ] || exit 2\n! cmp -s $tag.a.trace $tag.c.trace")
+foreach(gc ${GCLAB_COLLECTORS})
+  case(seed/${gc}/identical_traces 0 - "" sh -c "${seeded_runs}" ${VMRUN} ${gc} seeded_${gc} ${binary_trees})
+endforeach()
+# The fixed address already taken (here by an agent, as it loads): one
+# message naming the option and the address, status 1.
+case(seed/address_taken 1 - "^vmrun: --seed needs .* at 0x300000000000 .*already mapped there$"
+     ${VMRUN} --seed=1 -agentpath:${agents}/libfixed_squatter.so ${hello})
