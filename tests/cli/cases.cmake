@@ -229,3 +229,10 @@ endforeach()
 # vmpi_overhead.sh runs all four ways and their outputs agree (no timing asserted).
 case(bench/vmpi_overhead 0 - -
      bash ${CMAKE_SOURCE_DIR}/examples/bench/vmpi_overhead.sh --build=${CMAKE_BINARY_DIR} --reps=1 --size=8)
+
+# ---- check when the VM never starts -----------------------------------------------
+# Another agent fails to load after check did: check gets JVM_SHUT_DOWN with
+# no VM and no stream, and says nothing (vmrun names the failing agent).
+case(cli/check/silent_when_the_vm_never_started 0 - -
+     sh -c "\"$0\" -agentlib:check -agentpath:$1 $2 2>&1 >/dev/null | grep '^check:' && exit 1\nexit 0"
+     ${VMRUN} ${agents}/libfailing_onload.so ${hello})

@@ -112,6 +112,10 @@ static void fail(const VMPI_Event *event, int rule, const char *what) {
  * GetCollectorName can answer (VMPI_OnLoad runs before the VM exists). */
 static bool start_rules(const VMPI_Event *event) {
     const char *collector = collector_override[0] ? collector_override : vmpi->GetCollectorName();
+    if (!collector && (event->event_type & ~VMPI_REQUESTED_EVENT) == VMPI_EVENT_JVM_SHUT_DOWN) {
+        finished = true; /* the VM stopped before it started (another agent failed to load): no stream */
+        return false;
+    }
     CheckRow row;
     if (!check_row_by_name(collector, &row)) {
         finished = true;
