@@ -12,9 +12,12 @@
  *   how=crash   writes just past NULL (not to NULL itself, which UBSan
  *               would report instead of the crash)
  *   how=hang    never returns
+ *   how=noise   writes control characters, bytes that are not UTF-8 and
+ *               XML markup to stderr, and ends the run with status 3
  * Under the other collectors it only counts allocations. */
 #include <stdint.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "vmpi.h"
 
@@ -30,6 +33,10 @@ static void misbehave(void) {
     } else if (strcmp(how, "hang") == 0) {
         for (volatile int forever = 1; forever;) {
         }
+    } else if (strcmp(how, "noise") == 0) {
+        static const char noise[] = "noise: \x01\x1b[31m \xff\xfe ]]> <b>&amp; \"'\n";
+        if (write(STDERR_FILENO, noise, sizeof noise - 1) < 0) return;
+        vmpi->ProfilerExit(3);
     } else {
         vmpi->RequestEvent(VMPI_EVENT_OBJECT_ALLOC, (void *)(uintptr_t)16);
     }

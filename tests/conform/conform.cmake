@@ -37,6 +37,10 @@ conform_test(fails/hang ${conform_expect} 1 1 "generational:survivors:^timed out
              -- ${conform_runner} --timeout 2 --programs survivors --gc generational ${breaker} how=hang)
 conform_test(fails/onload ${conform_expect} 1 1 "markcompact:nursery:VMPI_OnLoad failed"
              -- ${conform_runner} --programs nursery --gc markcompact ${CMAKE_CURRENT_BINARY_DIR}/agents/libfailing_onload.so)
+# Control characters, bytes that are not UTF-8 and markup on stderr: the XML
+# stays well-formed.
+conform_test(fails/noise ${conform_expect} 1 1 "refcount:mass_free:^exit status 3, expected 0: noise: "
+             -- ${conform_runner} --programs mass_free --gc refcount ${breaker} how=noise)
 # A path with a space and XML's markup characters, which the XML must escape.
 conform_test(fails/odd_path ${conform_expect} 1 1 "marksweep:cycles:dlopen: .*/no such <dir> & 'x'/lib\\.so"
              -- ${conform_runner} --programs cycles --gc marksweep "${scratch}/no such <dir> & 'x'/lib.so")
