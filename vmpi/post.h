@@ -11,6 +11,7 @@
 #ifndef GCLAB_VMPI_POST_H
 #define GCLAB_VMPI_POST_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -50,6 +51,9 @@ void vmpi_send_method_event(int32_t event_type, const struct VMThread *thread,
 /* JVM_SHUT_DOWN is not posted: vmpi_shutdown (control.h) offers it to each
  * agent once. */
 void vmpi_send_jvm_init_done(void);
+/* Set once start-up is over, whether or not an agent gets JVM_INIT_DONE
+ * (threads.c: CreateSystemThread is a strict-mode breach before it). */
+extern bool vmpi_jvm_init_done;
 
 static inline void vmpi_post_class_load(uint32_t class_index) {
     if (VMPI_IS_ENABLED(CLASS_LOAD)) vmpi_send_class_load(class_index, 0);
@@ -61,6 +65,7 @@ static inline void vmpi_post_thread_end(const struct VMThread *thread) {
     if (VMPI_IS_ENABLED(THREAD_END)) vmpi_send_thread_end(thread);
 }
 static inline void vmpi_post_jvm_init_done(void) {
+    vmpi_jvm_init_done = true;
     if (VMPI_IS_ENABLED(JVM_INIT_DONE)) vmpi_send_jvm_init_done();
 }
 
