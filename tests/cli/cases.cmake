@@ -272,3 +272,13 @@ endforeach()
 case(cli/strict/well_behaved/stress 0 ${trees_out} "^check: ok"
      ${VMRUN} --gc=marksweep --heap=64k --gc-stress --verify-heap --vmpi-strict -agentlib:check
      -agentlib:trace=file=strict_stress.trace -agentlib:hprof=heap=sites,file=strict_stress.hprof.txt ${trees} 6)
+# Out of memory while an agent holds GC disabled: the message names the agent,
+# under every collector.  Real memory is bounded with ulimit -v, which ASan's
+# shadow memory cannot run under: release build only.
+if(NOT GCLAB_SANITIZE)
+  foreach(gc marksweep markcompact semispace generational refcount)
+    case(cli/strict/oom_names_agent/${gc} 1 - "^error: out of memory: .*; garbage collection is disabled by ${breaker_agent} \\(DisableGC not matched by EnableGC\\)$"
+         sh -c "ulimit -v 400000 && exec \"$0\" --gc=${gc} --heap=1m -agentpath:$1=disable_gc $2 16"
+         ${VMRUN} ${breaker} ${trees})
+  endforeach()
+endif()
