@@ -181,6 +181,7 @@ bool vmpi_strict_stale_read(const void *address) {
 }
 
 static void report_stale_read(void) {
+    stale_read_pending = 0; /* reported once: JVM_SHUT_DOWN is still delivered */
     const char *record = vmpi_event_name(stale_record_event & ~VMPI_REQUESTED_EVENT);
     vmpi_breach(VMPI_RULE_STALE_RECORD, stale_reader, "read the record of an earlier %s",
                 record ? record : "event");
