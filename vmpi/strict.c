@@ -6,14 +6,19 @@
  * Poisoned records.  In strict mode an agent's private copy of an event
  * lives in one of POISON_SLOTS pages mapped once.  A slot is taken for one
  * NotifyEvent (nested deliveries take others), and when NotifyEvent returns
- * its page is made PROT_NONE, so a later read of the record faults; crash.c's
- * SIGSEGV handler asks vmpi_strict_stale_read, which notes the read and makes
- * the page readable again so the agent's instruction completes, and the
- * breach is reported from ordinary code when the NotifyEvent running
- * returns.  Slots are reused in turn, so a record kept across more than
- * POISON_SLOTS deliveries is read as some later event, not caught.
- * Invariant: a slot's page is readable exactly while `busy` is set or a
- * stale read has just unprotected it.
+ * its page is closed, so a later read of the record faults; crash.c's
+ * SIGSEGV handler asks vmpi_strict_stale_read, which notes the read and opens
+ * the page again so the agent's instruction completes, and the breach is
+ * reported from ordinary code when the NotifyEvent running returns.  A page
+ * is closed with a protection key where the CPU has them (pkeys(7): a
+ * register write, so strict delivery costs about what normal delivery
+ * does), else with mprotect (two system calls per delivery, many times
+ * slower).  Slots are reused in turn, so a record kept across more than
+ * POISON_SLOTS deliveries is read as some later event, not caught; with
+ * keys, neither is a record whose slot shares the key of the record being
+ * handled (a slot in MAX_POISON_KEYS).  Invariant: a slot's page is open to
+ * a thread exactly while that thread's delivery holds it (`busy`), or after
+ * a stale read reopened it until the slot is reused.
  *
  * Allocation.  The C heap's count of bytes this thread allocated is read
  * before and after each NotifyEvent of thread-suspended mode: jemalloc keeps
@@ -21,6 +26,7 @@
  * counts them; with glibc's malloc alone only the bytes in use are known
  * (mallinfo2), so a block freed before NotifyEvent returns goes unseen there.
  */
+#define _GNU_SOURCE /* pkey_alloc, pkey_set, pkey_mprotect */
 #include <inttypes.h>
 #include <malloc.h>
 #include <pthread.h>
@@ -127,6 +133,7 @@ static uint64_t thread_allocated_bytes(void) {
 /* ---- poisoned records --------------------------------------------------------------- */
 
 #define POISON_SLOTS 32
+#define MAX_POISON_KEYS 8
 
 static unsigned char *poison_pages; /* POISON_SLOTS pages, or NULL */
 static size_t page_size;
@@ -134,18 +141,64 @@ static atomic_bool slot_busy[POISON_SLOTS];
 static int32_t slot_event[POISON_SLOTS]; /* the event type whose record the slot holds */
 static atomic_uint next_slot;
 
+/* Protection keys, when the CPU and kernel have them: slot s's page carries
+ * key poison_keys[s % num_poison_keys], and a thread opens and closes a key
+ * with pkey_set, a user-mode register write, instead of two mprotect calls
+ * per delivery.  keys_open: the key indexes this thread has open (one slot
+ * each, so closing one never closes an outer record).  A page a stale read
+ * faulted on is given key 0, always open, until its slot is reused
+ * (slot_rekey). */
+static int poison_keys[MAX_POISON_KEYS];
+static unsigned num_poison_keys; /* 0: mprotect */
+static _Thread_local unsigned keys_open;
+static volatile sig_atomic_t slot_rekey[POISON_SLOTS];
+
 /* The stale read noted by the signal handler, reported by ordinary code. */
 static volatile sig_atomic_t stale_read_pending;
 static const VmpiAgent *volatile stale_reader;
 static volatile int32_t stale_record_event;
 
+static void *slot_page(unsigned slot) { return poison_pages + slot * page_size; }
+static unsigned slot_key_index(unsigned slot) { return slot % num_poison_keys; }
+
+/* Gives every page its key; leaves num_poison_keys 0 if keys are missing. */
+static void assign_poison_keys(void) {
+    unsigned keys = 0;
+    while (keys < MAX_POISON_KEYS) {
+        int key = pkey_alloc(0, PKEY_DISABLE_ACCESS);
+        if (key < 0) break;
+        poison_keys[keys++] = key;
+    }
+    num_poison_keys = keys;
+    bool assigned = keys >= 2; /* one key would close the record of the event being handled */
+    for (unsigned slot = 0; assigned && slot < POISON_SLOTS; slot++)
+        assigned = pkey_mprotect(slot_page(slot), page_size, PROT_READ | PROT_WRITE,
+                                 poison_keys[slot_key_index(slot)]) == 0;
+    if (assigned) return;
+    for (unsigned i = 0; i < keys; i++) pkey_free(poison_keys[i]);
+    num_poison_keys = 0;
+    mprotect(poison_pages, POISON_SLOTS * page_size, PROT_NONE);
+}
+
 static void map_poison_pages(void) {
     page_size = (size_t)sysconf(_SC_PAGESIZE);
     void *pages = mmap(NULL, POISON_SLOTS * page_size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     poison_pages = pages == MAP_FAILED ? NULL : pages;
+    if (poison_pages) assign_poison_keys();
 }
 
-static void *slot_page(unsigned slot) { return poison_pages + slot * page_size; }
+/* Makes `slot`, just claimed, readable and writable by this thread. */
+static bool open_slot(unsigned slot) {
+    if (!num_poison_keys) return mprotect(slot_page(slot), page_size, PROT_READ | PROT_WRITE) == 0;
+    unsigned index = slot_key_index(slot);
+    if (slot_rekey[slot]) {
+        if (pkey_mprotect(slot_page(slot), page_size, PROT_READ | PROT_WRITE, poison_keys[index]) != 0)
+            return false;
+        slot_rekey[slot] = 0;
+    }
+    keys_open |= 1u << index;
+    return pkey_set(poison_keys[index], 0) == 0;
+}
 
 /* A free slot, readable and writable, or -1 (all busy, or no pages). */
 static int take_slot(void) {
@@ -154,8 +207,9 @@ static int take_slot(void) {
     if (!poison_pages) return -1;
     for (unsigned tries = 0; tries < POISON_SLOTS; tries++) {
         unsigned slot = atomic_fetch_add(&next_slot, 1) % POISON_SLOTS;
+        if (num_poison_keys && (keys_open & (1u << slot_key_index(slot)))) continue;
         if (atomic_exchange(&slot_busy[slot], true)) continue;
-        if (mprotect(slot_page(slot), page_size, PROT_READ | PROT_WRITE) == 0) return (int)slot;
+        if (open_slot(slot)) return (int)slot;
         atomic_store(&slot_busy[slot], false);
         return -1;
     }
@@ -163,7 +217,13 @@ static int take_slot(void) {
 }
 
 static void poison_slot(int slot) {
-    mprotect(slot_page((unsigned)slot), page_size, PROT_NONE);
+    if (num_poison_keys) {
+        unsigned index = slot_key_index((unsigned)slot);
+        keys_open &= ~(1u << index);
+        pkey_set(poison_keys[index], PKEY_DISABLE_ACCESS);
+    } else {
+        mprotect(slot_page((unsigned)slot), page_size, PROT_NONE);
+    }
     atomic_store(&slot_busy[slot], false);
 }
 
@@ -177,7 +237,9 @@ bool vmpi_strict_stale_read(const void *address) {
         stale_record_event = slot_event[slot];
         stale_read_pending = 1;
     }
-    return mprotect(slot_page(slot), page_size, PROT_READ | PROT_WRITE) == 0;
+    if (!num_poison_keys) return mprotect(slot_page(slot), page_size, PROT_READ | PROT_WRITE) == 0;
+    slot_rekey[slot] = 1; /* key 0: open to every thread, whatever its key register holds */
+    return pkey_mprotect(slot_page(slot), page_size, PROT_READ | PROT_WRITE, 0) == 0;
 }
 
 static void report_stale_read(void) {
