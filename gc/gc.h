@@ -32,6 +32,9 @@
  *
  * Out of memory.  alloc_slow returns NULL when the request cannot be met
  * after a full collection; the VM then reports it (gc_describe_oom) and exits.
+ * Collection disabled (VMPI DisableGC) never fails a request on its own:
+ * every collector then grows its heap past --heap (region.h, budget.h), and
+ * returns NULL only when memory itself is spent.
  */
 #ifndef GCLAB_GC_H
 #define GCLAB_GC_H

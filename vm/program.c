@@ -285,6 +285,18 @@ void program_free(Program *p) {
         free(m->lines);
         free(m->signature);
     }
-    free(p->methods);
+    if (p->free_methods) p->free_methods(p->methods);
+    else free(p->methods);
     free(p);
+}
+
+bool program_move_methods(Program *p, void *(*alloc)(size_t count, size_t size), void (*release)(void *)) {
+    ProgMethod *moved = alloc(p->num_methods ? p->num_methods : 1, sizeof *moved);
+    if (!moved) return false;
+    if (p->num_methods) memcpy(moved, p->methods, p->num_methods * sizeof *moved);
+    if (p->free_methods) p->free_methods(p->methods);
+    else free(p->methods);
+    p->methods = moved;
+    p->free_methods = release;
+    return true;
 }

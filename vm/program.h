@@ -104,6 +104,9 @@ typedef struct Program {
     uint32_t entry_method; /* `main`: static, () or (string[]), returns V or J */
     /* Derived by program_layout(). */
     uint32_t num_ref_statics, num_prim_statics;
+    /* How program_free frees `methods`: free, unless program_move_methods
+     * moved them. */
+    void (*free_methods)(void *methods);
 } Program;
 
 /* Fills every "derived" field above from the declared ones.  Call once after
@@ -113,6 +116,13 @@ bool program_layout(Program *p, const char **why);
 
 /* Frees a program and everything it owns. NULL is allowed. */
 void program_free(Program *p);
+
+/* Moves the method table into memory from `alloc` (calloc's signature),
+ * which `release` will free: how the VM puts the ProgMethod records, whose
+ * addresses are VMPI method IDs, where they repeat from run to run
+ * (--seed).  Before anything holds a pointer into the table; false, with
+ * the program unchanged, if `alloc` fails. */
+bool program_move_methods(Program *p, void *(*alloc)(size_t count, size_t size), void (*release)(void *));
 
 /* True if desc is exactly one well-formed descriptor (V only unbracketed,
  * "LName;" with a non-empty name), with nothing after it. */

@@ -69,6 +69,10 @@ typedef struct LinkedMethod {
 typedef struct VMOptions {
     const char *gc_name;
     GcConfig gc;            /* heap sizes, stress, verify, log; roots filled by vm_create */
+    /* --seed: repeatable runs (vm_create reserves the fixed-address heap,
+     * gc/common/fixed.h); `seed` is for the VM's random choices, of which
+     * there are none yet. */
+    bool seeded;
     uint64_t seed;
     bool plain_code;        /* run the code as loaded, without superinstructions (tests) */
 } VMOptions;

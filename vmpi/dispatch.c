@@ -41,6 +41,7 @@ static VmpiVmServices attached_vm;
 void vmpi_attach_vm(const VmpiVmServices *services) {
     if (services) attached_vm = *services;
     vmpi_vm = services ? &attached_vm : NULL;
+    vmpi_forget_arenas(); /* the arenas were the last VM's */
 }
 
 bool vmpi_any_agent(void) { return vmpi_num_agents > 0; }

@@ -162,9 +162,20 @@ int32_t vmpi_request_event(VmpiAgent *agent, int32_t event_type, void *arg);
 int32_t vmpi_send_heap_dump(int32_t level);
 int32_t vmpi_send_object_dump(const void *object_id);
 
-/* Finds the object whose ID is `object_id` by walking the heap; false if no
- * live object has that ID. */
+/* object_index.c: finds the live object whose ID is `object_id`, and its
+ * arena, in an index of the live objects that one heap walk builds and that
+ * serves until the heap changes; false if no live object has that ID (and
+ * always mid-collection). */
 bool vmpi_find_object(const void *object_id, Obj **obj, VMPI_ArenaID *arena_id);
+
+/* arenas.c: the live arenas, recorded from every ARENA_NEW and ARENA_DELETE
+ * (post.h).  vmpi_replay_arenas sends the requester one ARENA_NEW with
+ * VMPI_REQUESTED_EVENT per live arena, oldest first; vmpi_forget_arenas
+ * empties the table (a VM attaches or detaches).  vmpi_arena_generation
+ * advances at each of these changes. */
+void vmpi_replay_arenas(void);
+void vmpi_forget_arenas(void);
+extern uint64_t vmpi_arena_generation;
 
 /* gc_control.c */
 void vmpi_disable_gc(void);

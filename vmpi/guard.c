@@ -227,6 +227,9 @@ int32_t vmpi_guarded_request_event(VmpiAgent *agent, int32_t code, void *arg) {
         else if (!class_dump) check_object_id_stable(agent);
         break;
     }
+    case VMPI_EVENT_ARENA_NEW:
+        if (arg) problem = "arg is not NULL (ARENA_NEW replays every live arena)";
+        break;
     case VMPI_EVENT_HEAP_DUMP: {
         const VMPI_HeapDumpArg *dump = arg;
         if (dump && (dump->heap_dump_level < VMPI_DUMP_LEVEL_0 || dump->heap_dump_level > VMPI_DUMP_LEVEL_2))

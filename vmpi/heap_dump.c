@@ -17,11 +17,25 @@
  * INSTANCE_DUMP with no field values.
  *
  * Roots come from the VM's precise root set as its enumerate_roots
- * classifies them (vm_services.h): a local or operand of a thread's frame is
- * JAVA_FRAME (with the frame's index in that thread's trace, callee first),
- * a reference static is reached through its class's CLASS_DUMP (every class
- * is a STICKY_CLASS root: RtClasses never die), and any other root --
- * interned string constants, native handles -- is ROOT_UNKNOWN.
+ * classifies them (vm_services.h), each with the record a JVM gives the
+ * same kind of root (docs/event-mapping.md, "Heap dump roots"):
+ *
+ *   a local or operand of a frame   JAVA_FRAME (object, thread, the frame's
+ *                                   index in that thread's trace, callee first)
+ *   a slot the VM's own code holds  NATIVE_STACK (object, thread): a JVM's
+ *     for a thread, below every     native code holds its objects the same way
+ *     frame
+ *   a reference static              no record of its own: the value is in its
+ *                                   class's CLASS_DUMP, and every class is a
+ *                                   STICKY_CLASS root (RtClasses never die)
+ *   an interned string constant     JNI_GLOBAL (object, the VM's slot as the
+ *                                   handle): the VM holds it in a table for its
+ *                                   whole life, as native code holds a global
+ *                                   reference
+ *   anything else                   UNKNOWN (gclab's VM has no such root)
+ *
+ * gclab threads have no thread objects and the language no monitors, so no
+ * THREAD_BLOCK or MONITOR_USED root exists to report.
  *
  * Invariant: the dump is built and delivered with GC disabled, so every ID
  * in it names a live object until NotifyEvent returns.  The buffer is the
@@ -136,8 +150,8 @@ static void dump_object(DumpBuffer *b, Obj *obj, int32_t level) {
 
 /* ---- roots ------------------------------------------------------------------------- */
 
-/* One root's record (JVMPI 1.2 section 4.2); a JAVA_FRAME root below every
- * frame has frame number UINT32_MAX, JVMPI's -1. */
+/* One root's record (JVMPI 1.2 section 4.2), by what holds it (the mapping
+ * is the top comment's). */
 static void dump_root(const VmpiRoot *root, void *ctx) {
     DumpBuffer *b = ctx;
     switch (root->kind) {
@@ -147,9 +161,19 @@ static void dump_root(const VmpiRoot *root, void *ctx) {
         put_id(b, root->thread);
         put_u4(b, root->frame);
         return;
+    case VMPI_ROOT_NATIVE:
+        put_u1(b, VMPI_GC_ROOT_NATIVE_STACK);
+        put_id(b, root->object);
+        put_id(b, root->thread);
+        return;
     case VMPI_ROOT_STATIC:
         return; /* in its class's CLASS_DUMP */
-    case VMPI_ROOT_OTHER:
+    case VMPI_ROOT_INTERNED:
+        put_u1(b, VMPI_GC_ROOT_JNI_GLOBAL);
+        put_id(b, root->object);
+        put_id(b, root->handle);
+        return;
+    case VMPI_ROOT_UNKNOWN:
         put_u1(b, VMPI_GC_ROOT_UNKNOWN);
         put_id(b, root->object);
         return;

@@ -3,7 +3,8 @@
  * gclab; agents see only vmpi.h.
  *
  * Each vmpi_post_X() is inline and costs one load and one predictable branch
- * when no agent enabled X (the whippet listener pattern).  The out-of-line
+ * when no agent enabled X (the whippet listener pattern); the two arena
+ * events, which are rare, also record the arena (below).  The out-of-line
  * vmpi_send_X() builds the VMPI_Event and hands it to every agent that
  * enabled X.  Collectors call these and nothing else: they never format
  * output or know agents exist (docs/architecture.md).
@@ -69,10 +70,18 @@ static inline void vmpi_post_jvm_init_done(void) {
     if (VMPI_IS_ENABLED(JVM_INIT_DONE)) vmpi_send_jvm_init_done();
 }
 
+/* Arena events go out of line always: vmpi keeps the table of live arenas
+ * that RequestEvent(ARENA_NEW) replays to an agent that enabled the heap
+ * events late (vmpi/arenas.c).  They are rare, so this costs nothing. */
+void vmpi_record_arena_new(VMPI_ArenaID arena_id, const char *arena_name);
+void vmpi_record_arena_delete(VMPI_ArenaID arena_id);
+
 static inline void vmpi_post_arena_new(VMPI_ArenaID arena_id, const char *arena_name) {
+    vmpi_record_arena_new(arena_id, arena_name);
     if (VMPI_IS_ENABLED(ARENA_NEW)) vmpi_send_arena_new(arena_id, arena_name);
 }
 static inline void vmpi_post_arena_delete(VMPI_ArenaID arena_id) {
+    vmpi_record_arena_delete(arena_id);
     if (VMPI_IS_ENABLED(ARENA_DELETE)) vmpi_send_arena_delete(arena_id);
 }
 /* `obj` must have its header filled in: the event reads its class. */

@@ -5,8 +5,18 @@
  *   CLASS_LOAD    arg = a class ID      the class's defining event again
  *   THREAD_START  arg = a thread (env)  the thread's defining event again
  *   OBJECT_ALLOC  arg = an object ID    the object's arena, class and size
+ *   ARENA_NEW     arg = NULL            one ARENA_NEW per live arena, in the
+ *                                       order they were created (arenas.c)
  *   HEAP_DUMP     arg = VMPI_HeapDumpArg * (NULL means level 2)
  *   OBJECT_DUMP   arg = an object or class ID
+ *
+ * Late attach: an agent that enables the heap events after the program has
+ * run learns the heap as it is with ARENA_NEW (every arena, empty ones and
+ * names included), a level-0 HEAP_DUMP (every object ID) and OBJECT_ALLOC
+ * per ID (its arena, class and size).  OBJECT_ALLOC and OBJECT_DUMP find
+ * the object in an index built by one heap walk and kept while the heap is
+ * unchanged (object_index.c), so that catch-up costs O(log n) a request,
+ * not a heap walk.
  *
  * Invariant: a requested event carries VMPI_REQUESTED_EVENT and goes to the
  * requesting agent alone, whether or not it enabled the event (vmpi_requester,
@@ -14,31 +24,6 @@
  * that names nothing live, VMPI_NOT_AVAILABLE for any other event type.
  */
 #include "dispatch.h"
-
-typedef struct ObjectSearch {
-    const void *wanted;
-    Obj *found;
-    uint32_t arena_id;
-} ObjectSearch;
-
-static void match_object(Obj *obj, uint32_t arena_id, void *ctx) {
-    ObjectSearch *search = ctx;
-    if ((const void *)obj == search->wanted) {
-        search->found = obj;
-        search->arena_id = arena_id;
-    }
-}
-
-bool vmpi_find_object(const void *object_id, Obj **obj, VMPI_ArenaID *arena_id) {
-    Gc *gc = vmpi_gc();
-    if (!gc || !object_id) return false;
-    ObjectSearch search = {.wanted = object_id};
-    gc->ops->walk_heap(gc, match_object, &search);
-    if (!search.found) return false;
-    *obj = search.found;
-    *arena_id = (VMPI_ArenaID)search.arena_id;
-    return true;
-}
 
 static int32_t request(int32_t event_type, void *arg) {
     switch (event_type) {
@@ -63,6 +48,10 @@ static int32_t request(int32_t event_type, void *arg) {
         vmpi_dispatch(&event, true);
         return VMPI_OK;
     }
+    case VMPI_EVENT_ARENA_NEW:
+        if (arg) return VMPI_ERR;
+        vmpi_replay_arenas();
+        return VMPI_OK;
     case VMPI_EVENT_HEAP_DUMP: {
         /* JVMPI 1.2, HEAP_DUMP: "If a NULL value is passed, then the dump
          * level is set to JVMPI_DUMP_LEVEL_2." */

@@ -51,20 +51,27 @@ typedef struct VmpiClassOutline {
     uint32_t num_instance_fields;
 } VmpiClassOutline;
 
-/* One root of the VM's root set, for heap dumps (JVMPI 1.2 section 4.2). */
+/* One root of the VM's root set, for heap dumps (JVMPI 1.2 section 4.2).
+ * The VM says what holds each root; heap_dump.c gives each kind its JVMPI
+ * record type (the table is in docs/event-mapping.md, "Heap dump roots"). */
 typedef enum VmpiRootKind {
     VMPI_ROOT_FRAME,    /* a local or operand of a thread's frame */
+    VMPI_ROOT_NATIVE,   /* held by the VM's own code on a thread's behalf,
+                           outside every frame (main's argument array while
+                           the VM builds it) */
     VMPI_ROOT_STATIC,   /* a reference static of a class */
-    VMPI_ROOT_OTHER,    /* an interned string, a VM handle, anything else */
+    VMPI_ROOT_INTERNED, /* an interned string constant, in the VM's table */
+    VMPI_ROOT_UNKNOWN,  /* a root the VM cannot say more of */
 } VmpiRootKind;
 
 typedef struct VmpiRoot {
     VmpiRootKind kind;
     Obj *object;            /* never NULL: empty slots are not roots */
-    VMPI_ThreadID thread;   /* FRAME: the thread */
+    VMPI_ThreadID thread;   /* FRAME, NATIVE: the thread */
     uint32_t frame;         /* FRAME: the frame's index, callee first (as in
-                               GetCallTrace); UINT32_MAX if below every frame */
+                               GetCallTrace) */
     uint32_t class_index;   /* STATIC: the class that declares it */
+    const void *handle;     /* INTERNED: the VM's slot that holds it */
 } VmpiRoot;
 
 /* A static's or an instance field's value, with its type descriptor. */

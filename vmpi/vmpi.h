@@ -10,11 +10,10 @@
  * OBJECT_ALLOC, OBJECT_MOVE, OBJECT_FREE -- are the patent's
  * algorithm-independent events; every gclab collector reports through them.
  *
- * An agent is a shared library exporting
- *
- *     int VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved);
- *
- * It calls vm->GetEnv(vm, (void **)&iface, VMPI_VERSION_1), sets
+ * An agent is a shared library exporting VMPI_OnLoad, declared below; it
+ * defines it as `VMPI_EXPORT int32_t VMPI_OnLoad(...)`, so that the entry
+ * point stays exported when the agent is built with -fvisibility=hidden.
+ * VMPI_OnLoad calls vm->GetEnv(vm, (void **)&iface, VMPI_VERSION_1), sets
  * iface->NotifyEvent, enables the events it wants, and returns VMPI_OK
  * (JVMPI 1.2 section 1.1-1.2).  `options` is what followed '=' in
  * -agentlib:NAME=OPTIONS, and "" (never NULL) when there was none.
@@ -31,6 +30,19 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* Marks the agent's entry point as exported from its shared library whatever
+ * the default visibility it is compiled with. */
+#if defined(__GNUC__) || defined(__clang__)
+#define VMPI_EXPORT __attribute__((visibility("default")))
+#else
+#define VMPI_EXPORT
+#endif
+
+/* The agent's entry point, looked up by name when vmrun loads the library
+ * (-agentlib:NAME=OPTIONS or -agentpath:PATH=OPTIONS). */
+struct VMPI_VM;
+VMPI_EXPORT int32_t VMPI_OnLoad(struct VMPI_VM *vm, char *options, void *reserved);
 
 #define VMPI_VERSION_1 0x10000001
 

@@ -13,7 +13,8 @@
  * Statistics follow gc.h's one rule: gc_new_object counts each object
  * allocated, the collector counts each free, and what is in use is the
  * difference (gc_used_bytes).  While the VM has disabled collection a heap
- * may grow past its budget: there is nothing else to do.
+ * grows past its budget, as every collector's does (gc.h): there is nothing
+ * else to do, and it stops only when the memory layer refuses a block.
  */
 #ifndef GCLAB_GC_BUDGET_H
 #define GCLAB_GC_BUDGET_H

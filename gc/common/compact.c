@@ -12,7 +12,7 @@ bool gc_compactor_init(GcCompactor *compactor, const GcRegion *region) {
     size_t bytes = (size_t)(region->end - region->start);
     gc_objlist_init(&compactor->mark_stack);
     compactor->phase = GC_COMPACT_IDLE;
-    if (bytes > GC_COMPACT_MAX_REGION_BYTES) return false;
+    if (bytes > GC_REGION_MAX_BYTES) return false;
     return gc_markbits_init(&compactor->marks, region->start, bytes);
 }
 

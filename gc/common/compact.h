@@ -31,7 +31,7 @@
  * every reference to an object in it is a root or a slot of an object in it
  * (a generational collector empties its young generation first).  The gc_word
  * of the objects is the compactor's while it runs; 32 bits of OBJ_ALIGN
- * units address GC_COMPACT_MAX_REGION_BYTES, so gc_compactor_init refuses a
+ * units address GC_REGION_MAX_BYTES (region.h), so gc_compactor_init refuses a
  * larger region.
  *
  * Events (docs/event-mapping.md, the markcompact row and the generational
@@ -64,9 +64,6 @@
 #include "markbits.h"
 #include "objlist.h"
 #include "region.h"
-
-/* The largest region a planned address in gc_word can reach. */
-#define GC_COMPACT_MAX_REGION_BYTES (((size_t)UINT32_MAX + 1) * OBJ_ALIGN)
 
 /* Where the event stream of a compaction stands (gc_compact_walk_region). */
 typedef enum GcCompactPhase {

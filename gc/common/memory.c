@@ -9,36 +9,145 @@
  * destroys the cache first (which flushes its blocks back to the arena) and
  * then the arena, as "arena.<i>.destroy" requires; jemalloc may then recycle
  * the arena index for the next heap.
+ *
+ * Regions, in both builds, are anonymous private mappings reserved with
+ * MAP_NORESERVE: the kernel neither counts nor commits a page before it is
+ * touched, so a region's reserve past its budget is address space only.
+ * (ASan sees them as the address space they are, as it never saw the
+ * jemalloc arena they once came from.)
+ *
+ * A fixed GcMemory (--seed, fixed.h) uses neither allocator: gc_memory_init
+ * sees the fixed-address heap reserved and sets `fixed`, and the public
+ * functions below take that path before the build's own.
  */
 #include "memory.h"
+
+#include "fixed.h"
 
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-
-#if GCLAB_PLAIN_MALLOC
-
-bool gc_memory_init(GcMemory *memory) {
-    memset(memory, 0, sizeof *memory);
-    return true;
-}
-
-void gc_memory_release(GcMemory *memory) { (void)memory; }
-
-void gc_memory_trim(GcMemory *memory, size_t keep_bytes) {
-    (void)memory;
-    (void)keep_bytes;
-}
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 void *gc_memory_region_alloc(GcMemory *memory, size_t bytes) {
-    (void)memory;
-    return calloc(1, bytes);
+    if (memory->fixed) return gc_fixed_region(bytes);
+    void *region = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    return region == MAP_FAILED ? NULL : region;
 }
 
 void gc_memory_region_free(GcMemory *memory, void *region, size_t bytes) {
+    /* A fixed region stays reserved (fixed.h): it is only emptied. */
+    if (memory->fixed) gc_memory_region_zero(region, (uint8_t *)region + bytes);
+    else munmap(region, bytes);
+}
+
+static size_t page_bytes(void) {
+    static size_t page;
+    if (page == 0) page = (size_t)sysconf(_SC_PAGESIZE);
+    return page;
+}
+
+void gc_memory_region_zero(void *start, void *end) {
+    uintptr_t from = (uintptr_t)start, to = (uintptr_t)end, page = page_bytes();
+    uintptr_t first_page = (from + page - 1) & ~(page - 1), last_page = to & ~(page - 1);
+    /* MADV_DONTNEED on a private anonymous mapping: the pages read as zero
+     * again.  If it fails (it should not), memset does the same job. */
+    if (first_page < last_page &&
+        madvise((void *)first_page, last_page - first_page, MADV_DONTNEED) == 0) {
+        memset(start, 0, first_page - from);
+        memset((void *)last_page, 0, to - last_page);
+    } else {
+        memset(start, 0, to - from);
+    }
+}
+
+/* Lowers *room to a quarter of resource limit `resource`, if it has one. */
+static void within_quarter_of_limit(size_t *room, int resource) {
+    struct rlimit limit;
+    if (getrlimit(resource, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY && limit.rlim_cur / 4 < *room)
+        *room = (size_t)(limit.rlim_cur / 4);
+}
+
+size_t gc_memory_region_room(void) {
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || page <= 0) return 0;
+    size_t room = (size_t)pages > SIZE_MAX / (size_t)page ? SIZE_MAX : (size_t)pages * (size_t)page;
+    within_quarter_of_limit(&room, RLIMIT_AS);
+    within_quarter_of_limit(&room, RLIMIT_DATA);
+    return room;
+}
+
+/* ---- a fixed GcMemory's blocks ---------------------------------------------- */
+
+/* The pool a block of `bytes` goes on, and the size it really takes. */
+static void **fixed_pool(GcMemory *memory, size_t bytes, size_t *block_bytes) {
+    if (bytes <= GC_MEMORY_POOL_MAX_BYTES) {
+        *block_bytes = bytes;
+        return &memory->free_pool[bytes / GC_MEMORY_GRAIN];
+    }
+    unsigned size_class = 0;
+    while (size_class < GC_MEMORY_LARGE_CLASSES && ((size_t)1 << size_class) < bytes) size_class++;
+    if (size_class == GC_MEMORY_LARGE_CLASSES) return NULL;
+    *block_bytes = (size_t)1 << size_class;
+    return &memory->large_pool[size_class];
+}
+
+/* Carves the block area: as much as a region may reserve, or less if the
+ * fixed-address heap has less left. */
+static bool fixed_area(GcMemory *memory) {
+    size_t page = page_bytes();
+    for (size_t bytes = gc_memory_region_room() / page * page; bytes >= page; bytes = bytes / page / 2 * page) {
+        memory->area = gc_fixed_region(bytes);
+        if (memory->area != NULL) {
+            memory->area_top = memory->area;
+            memory->area_end = memory->area + bytes;
+            return true;
+        }
+    }
+    return false;
+}
+
+void *gc_memory_fixed_alloc(GcMemory *memory, size_t bytes) {
+    size_t block_bytes;
+    void **pool = fixed_pool(memory, bytes, &block_bytes);
+    if (pool == NULL) return NULL;
+    void *block = *pool;
+    if (block != NULL) {
+        *pool = *(void **)block;
+        memset(block, 0, sizeof(void *)); /* the rest was zeroed when it was freed */
+        return block;
+    }
+    if (memory->area == NULL && !fixed_area(memory)) return NULL;
+    if (block_bytes > (size_t)(memory->area_end - memory->area_top)) return NULL;
+    block = memory->area_top;
+    memory->area_top += block_bytes;
+    return block; /* fresh pages: zero */
+}
+
+void gc_memory_fixed_free(GcMemory *memory, void *block, size_t bytes) {
+    size_t block_bytes;
+    void **pool = fixed_pool(memory, bytes, &block_bytes);
+    memset(block, 0, bytes);
+    *(void **)block = *pool;
+    *pool = block;
+}
+
+/* ---- the build's allocator ------------------------------------------------------ */
+
+#if GCLAB_PLAIN_MALLOC
+
+static bool allocator_init(GcMemory *memory) {
     (void)memory;
-    (void)bytes;
-    free(region);
+    return true;
+}
+
+static void allocator_release(GcMemory *memory) { (void)memory; }
+
+static void allocator_trim(GcMemory *memory, size_t keep_bytes) {
+    (void)memory;
+    (void)keep_bytes;
 }
 
 #else
@@ -49,7 +158,7 @@ static void destroy_arena(unsigned arena) {
     mallctl(name, NULL, NULL, NULL, 0);
 }
 
-bool gc_memory_init(GcMemory *memory) {
+static bool allocator_init(GcMemory *memory) {
     unsigned arena, tcache;
     size_t len = sizeof arena;
     if (mallctl("arenas.create", &arena, &len, NULL, 0) != 0) return false;
@@ -58,22 +167,20 @@ bool gc_memory_init(GcMemory *memory) {
         destroy_arena(arena);
         return false;
     }
-    memset(memory, 0, sizeof *memory);
     memory->arena = arena;
     memory->tcache = tcache;
     memory->object_flags = MALLOCX_ARENA(arena) | MALLOCX_TCACHE(tcache);
-    memory->region_flags = MALLOCX_ARENA(arena) | MALLOCX_TCACHE_NONE;
     return true;
 }
 
 /* Pooled blocks need no freeing one by one: destroying the arena discards
  * every block still allocated from it. */
-void gc_memory_release(GcMemory *memory) {
+static void allocator_release(GcMemory *memory) {
     mallctl("tcache.destroy", NULL, NULL, &memory->tcache, sizeof memory->tcache);
     destroy_arena(memory->arena);
 }
 
-void gc_memory_trim(GcMemory *memory, size_t keep_bytes) {
+static void allocator_trim(GcMemory *memory, size_t keep_bytes) {
     for (size_t n = GC_MEMORY_POOL_MAX_BYTES / GC_MEMORY_GRAIN; n > 0 && memory->pooled_bytes > keep_bytes; n--) {
         size_t bytes = n * GC_MEMORY_GRAIN;
         void *block = memory->free_pool[n];
@@ -87,12 +194,21 @@ void gc_memory_trim(GcMemory *memory, size_t keep_bytes) {
     }
 }
 
-void *gc_memory_region_alloc(GcMemory *memory, size_t bytes) {
-    return mallocx(bytes, memory->region_flags | MALLOCX_ZERO);
-}
-
-void gc_memory_region_free(GcMemory *memory, void *region, size_t bytes) {
-    sdallocx(region, bytes, memory->region_flags);
-}
-
 #endif
+
+/* ---- either way ----------------------------------------------------------------- */
+
+bool gc_memory_init(GcMemory *memory) {
+    memset(memory, 0, sizeof *memory);
+    memory->fixed = gc_fixed_is_reserved();
+    return memory->fixed || allocator_init(memory);
+}
+
+void gc_memory_release(GcMemory *memory) {
+    if (!memory->fixed) allocator_release(memory);
+    else if (memory->area != NULL) gc_memory_region_free(memory, memory->area, (size_t)(memory->area_end - memory->area));
+}
+
+void gc_memory_trim(GcMemory *memory, size_t keep_bytes) {
+    if (!memory->fixed) allocator_trim(memory, keep_bytes);
+}

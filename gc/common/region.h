@@ -3,16 +3,28 @@
  * of with a bump pointer: the heap of a compacting collector, a semispace, a
  * nursery.  It is what gc_alloc's inline fast path (gc.h) allocates from.
  *
- *     start            top              limit             end
- *       | objects ...   | free, all zero  | reserve, zero   |
+ *     start            top              limit                          end
+ *       | objects ...   | free, all zero  | room to grow, zero, untouched |
  *
  *   [start, top)    the objects, back to back (sizes are multiples of
  *                   OBJ_ALIGN, so each header follows the last object's
  *                   obj_size bytes, and a walk can parse the region);
  *   [top, limit)    free; [start, limit) is the budget (--heap, a
  *                   semispace's half, a nursery's --young);
- *   [limit, end)    an optional reserve past the budget, which a collector
- *                   may use when it must not collect (VMPI DisableGC).
+ *   [limit, end)    room past the budget: a reserve the collector needs
+ *                   (a generational old generation's evacuation reserve)
+ *                   and beyond it room to grow while an agent holds
+ *                   collection disabled (VMPI DisableGC).  The region is
+ *                   address space (memory.h): gc_region_init reserves as
+ *                   much as the machine has physical memory (within a
+ *                   quarter of ulimit -v), at most GC_REGION_MAX_BYTES,
+ *                   and less, down to budget + reserve, if the system
+ *                   refuses that much, so growing stops only where real
+ *                   memory would run out -- and then the allocation
+ *                   fails like any other (the VM's out-of-memory path).  Pages
+ *                   past the limit cost memory only once a disabled
+ *                   collector bumps into them, and the cut that next
+ *                   empties them hands them back.
  *
  * Invariants:
  *   - every byte in [top, end) is zero, because gc_alloc does not clear the
@@ -23,7 +35,8 @@
  *     same field, so there is nothing to take back before a collection or
  *     to hand out after one.  The fast path bumps only below limit; under
  *     --gc-stress gc->alloc_region is &gc_closed_region, so every request
- *     reaches the collector.
+ *     reaches the collector;
+ *   - end - start is a multiple of the page size.
  */
 #ifndef GCLAB_GC_REGION_H
 #define GCLAB_GC_REGION_H
@@ -38,10 +51,25 @@
 
 /* GcRegion itself is in gc.h, where gc_alloc bumps it. */
 
-/* Gets a zero-filled block of budget + reserve bytes from `memory` for
- * arena `arena_id`; false if there is none (or the sum overflows). */
+/* The most a region reserves (32 GiB): what a compaction can address, a
+ * planned address being 32 bits of OBJ_ALIGN units in gc_word (compact.h). */
+#define GC_REGION_MAX_BYTES (((size_t)UINT32_MAX + 1) * OBJ_ALIGN)
+
+/* Gets a zero-filled region from `memory` for arena `arena_id`: a budget of
+ * `budget` bytes, then `reserve` bytes the collector needs past it, then
+ * room to grow (see the top).  False if not even budget + reserve can be
+ * had (or the sum overflows). */
 bool gc_region_init(GcRegion *region, GcMemory *memory, size_t budget, size_t reserve, uint32_t arena_id);
 void gc_region_release(GcRegion *region, GcMemory *memory);
+
+/* Gives back the region's address space past start + `bytes` (a multiple
+ * of the page size, at least limit - start and at most end - start), so
+ * that two regions that must hold the same (two semispaces) are equal. */
+void gc_region_shrink(GcRegion *region, GcMemory *memory, size_t bytes);
+
+/* gc_region_cut's part past the limit, out of line: zero-fills the grown
+ * part above max(new_top, limit) and hands its pages back. */
+void gc_region_cut_growth(GcRegion *region, uint8_t *new_top);
 
 static inline size_t gc_region_used(const GcRegion *region) {
     return (size_t)(region->top - region->start);
@@ -62,8 +90,10 @@ static inline void *gc_region_bump(GcRegion *region, size_t bytes) {
 }
 
 /* Lowers top to `new_top` and zero-fills what is given back, keeping the
- * free part zero for the fast path. */
+ * free part zero for the fast path; pages past the limit (a heap that grew
+ * while collection was disabled) go back to the system. */
 static inline void gc_region_cut(GcRegion *region, uint8_t *new_top) {
+    if (region->top > region->limit) gc_region_cut_growth(region, new_top);
     memset(new_top, 0, (size_t)(region->top - new_top));
     region->top = new_top;
 }

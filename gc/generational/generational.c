@@ -11,6 +11,10 @@
  *     remembered set, once, exactly when its GEN_REMEMBERED bit is set;
  *   - old.end - old.top >= the bytes in use in the nursery and
  *     from-survivor: an evacuation always has room (gen_evacuation_room);
+ *   - old.top <= old.limit, except while (or just after) an agent held
+ *     collection disabled: then allocations that find the nursery full go
+ *     to the old generation past its budget, as far as its room to grow
+ *     (region.h) reaches, keeping an evacuation's room;
  *   - the fast path bumps the nursery only while old.top <= old.limit.
  * Events (docs/event-mapping.md, generational row; the VMPI patent,
  * GENERATIONAL GARBAGE COLLECTOR): four ARENA_NEWs at start-up;
@@ -26,7 +30,8 @@
  * not take what a minor one would promote: everything young is promoted,
  * then the old generation is compacted (Lisp-2: gc/common/compact.h).  An
  * object larger than the nursery is born old.  The spaces' sizes, the
- * remembered set against a card table, the reserves and DisableGC:
+ * remembered set against a card table, the reserves and growth while
+ * collection is disabled:
  * docs/collectors/generational.md.
  */
 #include <stdlib.h>
@@ -71,7 +76,7 @@ typedef struct Generational {
     GcRegion nursery;
     GcRegion survivors[2];
     unsigned from;              /* survivors[from] is from-survivor, the other to-survivor */
-    GcRegion old;               /* budget old_bytes, then reserves for DisableGC and one evacuation */
+    GcRegion old;               /* budget old_bytes, a reserve for one evacuation, room to grow */
     size_t nursery_bytes, survivor_bytes, old_bytes;
     uint32_t tenure_age;        /* config.tenure_age, at most GEN_AGE_MASK */
     uint64_t old_objects;
@@ -386,15 +391,15 @@ static Gc *gen_create(const GcConfig *config) {
         free(g);
         return NULL;
     }
-    /* The reserves past the old budget: the budget again, for collection
-     * disabled, and one evacuation. */
+    /* Past the old budget: a reserve for one evacuation, and beyond it
+     * room to grow while collection is disabled (region.h). */
     size_t evacuation_reserve = nursery_bytes + survivor_bytes;
     g->young_block = gc_memory_region_alloc(&g->memory, young_block_bytes);
     g->young_block_bytes = young_block_bytes;
     g->gc.young_start = (uintptr_t)g->young_block;
     g->gc.young_bytes = g->young_block != NULL ? young_block_bytes : 0;
-    bool ready = g->young_block != NULL && old_bytes <= SIZE_MAX - evacuation_reserve &&
-                 gc_region_init(&g->old, &g->memory, old_bytes, old_bytes + evacuation_reserve, GEN_OLD) &&
+    bool ready = g->young_block != NULL &&
+                 gc_region_init(&g->old, &g->memory, old_bytes, evacuation_reserve, GEN_OLD) &&
                  gc_compactor_init(&g->compactor, &g->old);
     if (!ready) {
         gen_release(g);

@@ -5,8 +5,9 @@
  *   - [heap.start, heap.top) holds exactly the allocated objects, back to
  *     back in allocation order, each with gc_word == 0; [heap.top,
  *     heap.end) is zero;
- *   - heap.top <= heap.limit, except while the VM has disabled collection
- *     (then the slow path dips into the reserve [limit, end));
+ *   - heap.top <= heap.limit, except while (or just after) an agent held
+ *     collection disabled: then the slow path bumps on past the limit, as
+ *     far as the region's room to grow [limit, end) reaches (region.h);
  *   - gc->alloc_region is &heap (gc_closed_region under --gc-stress).
  * Events (docs/event-mapping.md, markcompact row; the VMPI patent,
  * MARK-SWEEP-COMPACT GARBAGE COLLECTOR): ARENA_NEW(1, "heap") at start-up;
@@ -15,8 +16,8 @@
  * address changes, in address order, GC_FINISH.
  *
  * When the heap is full it is compacted in place, Lisp-2 (mark, plan,
- * update, slide: gc/common/compact.h).  Why, the DisableGC reserve, the
- * 16 GiB limit and why the event order keeps the contract:
+ * update, slide: gc/common/compact.h).  Why, growth while collection is
+ * disabled, the 16 GiB limit and why the event order keeps the contract:
  * docs/collectors/markcompact.md.
  */
 #include <stdlib.h>
@@ -28,8 +29,9 @@
 #include "../gc.h"
 
 #define MC_ARENA_ID 1u
-/* The region is twice --heap (budget + reserve). */
-#define MC_MAX_HEAP_BYTES (GC_COMPACT_MAX_REGION_BYTES / 2)
+/* So that the region (at most GC_REGION_MAX_BYTES) has room to grow past
+ * --heap at least as large as --heap. */
+#define MC_MAX_HEAP_BYTES (GC_REGION_MAX_BYTES / 2)
 
 typedef struct MarkCompact {
     Gc gc;                   /* first, so a Gc * is a MarkCompact * */
@@ -65,7 +67,7 @@ static bool mc_make_room(MarkCompact *mc, size_t bytes) {
     if (GC_LIKELY(fits && !gc->config.stress)) return true;
     /* A request larger than the whole heap can never be met. */
     if (bytes > gc->config.heap_bytes) return false;
-    /* Collection disabled: no collection, the reserve instead
+    /* Collection disabled: no collection, growth past the budget instead
      * (docs/collectors/markcompact.md). */
     if (gc->disabled_depth > 0) return gc_region_fits(heap, heap->end, bytes);
     mc_collect(gc, gc_alloc_reason(gc));
@@ -96,9 +98,8 @@ static Gc *mc_create(const GcConfig *config) {
         free(mc);
         return NULL;
     }
-    /* The reserve for disabled collection is as large as the budget. */
-    bool ready =
-        gc_region_init(&mc->heap, &mc->memory, config->heap_bytes, config->heap_bytes, MC_ARENA_ID) &&
+    /* With room to grow while collection is disabled (region.h). */
+    bool ready = gc_region_init(&mc->heap, &mc->memory, config->heap_bytes, 0, MC_ARENA_ID) &&
         gc_compactor_init(&mc->compactor, &mc->heap);
     if (!ready) {
         if (mc->heap.start != NULL) gc_region_release(&mc->heap, &mc->memory);

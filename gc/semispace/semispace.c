@@ -5,8 +5,11 @@
  *   - from-space [start, top) holds exactly the allocated objects, back to
  *     back, none forwarded, each with gc_word == 0; to-space is empty;
  *   - free space is zero: to-space entirely, from-space from top to end;
- *   - from-space's top <= its limit, except while (or just after) the VM
- *     disabled collection (then the slow path dips into its reserve);
+ *   - from-space's top <= its limit, except while (or just after) an agent
+ *     held collection disabled: then the slow path bumps on past the limit,
+ *     as far as the space's room to grow (region.h) reaches;
+ *   - both spaces have the same end - start, so to-space can always take
+ *     everything from-space holds, grown part included;
  *   - gc->alloc_region is from-space (gc_closed_region under --gc-stress).
  * Events (docs/event-mapping.md, semispace row; the VMPI patent,
  * TWO-SPACE-COPYING GARBAGE COLLECTOR): ARENA_NEW(1, "semispace-A") and
@@ -17,7 +20,8 @@
  *
  * When from-space is full the survivors are copied to to-space (Cheney:
  * gc/common/copy.h) and the spaces swap roles.  Storage, forwarding,
- * zeroing and the DisableGC reserve: docs/collectors/semispace.md.
+ * zeroing and growth while collection is disabled:
+ * docs/collectors/semispace.md.
  */
 #include <stdlib.h>
 
@@ -33,7 +37,7 @@
 typedef struct SemiSpace {
     Gc gc;                      /* first, so a Gc * is a SemiSpace * */
     GcMemory memory;
-    GcRegion spaces[2];         /* budget semispace_bytes, then an equal reserve */
+    GcRegion spaces[2];         /* budget semispace_bytes, then equal room to grow */
     unsigned from;              /* spaces[from] is from-space, spaces[1 - from] to-space */
     size_t semispace_bytes;
     GcCopyRegion *copying_into; /* to-space while a collection copies, else NULL */
@@ -109,7 +113,7 @@ static bool ss_make_room(SemiSpace *ss, size_t bytes) {
     if (GC_LIKELY(fits && !gc->config.stress)) return true;
     /* A request larger than a semispace can never be met. */
     if (bytes > ss->semispace_bytes) return false;
-    /* Collection disabled: no collection, the reserve instead
+    /* Collection disabled: no collection, growth past the budget instead
      * (docs/collectors/semispace.md). */
     if (gc->disabled_depth > 0) return gc_region_fits(from, from->end, bytes);
     ss_collect(gc, gc_alloc_reason(gc));
@@ -145,13 +149,16 @@ static Gc *ss_create(const GcConfig *config) {
         free(ss);
         return NULL;
     }
-    /* The reserve is as large as the budget (docs/collectors/semispace.md). */
-    bool have_spaces =
-        gc_region_init(&ss->spaces[0], &ss->memory, semispace_bytes, semispace_bytes, SS_ARENA_A);
-    if (have_spaces &&
-        !gc_region_init(&ss->spaces[1], &ss->memory, semispace_bytes, semispace_bytes, SS_ARENA_B)) {
+    /* Both with room to grow, the same room (docs/collectors/semispace.md). */
+    bool have_spaces = gc_region_init(&ss->spaces[0], &ss->memory, semispace_bytes, 0, SS_ARENA_A);
+    if (have_spaces && !gc_region_init(&ss->spaces[1], &ss->memory, semispace_bytes, 0, SS_ARENA_B)) {
         gc_region_release(&ss->spaces[0], &ss->memory);
         have_spaces = false;
+    }
+    if (have_spaces) {
+        size_t room0 = (size_t)(ss->spaces[0].end - ss->spaces[0].start);
+        size_t room1 = (size_t)(ss->spaces[1].end - ss->spaces[1].start);
+        gc_region_shrink(&ss->spaces[room0 > room1 ? 0 : 1], &ss->memory, room0 < room1 ? room0 : room1);
     }
     if (!have_spaces) { /* also for a heap too small for one word per semispace */
         gc_memory_release(&ss->memory);

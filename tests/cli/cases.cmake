@@ -282,3 +282,44 @@ if(NOT GCLAB_SANITIZE)
          ${VMRUN} ${breaker} ${trees})
   endforeach()
 endif()
+
+# ---- an agent that enables nothing changes nothing ------------------------------
+# tests/agents/idle.c, under every collector with collections happening, with
+# and without --vmpi-strict: same output, nothing on stderr.
+foreach(gc ${GCLAB_COLLECTORS})
+  foreach(strict "" --vmpi-strict)
+    case(cli/agent/idle/${gc}${strict} 0 ${CMAKE_SOURCE_DIR}/examples/bench/binary_trees.expected ""
+         ${VMRUN} --gc=${gc} --heap=256k ${strict} -agentpath:${agents}/libidle.so
+         ${CMAKE_SOURCE_DIR}/examples/bench/binary_trees.gcl 6)
+  endforeach()
+endforeach()
+# vmpi_overhead.sh runs all four ways and their outputs agree (no timing asserted).
+case(bench/vmpi_overhead 0 - -
+     bash ${CMAKE_SOURCE_DIR}/examples/bench/vmpi_overhead.sh --build=${CMAKE_BINARY_DIR} --reps=1 --size=8)
+
+# ---- late attach and heap dumps (tests/heap, tests/agents) ----------------------
+# Heap dumps of levels 0, 1 and 2 of a known heap: every record, the root
+# kinds and the counts (tests/agents/dump_levels.c), under every collector,
+# also when every allocation collects.  The late-attach agent enables the
+# heap events when the heap is built and learns exactly the live set by
+# RequestEvent(ARENA_NEW), a level-0 dump and RequestEvent(OBJECT_ALLOC) per
+# ID (tests/agents/late_attach.c; n + 4 objects, see late_attach.gcl); check
+# beside it sees requested events reach only the agent that asked.  Its
+# timing is tests/bench/late_attach.sh's, never a test's.
+set(heap_tests ${CMAKE_CURRENT_SOURCE_DIR}/heap)
+foreach(gc ${GCLAB_COLLECTORS})
+  case(cli/heap_dump/levels/${gc} 0 ${heap_tests}/known_heap.expected
+       "^dump_levels: ok: 7 objects at levels 0, 1 and 2; roots: 3 JAVA_FRAME, 2 JNI_GLOBAL, 5 STICKY_CLASS, 0 NATIVE_STACK, 0 UNKNOWN$"
+       ${VMRUN} --gc=${gc} -agentpath:${agents}/libdump_levels.so=objects=7,strings=2 ${heap_tests}/known_heap.gcl)
+  case(cli/heap_dump/levels_stress/${gc} 0 ${heap_tests}/known_heap.expected "^dump_levels: ok: 7 objects"
+       ${VMRUN} --gc=${gc} --gc-stress --verify-heap -agentpath:${agents}/libdump_levels.so=objects=7,strings=2
+       ${heap_tests}/known_heap.gcl)
+  case(cli/late_attach/learns_the_live_set/${gc} 0 ${heap_tests}/late_attach.expected
+       "^late_attach: ok: learned 20004 objects in [1-4] arenas@@^check: ok: "
+       ${VMRUN} --gc=${gc} --heap=2m -agentlib:check -agentpath:${agents}/liblate_attach.so=objects=20004
+       ${heap_tests}/late_attach.gcl 20000)
+  case(cli/late_attach/learns_the_live_set_stress/${gc} 0 ${heap_tests}/late_attach.expected
+       "^late_attach: ok: learned 2004 objects in [1-4] arenas@@^check: ok: "
+       ${VMRUN} --gc=${gc} --gc-stress --verify-heap -agentlib:check
+       -agentpath:${agents}/liblate_attach.so=objects=2004 ${heap_tests}/late_attach.gcl 2000)
+endforeach()

@@ -312,18 +312,26 @@ Test(vmpi, object_dump_of_an_instance) {
     cr_assert_eq(logged, 1);
 }
 
-/* The JAVA_FRAME roots at the start of a level-2 dump: their frame numbers. */
+/* The thread roots at the start of a level-2 dump: one NATIVE_STACK root
+ * (the object below every frame), then the JAVA_FRAME roots' frame
+ * numbers. */
 #define MAX_FRAME_ROOTS 8
 static uint32_t root_frames[MAX_FRAME_ROOTS];
 static int num_root_frames;
+static void *native_root;
 
 static void collect_root_frames(VMPI_Event *e) {
     cr_assert_eq(e->event_type, VMPI_EVENT_HEAP_DUMP | VMPI_REQUESTED_EVENT);
     const size_t id = sizeof(void *), root = 1 + id + id + 4;
     const char *p = e->u.heap_dump.begin;
+    cr_assert_eq((uint8_t)p[0], VMPI_GC_ROOT_NATIVE_STACK);
+    memcpy(&native_root, p + 1, id);
+    void *thread;
+    memcpy(&thread, p + 1 + id, id);
+    cr_assert_eq(thread, &main_thread);
+    p += 1 + id + id;
     while (p < e->u.heap_dump.end && (uint8_t)p[0] == VMPI_GC_ROOT_JAVA_FRAME) {
         cr_assert_lt(num_root_frames, MAX_FRAME_ROOTS);
-        void *thread;
         memcpy(&thread, p + 1 + id, id);
         cr_assert_eq(thread, &main_thread);
         memcpy(&root_frames[num_root_frames++], p + 1 + 2 * id, 4);
@@ -338,7 +346,7 @@ Test(vmpi, java_frame_roots_are_numbered_callee_first) {
     static Obj *slots[5];
     static Obj *no_statics[1];
     static Frame deep[4];
-    slots[0] = NODE_B; /* below frame 0: in no frame */
+    slots[0] = NODE_B; /* below frame 0: in no frame, a NATIVE_STACK root */
     slots[1] = NODE_A; /* frame 0, the bottom: callee-first number 3 */
     slots[3] = NODE_A; /* frame 2 owns it (frame 1 is empty): number 1 */
     slots[4] = NODE_B; /* frame 3, the running one: number 0 */
@@ -354,11 +362,11 @@ Test(vmpi, java_frame_roots_are_numbered_callee_first) {
     VMPI_Interface *a = vmpi_register_listener(collect_root_frames);
     cr_assert_eq(a->RequestEvent(VMPI_EVENT_HEAP_DUMP, NULL), VMPI_OK);
     cr_assert_eq(logged, 1);
-    cr_assert_eq(num_root_frames, 4, "every non-null slot of the reference stack");
-    cr_assert_eq(root_frames[0], UINT32_MAX);
-    cr_assert_eq(root_frames[1], 3);
-    cr_assert_eq(root_frames[2], 1);
-    cr_assert_eq(root_frames[3], 0);
+    cr_assert_eq(native_root, NODE_B, "the slot below every frame is held natively");
+    cr_assert_eq(num_root_frames, 3, "every other non-null slot of the reference stack");
+    cr_assert_eq(root_frames[0], 3);
+    cr_assert_eq(root_frames[1], 1);
+    cr_assert_eq(root_frames[2], 0);
 }
 
 /* ---- heap sampling ------------------------------------------------------------------------------ */

@@ -11,14 +11,17 @@
  *   threads   "main": main (line 12) calling move (line 5), and
  *             "worker": main (line 11); "main" is the current thread
  *   heap      a real marksweep collector over three root slots:
- *             A, a Point (A.next = B, A.x = 11), held by main's frame 1;
- *             B, a Point (B.x = 22), held by the static Point.origin;
+ *             A, a Point (A.next = B, A.x = 11), held by main's frame 1
+ *             and by the mock's own code for "worker" (outside its frames);
+ *             B, a Point (B.x = 22), held by the static Point.origin and
+ *             by a root the mock does not classify;
  *             C, the interned string "hello"
  *   exit      exits with 100 + the status, so a test can tell its exit
  *             from VMPI's own
  */
 #include <criterion/criterion.h>
 #include <criterion/redirect.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -161,7 +164,9 @@ static void enumerate_roots(void *vm, VmpiRootVisitor visit, void *ctx) {
     (void)vm;
     visit(&(VmpiRoot){.kind = VMPI_ROOT_FRAME, .object = roots[ROOT_A], .thread = MAIN_THREAD, .frame = 1}, ctx);
     visit(&(VmpiRoot){.kind = VMPI_ROOT_STATIC, .object = roots[ROOT_B], .class_index = 0}, ctx);
-    visit(&(VmpiRoot){.kind = VMPI_ROOT_OTHER, .object = roots[ROOT_C]}, ctx);
+    visit(&(VmpiRoot){.kind = VMPI_ROOT_INTERNED, .object = roots[ROOT_C], .handle = &roots[ROOT_C]}, ctx);
+    visit(&(VmpiRoot){.kind = VMPI_ROOT_NATIVE, .object = roots[ROOT_A], .thread = WORKER_THREAD}, ctx);
+    visit(&(VmpiRoot){.kind = VMPI_ROOT_UNKNOWN, .object = roots[ROOT_B]}, ctx);
 }
 static void class_static_values(void *vm, uint32_t index, VmpiValueVisitor visit, void *ctx) {
     (void)vm;
@@ -384,6 +389,67 @@ Test(mockvm, requested_thread_start_names_the_thread) {
     cr_assert_eq(num_received, 1);
 }
 
+/* ---- late attach: arenas replayed, objects found without a walk each ------------------------------- */
+
+#define MAX_KEPT 16
+static VMPI_Event kept[MAX_KEPT];
+static char kept_names[MAX_KEPT][32];
+
+static void keep_all(VMPI_Event *e) {
+    cr_assert_lt(num_received, MAX_KEPT);
+    if ((e->event_type & ~VMPI_REQUESTED_EVENT) == VMPI_EVENT_ARENA_NEW)
+        snprintf(kept_names[num_received], sizeof kept_names[0], "%s", e->u.new_arena.arena_name);
+    kept[num_received++] = *e;
+}
+
+Test(mockvm, requested_arena_new_replays_the_live_arenas_in_creation_order) {
+    /* The collector's arena 1 "heap" was created before any agent; then an
+     * arena comes and goes, one is renewed, and one stays empty. */
+    vmpi_post_arena_new(7, "scratch");
+    vmpi_post_arena_new(5, "empty");
+    vmpi_post_arena_delete(7);
+    vmpi_post_arena_delete(1);
+    vmpi_post_arena_new(1, "heap");
+    VMPI_Interface *a = vmpi_register_listener(keep_all);
+    VMPI_Interface *b = vmpi_register_listener(keep_all);
+    cr_assert_eq(b->EnableEvent(VMPI_EVENT_ARENA_NEW, NULL), VMPI_OK);
+    cr_assert_eq(a->RequestEvent(VMPI_EVENT_ARENA_NEW, NULL), VMPI_OK);
+    cr_assert_eq(num_received, 2, "to the requester alone, once per live arena");
+    cr_assert_eq(kept[0].event_type, VMPI_EVENT_ARENA_NEW | VMPI_REQUESTED_EVENT);
+    cr_assert_eq(kept[0].u.new_arena.arena_id, 5);
+    cr_assert_str_eq(kept_names[0], "empty");
+    cr_assert_eq(kept[1].u.new_arena.arena_id, 1, "renewed last, so replayed last");
+    cr_assert_str_eq(kept_names[1], "heap");
+    cr_assert_eq(a->RequestEvent(VMPI_EVENT_ARENA_NEW, (void *)0x10), VMPI_ERR, "arg must be NULL");
+    cr_assert_eq(num_received, 2);
+}
+
+Test(mockvm, requested_object_alloc_follows_the_heap_as_it_changes) {
+    VMPI_Interface *a = vmpi_register_listener(keep_all);
+    cr_assert_eq(a->RequestEvent(VMPI_EVENT_OBJECT_ALLOC, roots[ROOT_A]), VMPI_OK);
+    Obj *garbage = new_point(NULL, 33); /* in no root slot: a new object after the index was built */
+    cr_assert_eq(a->RequestEvent(VMPI_EVENT_OBJECT_ALLOC, garbage), VMPI_OK, "the index sees new objects");
+    cr_assert_eq(kept[1].u.obj_alloc.obj_id, (VMPI_ObjectID)garbage);
+    cr_assert_eq(kept[1].u.obj_alloc.arena_id, 1);
+    cr_assert_eq(kept[1].u.obj_alloc.class_id, (VMPI_ObjectID)&point_class);
+    cr_assert_eq(kept[1].u.obj_alloc.size, (int32_t)obj_size(garbage));
+    a->RunGC();
+    cr_assert_eq(a->RequestEvent(VMPI_EVENT_OBJECT_ALLOC, garbage), VMPI_ERR, "nor freed ones");
+    cr_assert_eq(a->RequestEvent(VMPI_EVENT_OBJECT_DUMP, garbage), VMPI_ERR);
+    /* Several questions about one heap: the index answers them. */
+    for (int i = 0; i < NUM_ROOTS; i++)
+        cr_assert_eq(a->RequestEvent(VMPI_EVENT_OBJECT_ALLOC, roots[i]), VMPI_OK, "root %d lives on", i);
+    cr_assert_eq(a->RequestEvent(VMPI_EVENT_OBJECT_ALLOC, (char *)roots[ROOT_A] + 8), VMPI_ERR,
+                 "inside an object is not an object ID");
+    /* The heap changes under a built index: the index is not trusted. */
+    Obj *newer = new_point(NULL, 44);
+    cr_assert_eq(a->RequestEvent(VMPI_EVENT_OBJECT_ALLOC, newer), VMPI_OK);
+    cr_assert_eq(a->RequestEvent(VMPI_EVENT_OBJECT_ALLOC, roots[ROOT_B]), VMPI_OK);
+    cr_assert_eq(a->RequestEvent(VMPI_EVENT_OBJECT_ALLOC, newer), VMPI_OK, "and after the index is rebuilt");
+    cr_assert_eq(kept[2 + NUM_ROOTS + 2].u.obj_alloc.obj_id, (VMPI_ObjectID)newer);
+    cr_assert_eq(num_received, 2 + NUM_ROOTS + 3);
+}
+
 /* ---- heap dumps --------------------------------------------------------------------------------- */
 
 /* A copy of the dump and its traces, taken in NotifyEvent. */
@@ -486,15 +552,23 @@ static void expect_instances(Reader *r, bool with_primitives) {
     cr_assert_eq(r->at, dump_len, "nothing after the objects");
 }
 
-/* The roots: A in main's frame 1, C of no kind VMPI knows (B, a static, is
- * in Point's CLASS_DUMP instead), then each class as a sticky class. */
+/* The roots, each kind with its JVMPI record: A in main's frame 1; C, an
+ * interned string, as a JNI global whose handle is its slot; A held
+ * natively for worker; B unclassified (B, a static, is in Point's
+ * CLASS_DUMP as well); then each class as a sticky class. */
 static void expect_roots(Reader *r) {
     cr_assert_eq(take_u1(r), VMPI_GC_ROOT_JAVA_FRAME);
     cr_assert_eq(take_id(r), roots[ROOT_A]);
     cr_assert_eq(take_id(r), MAIN_THREAD);
     cr_assert_eq(take_u4(r), 1);
-    cr_assert_eq(take_u1(r), VMPI_GC_ROOT_UNKNOWN);
+    cr_assert_eq(take_u1(r), VMPI_GC_ROOT_JNI_GLOBAL);
     cr_assert_eq(take_id(r), roots[ROOT_C]);
+    cr_assert_eq(take_id(r), &roots[ROOT_C], "the handle is the slot");
+    cr_assert_eq(take_u1(r), VMPI_GC_ROOT_NATIVE_STACK);
+    cr_assert_eq(take_id(r), roots[ROOT_A]);
+    cr_assert_eq(take_id(r), WORKER_THREAD);
+    cr_assert_eq(take_u1(r), VMPI_GC_ROOT_UNKNOWN);
+    cr_assert_eq(take_id(r), roots[ROOT_B]);
     for (uint32_t i = 0; i < NUM_CLASSES; i++) {
         cr_assert_eq(take_u1(r), VMPI_GC_ROOT_STICKY_CLASS);
         cr_assert_eq(take_id(r), classes[i]);

@@ -24,6 +24,7 @@
 
 #include "internal.h"
 #include "quicken.h"
+#include "../../gc/common/fixed.h"
 #include "../../vmpi/control.h"
 #include "../../vmpi/post.h"
 
@@ -42,6 +43,11 @@ const RtClass *vm_linked_class(const VM *vm, uint32_t index) {
 /* calloc that never returns NULL for an empty table, so that `table + 0`
  * is always a valid pointer. */
 static void *alloc_table(size_t count, size_t size) { return calloc(count ? count : 1, size); }
+
+/* The same for a table of records whose addresses are VMPI IDs (the class
+ * tables): under --seed they go in the fixed-address heap, so the IDs
+ * repeat from run to run (gc/common/fixed.h).  Freed by gc_record_free. */
+static void *alloc_id_table(size_t count, size_t size) { return gc_record_calloc(count ? count : 1, size); }
 
 static void set_class_id(RtClass *cls) { cls->class_id = (uint64_t)(uintptr_t)cls; }
 
@@ -180,7 +186,7 @@ static bool link_array_class(VM *vm, const LinkNames *names, uint32_t i, LinkErr
 
 static bool link_classes(VM *vm, LinkError *why) {
     const Program *p = vm->program;
-    vm->classes = alloc_table(p->num_classes, sizeof *vm->classes);
+    vm->classes = alloc_id_table(p->num_classes, sizeof *vm->classes);
     vm->type_class = alloc_table(p->num_types, sizeof *vm->type_class);
     if (!vm->classes || !vm->type_class) return link_fail(why, "out of memory", NULL);
     for (uint32_t i = 0; i < p->num_classes; i++) {
@@ -198,7 +204,7 @@ static bool link_classes(VM *vm, LinkError *why) {
 
     LinkNames names = {0};
     bool ok = collect_array_descs(p, &names) && program_class_index_init(&names.classes, p);
-    if (ok) vm->array_classes = alloc_table(names.num_array_descs, sizeof *vm->array_classes);
+    if (ok) vm->array_classes = alloc_id_table(names.num_array_descs, sizeof *vm->array_classes);
     if (!ok || !vm->array_classes) ok = link_fail(why, "out of memory", NULL);
     for (uint32_t i = 0; ok && i < names.num_array_descs; i++) {
         ok = link_array_class(vm, &names, i, why);
@@ -304,7 +310,21 @@ static void intern_strings(VM *vm, VMThread *thread) {
 }
 
 VM *vm_create(Program *program, const char *program_path, const VMOptions *opts) {
-    VM *vm = calloc(1, sizeof *vm);
+    /* --seed: every record with an ID from here on -- the VM (its String
+     * class), the class and method tables, the threads, the heap -- lies at
+     * an address that repeats from run to run (gc/common/fixed.h). */
+    if (opts->seeded) {
+        char err[256];
+        if (!gc_fixed_reserve(err, sizeof err)) {
+            fprintf(stderr, "vmrun: %s\n", err);
+            return NULL;
+        }
+        if (!program_move_methods(program, gc_record_calloc, gc_record_free)) {
+            fprintf(stderr, "vmrun: out of memory\n");
+            return NULL;
+        }
+    }
+    VM *vm = gc_record_calloc(1, sizeof *vm);
     if (!vm) {
         fprintf(stderr, "vmrun: out of memory\n");
         return NULL;
@@ -356,8 +376,8 @@ void vm_destroy(VM *vm) {
     for (uint32_t i = 0; i < vm->num_threads; i++) vm_thread_free(vm->threads[i]);
     free(vm->threads);
     for (uint32_t i = 0; i < vm->num_array_classes; i++) free((char *)vm->array_classes[i].name);
-    free(vm->array_classes);
-    free(vm->classes);
+    gc_record_free(vm->array_classes);
+    gc_record_free(vm->classes);
     free(vm->type_class);
     for (uint32_t i = 0; vm->linked_methods && i < vm->program->num_methods; i++)
         free((uint8_t *)vm->linked_methods[i].code);
@@ -366,5 +386,5 @@ void vm_destroy(VM *vm) {
     free(vm->ref_statics);
     free(vm->prim_statics);
     free(vm->string_consts);
-    free(vm);
+    gc_record_free(vm);
 }

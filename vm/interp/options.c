@@ -165,6 +165,7 @@ static bool parse_option(const char *arg, RunOptions *o, bool *young_given, char
     if ((value = option_value(arg, "--seed", &matched))) {
         if (!parse_u64(value, &o->vm.seed))
             return fail(err, errsize, "invalid --seed=%s (a non-negative integer)", value);
+        o->vm.seeded = true;
         return true;
     }
     if (matched) return fail(err, errsize, "option '%s' needs a value (%s=...)", arg, arg);
@@ -242,7 +243,10 @@ void vm_print_usage(FILE *out) {
             "                       collection, ...) ends the VM (status 1)\n"
             "\n"
             "Other:\n"
-            "  --seed=N             seed for scheduling and sampling (default 0)\n"
+            "  --seed=N             repeatable runs: IDs (addresses) from a heap at a\n"
+            "                       fixed address, so two runs with the same flags\n"
+            "                       give identical event streams; N seeds any random\n"
+            "                       choice (none yet)\n"
             "  --help, --version\n"
             "\n"
             "Exit status: the program's own; 1 for a runtime error, bad input, an\n"

@@ -7,6 +7,11 @@
  *   - the interned string constants.
  * The interpreter keeps nothing else across a safepoint, so visiting these
  * slots (and letting a moving collector rewrite them) is the whole story.
+ *
+ * Heap dumps list the same slots, each with what holds it -- a frame, the
+ * VM's own code below every frame, a class's static, the table of interned
+ * strings -- through vmpi_services.c's enumerate_roots: a slot added here
+ * must be classified there too (docs/event-mapping.md, "Heap dumps").
  */
 #include "internal.h"
 

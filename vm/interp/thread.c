@@ -9,6 +9,7 @@
  */
 #include <stdlib.h>
 
+#include "../../gc/common/fixed.h"
 #include "../../vmpi/post.h"
 #include "internal.h"
 
@@ -23,7 +24,9 @@ VMThread *vm_thread_create(VM *vm, const char *name) {
     if (!grown) return NULL;
     vm->threads = grown;
 
-    VMThread *thread = calloc(1, sizeof *thread);
+    /* A record of the fixed-address heap under --seed: its address is the
+     * thread's VMPI ID (gc/common/fixed.h). */
+    VMThread *thread = gc_record_calloc(1, sizeof *thread);
     if (!thread) return NULL;
     thread->vm = vm;
     thread->id = vm->num_threads + 1;
@@ -64,5 +67,5 @@ void vm_thread_free(VMThread *thread) {
     free(thread->pstack);
     free(thread->rstack);
     free(thread->frames);
-    free(thread);
+    gc_record_free(thread);
 }

@@ -143,15 +143,17 @@ static const RtClass *method_class(void *vm, VMPI_MethodID method) {
 /* ---- heap dumps -------------------------------------------------------------------- */
 
 /* A thread's reference stack, frame by frame: frame i owns the slots from
- * its rlocals up to the next frame's (the running frame's up to rtop), and
- * slots below the bottom frame's belong to no frame.  rlocals never
- * decreases from the bottom frame up (vm.h). */
+ * its rlocals up to the next frame's (the running frame's up to rtop).
+ * Slots below the bottom frame's belong to no frame: the VM's own code
+ * holds them for the thread (vm_run_main's argument array, before main's
+ * frame exists).  rlocals never decreases from the bottom frame up (vm.h). */
 static void enumerate_thread_roots(const VMThread *t, VmpiRootVisitor visit, void *ctx) {
-    VmpiRoot root = {.kind = VMPI_ROOT_FRAME, .thread = THREAD_ID(t)};
+    VmpiRoot root = {.thread = THREAD_ID(t)};
     Obj **slot = t->rstack;
     for (uint32_t next = 0; next <= t->depth; next++) {
         Obj **end = next < t->depth && t->frames[next].rlocals < t->rtop ? t->frames[next].rlocals : t->rtop;
-        root.frame = next == 0 ? UINT32_MAX : t->depth - next; /* callee first */
+        root.kind = next == 0 ? VMPI_ROOT_NATIVE : VMPI_ROOT_FRAME;
+        root.frame = t->depth - next; /* callee first */
         for (; slot < end; slot++) {
             if (!*slot) continue;
             root.object = *slot;
@@ -160,7 +162,8 @@ static void enumerate_thread_roots(const VMThread *t, VmpiRootVisitor visit, voi
     }
 }
 
-/* The same slots as vm_enumerate_roots (roots.c), each with what holds it. */
+/* The same slots as vm_enumerate_roots (roots.c), each with what holds it:
+ * thread stacks, reference statics, the interned string constants. */
 static void enumerate_roots(void *vm_arg, VmpiRootVisitor visit, void *ctx) {
     const VM *vm = vm_arg;
     const Program *p = vm->program;
@@ -171,8 +174,10 @@ static void enumerate_roots(void *vm_arg, VmpiRootVisitor visit, void *ctx) {
         visit(&(VmpiRoot){.kind = VMPI_ROOT_STATIC, .object = vm->ref_statics[f->slot], .class_index = f->owner_class},
               ctx);
     }
-    for (uint32_t i = 0; i < p->num_strings; i++)
-        if (vm->string_consts[i]) visit(&(VmpiRoot){.kind = VMPI_ROOT_OTHER, .object = vm->string_consts[i]}, ctx);
+    for (uint32_t i = 0; i < p->num_strings; i++) {
+        Obj *const *slot = &vm->string_consts[i];
+        if (*slot) visit(&(VmpiRoot){.kind = VMPI_ROOT_INTERNED, .object = *slot, .handle = slot}, ctx);
+    }
 }
 
 /* Visits table[indexes[0 .. count)], fields or statics, whose values sit

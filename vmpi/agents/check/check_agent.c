@@ -150,7 +150,7 @@ static bool parse_options(char *options, bool *methods) {
     return true;
 }
 
-int32_t VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved) {
+VMPI_EXPORT int32_t VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved) {
     (void)reserved;
     if (!agent_get_env(vm, "check", &vmpi)) return VMPI_ERR;
     bool methods;

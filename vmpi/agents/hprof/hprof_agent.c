@@ -385,7 +385,7 @@ static void notify_event(VMPI_Event *event) {
 
 /* ---- start-up -------------------------------------------------------------------------- */
 
-int32_t VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved) {
+VMPI_EXPORT int32_t VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved) {
     (void)reserved;
     switch (hprof_parse_options(options, &opts)) {
     case HPROF_PARSE_OK: break;

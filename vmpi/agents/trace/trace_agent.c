@@ -265,7 +265,7 @@ static bool parse_options(char *options, bool *methods) {
     return true;
 }
 
-int32_t VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved) {
+VMPI_EXPORT int32_t VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved) {
     (void)reserved;
     if (!agent_get_env(vm, "trace", &vmpi)) return VMPI_ERR;
     bool methods;

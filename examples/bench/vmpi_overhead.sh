@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# vmpi_overhead.sh -- what VMPI costs a running program: one benchmark, run
+# in four ways, alternating, and the median of each.
+#
+#   none     no agent at all
+#   idle     an agent loaded that enables no event (tests/agents/idle.c):
+#            every post site pays its one branch, and nothing more
+#   strict   the same agent under --vmpi-strict
+#   trace    the trace agent writing every heap, GC, class and thread
+#            event to /dev/null
+#
+# Usage: vmpi_overhead.sh [options]
+#   --build=DIR     the build tree (default ../../build beside this script)
+#   --gc=NAME       the collector (default: vmrun's default)
+#   --reps=N        runs of each way (default 5); the ways take turns, so
+#                   a slow moment of the machine hits all of them alike
+#   --program=NAME  a benchmark of this directory (default binary_trees)
+#   --size=N        its argument (default 16)
+#   -h, --help      this text
+# Prints one line per way: median and min-max wall seconds, and the ratio
+# of the median to `none`.  Exits non-zero if any run fails or its output
+# differs from the first run's.
+
+set -u
+script_dir=$(cd "$(dirname "$0")" && pwd)
+build=$script_dir/../../build
+gc_option=""
+reps=5
+program=binary_trees
+size=16
+for arg in "$@"; do
+    case $arg in
+        --build=*) build=${arg#--build=} ;;
+        --gc=*) gc_option=$arg ;;
+        --reps=*) reps=${arg#--reps=} ;;
+        --program=*) program=${arg#--program=} ;;
+        --size=*) size=${arg#--size=} ;;
+        -h | --help) sed -n '/^# Usage:/,/^# differs/s/^# \{0,1\}//p' "$0"; exit 0 ;;
+        *) echo "vmpi_overhead.sh: unknown option $arg (try --help)" >&2; exit 2 ;;
+    esac
+done
+case $reps in '' | *[!0-9]* | 0) echo "vmpi_overhead.sh: --reps needs a positive integer" >&2; exit 2 ;; esac
+
+vmrun=$build/bin/vmrun
+idle=$build/tests/agents/libidle.so
+for file in "$vmrun" "$idle" "$script_dir/$program.gcl"; do
+    [ -e "$file" ] || { echo "vmpi_overhead.sh: $file not found (build first, or --build=DIR)" >&2; exit 2; }
+done
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/gclab-vmpi-overhead.XXXXXX") || exit 2
+trap 'rm -rf "$work"' EXIT
+"$build/bin/vmc" "$script_dir/$program.gcl" -o "$work/prog.bc" || exit 2
+
+ways="none idle strict trace"
+way_args() {
+    case $1 in
+        none) ;;
+        idle) echo "-agentpath:$idle" ;;
+        strict) echo "--vmpi-strict -agentpath:$idle" ;;
+        trace) echo "-agentlib:trace=file=/dev/null" ;;
+    esac
+}
+
+for ((rep = 1; rep <= reps; rep++)); do
+    for way in $ways; do
+        start=$(date +%s.%N)
+        # shellcheck disable=SC2046 # way_args is split into options on purpose
+        "$vmrun" $gc_option $(way_args "$way") "$work/prog.bc" "$size" >"$work/out" 2>"$work/err"
+        status=$?
+        end=$(date +%s.%N)
+        if [ $status != 0 ]; then
+            echo "vmpi_overhead.sh: $way failed with status $status:" >&2
+            cat "$work/err" >&2
+            exit 1
+        fi
+        [ -e "$work/expected" ] || cp "$work/out" "$work/expected"
+        cmp -s "$work/expected" "$work/out" || { echo "vmpi_overhead.sh: $way printed different output" >&2; exit 1; }
+        awk -v s="$start" -v e="$end" 'BEGIN { printf "%.3f\n", e - s }' >>"$work/$way.times"
+    done
+done
+
+median() { sort -n "$1" | awk '{ t[NR] = $1 } END { print (NR % 2) ? t[(NR + 1) / 2] : (t[NR / 2] + t[NR / 2 + 1]) / 2 }'; }
+base=$(median "$work/none.times")
+printf '%s %s, %d runs each, alternating\n' "$program $size" "${gc_option:---gc=default}" "$reps"
+printf '%-8s %8s %17s %7s\n' way median min-max ratio
+for way in $ways; do
+    m=$(median "$work/$way.times")
+    range=$(sort -n "$work/$way.times" | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%s-%s", lo, hi }')
+    printf '%-8s %8s %17s %7s\n' "$way" "$m" "$range" "$(awk -v m="$m" -v b="$base" 'BEGIN { printf "%.2fx", m / b }')"
+done
