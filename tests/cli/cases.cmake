@@ -323,3 +323,10 @@ foreach(gc ${GCLAB_COLLECTORS})
        ${VMRUN} --gc=${gc} --gc-stress --verify-heap -agentlib:check
        -agentpath:${agents}/liblate_attach.so=objects=2004 ${heap_tests}/late_attach.gcl 2000)
 endforeach()
+
+# ---- check when the VM never starts -----------------------------------------------
+# Another agent fails to load after check did: check gets JVM_SHUT_DOWN with
+# no VM and no stream, and says nothing (vmrun names the failing agent).
+case(cli/check/silent_when_the_vm_never_started 0 - -
+     sh -c "\"$0\" -agentlib:check -agentpath:$1 $2 2>&1 >/dev/null | grep '^check:' && exit 1\nexit 0"
+     ${VMRUN} ${agents}/libfailing_onload.so ${hello})

@@ -13,8 +13,8 @@
 #
 # PREFIX is emptied first.  The agent is built in a temporary directory
 # outside the build tree, removed at the end.  Each step is a function; the
-# last lines run them in order, so a further step (the conformance runner
-# over the built agent) is one more function and one more line.
+# last lines run them in order; the last step runs the installed
+# conformance runner over the built agent.
 set -u
 cmake=$1 build=$2 prefix=$3 source=$4
 program=$source/examples/binary_trees.gcl expected=$source/examples/binary_trees.expected depth=6
@@ -65,7 +65,13 @@ run_under_every_collector() {
     done
 }
 
+# The installed conformance runner, over the built agent: every cell passes.
+run_conformance() {
+    "$prefix/bin/vmpi-conform" "$work/libheapstats.so" >"$work/conform.out" 2>&1 ||
+        { cat "$work/conform.out"; fail "the example agent does not pass vmpi-conform"; }
+}
 install_gclab
 build_example
 run_under_every_collector
+run_conformance
 exit $failed

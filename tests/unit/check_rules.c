@@ -2,11 +2,13 @@
  * check_rules.c -- the event-stream contract checker (vmpi/agents/check/
  * check_rules.c) on synthetic streams: one valid stream per collector row,
  * and for every rule it checks (1-9) a stream that breaks it, with the
- * message it must give; rule 9 once or more per row.
+ * message it must give; rule 9 once or more per row.  Rule 10, the agent's
+ * side (vmpi/agents/check/check_asked.c), is tested the same way at the end.
  */
 #include <criterion/criterion.h>
 #include <string.h>
 
+#include "vmpi/agents/check/check_asked.h"
 #include "vmpi/agents/check/check_rules.h"
 
 #define CLASS ((uintptr_t)0x7000)
@@ -409,6 +411,28 @@ Test(check_rules, rule7_dump_matches_or_not, .fini = stop) {
     expect(level0_dump(one, 1), 7, "lists 1 objects, but the stream has 2 live");
 }
 
+/* A dump between collections (check's random points) sees the IDs the last
+ * collection's moves and frees left, not the ones before it. */
+Test(check_rules, rule7_dump_mid_run_follows_moves_and_frees, .fini = stop) {
+    one_arena(CHECK_ROW_MARKCOMPACT);
+    for (uintptr_t obj = 0x100; obj <= 0x140; obj += 0x20) cr_assert_eq(alloc(1, obj), 0);
+    cr_assert_eq(gc_start(), 0);
+    cr_assert_eq(free_object(0x100), 0);
+    cr_assert_eq(move(1, 0x120, 1, 0x100), 0); /* slides onto the freed object's ID */
+    cr_assert_eq(gc_finish(2), 0);
+    uintptr_t after[] = {0x140, 0x100};
+    cr_assert_eq(level0_dump(after, 2), 0);
+    uintptr_t before_the_move[] = {0x120, 0x140};
+    expect(level0_dump(before_the_move, 2), 7, "lists object 288, which the stream says is not live");
+}
+
+Test(check_rules, rule7_dump_lists_an_object_twice, .fini = stop) {
+    one_arena(CHECK_ROW_MARKSWEEP);
+    cr_assert_eq(alloc(1, 0x100), 0);
+    uintptr_t twice[] = {0x100, 0x100};
+    expect(level0_dump(twice, 2), 7, "lists object 256 twice");
+}
+
 /* ---- rule 8: defining events come first ------------------------------------------------------------ */
 
 Test(check_rules, rule8_object_of_unloaded_class, .fini = stop) {
@@ -605,4 +629,96 @@ Test(check_rules, rows_by_name) {
     cr_assert_eq(row, CHECK_ROW_REFCOUNT);
     cr_assert_not(check_row_by_name("copying", &row));
     cr_assert_not(check_row_by_name(NULL, &row));
+}
+
+/* ---- rule 10: only what the agent asked for arrives (check_asked.c) ------------------------------------ */
+
+static CheckAsked asked;
+
+static void asked_with_allocs(void) {
+    check_asked_init(&asked);
+    check_asked_enable(&asked, VMPI_EVENT_OBJECT_ALLOC, true);
+}
+
+static void expect_asked(int rc, const char *words) {
+    cr_assert_eq(rc, 10, "expected rule 10, got %d", rc);
+    cr_assert(strstr(asked.message, words), "message '%s' lacks '%s'", asked.message, words);
+}
+
+Test(check_asked, enabled_events_and_answered_requests_pass) {
+    asked_with_allocs();
+    cr_assert_eq(check_asked_event(&asked, VMPI_EVENT_OBJECT_ALLOC), 0);
+    check_asked_request_begin(&asked, VMPI_EVENT_HEAP_DUMP);
+    cr_assert_eq(check_asked_event(&asked, VMPI_EVENT_HEAP_DUMP | VMPI_REQUESTED_EVENT), 0,
+                 "a requested event need not be enabled");
+    cr_assert_eq(check_asked_request_end(&asked, VMPI_OK), 0);
+    check_asked_request_begin(&asked, VMPI_EVENT_OBJECT_ALLOC);
+    cr_assert_eq(check_asked_event(&asked, VMPI_EVENT_OBJECT_ALLOC | VMPI_REQUESTED_EVENT), 0);
+    cr_assert_eq(check_asked_request_end(&asked, VMPI_OK), 0);
+    check_asked_request_begin(&asked, VMPI_EVENT_OBJECT_ALLOC);
+    cr_assert_eq(check_asked_request_end(&asked, VMPI_ERR), 0, "a refused request sends nothing");
+}
+
+Test(check_asked, event_never_enabled) {
+    asked_with_allocs();
+    expect_asked(check_asked_event(&asked, VMPI_EVENT_METHOD_ENTRY), "METHOD_ENTRY arrived, but the agent has it disabled");
+}
+
+Test(check_asked, event_disabled_mid_run) {
+    asked_with_allocs();
+    check_asked_enable(&asked, VMPI_EVENT_METHOD_ENTRY, true);
+    cr_assert_eq(check_asked_event(&asked, VMPI_EVENT_METHOD_ENTRY), 0);
+    check_asked_enable(&asked, VMPI_EVENT_METHOD_ENTRY, false);
+    cr_assert_eq(check_asked_event(&asked, VMPI_EVENT_OBJECT_ALLOC), 0, "the others stay enabled");
+    expect_asked(check_asked_event(&asked, VMPI_EVENT_METHOD_ENTRY), "METHOD_ENTRY arrived, but the agent has it disabled");
+    check_asked_enable(&asked, VMPI_EVENT_METHOD_ENTRY, true);
+    cr_assert_eq(check_asked_event(&asked, VMPI_EVENT_METHOD_ENTRY), 0, "enabled again");
+}
+
+Test(check_asked, unknown_event_code) {
+    asked_with_allocs();
+    expect_asked(check_asked_event(&asked, VMPI_EVENT_CODE_LIMIT + 1), "an unknown event arrived");
+}
+
+Test(check_asked, requested_bit_without_a_request) {
+    asked_with_allocs();
+    expect_asked(check_asked_event(&asked, VMPI_EVENT_HEAP_DUMP | VMPI_REQUESTED_EVENT),
+                 "a requested HEAP_DUMP arrived, but no RequestEvent of the agent's is running");
+    check_asked_request_begin(&asked, VMPI_EVENT_HEAP_DUMP);
+    cr_assert_eq(check_asked_event(&asked, VMPI_EVENT_HEAP_DUMP | VMPI_REQUESTED_EVENT), 0);
+    cr_assert_eq(check_asked_request_end(&asked, VMPI_OK), 0);
+    expect_asked(check_asked_event(&asked, VMPI_EVENT_OBJECT_ALLOC | VMPI_REQUESTED_EVENT),
+                 "a requested OBJECT_ALLOC arrived, but no RequestEvent");
+}
+
+Test(check_asked, answer_without_the_bit) {
+    asked_with_allocs();
+    check_asked_request_begin(&asked, VMPI_EVENT_OBJECT_ALLOC);
+    expect_asked(check_asked_event(&asked, VMPI_EVENT_OBJECT_ALLOC),
+                 "RequestEvent(OBJECT_ALLOC) is running, but OBJECT_ALLOC arrived without the VMPI_REQUESTED_EVENT bit");
+}
+
+Test(check_asked, answer_of_another_type) {
+    asked_with_allocs();
+    check_asked_request_begin(&asked, VMPI_EVENT_HEAP_DUMP);
+    expect_asked(check_asked_event(&asked, VMPI_EVENT_OBJECT_DUMP | VMPI_REQUESTED_EVENT),
+                 "RequestEvent(HEAP_DUMP) is running, but a requested OBJECT_DUMP arrived");
+}
+
+Test(check_asked, ok_without_an_answer) {
+    asked_with_allocs();
+    check_asked_request_begin(&asked, VMPI_EVENT_HEAP_DUMP);
+    expect_asked(check_asked_request_end(&asked, VMPI_OK), "RequestEvent(HEAP_DUMP) returned VMPI_OK but sent no requested HEAP_DUMP");
+}
+
+Test(check_asked, two_answers_to_one_request) {
+    asked_with_allocs();
+    check_asked_request_begin(&asked, VMPI_EVENT_HEAP_DUMP);
+    cr_assert_eq(check_asked_event(&asked, VMPI_EVENT_HEAP_DUMP | VMPI_REQUESTED_EVENT), 0);
+    cr_assert_eq(check_asked_event(&asked, VMPI_EVENT_HEAP_DUMP | VMPI_REQUESTED_EVENT), 0);
+    expect_asked(check_asked_request_end(&asked, VMPI_OK), "RequestEvent(HEAP_DUMP) sent 2 requested events, not one");
+    check_asked_request_begin(&asked, VMPI_EVENT_ARENA_NEW);
+    cr_assert_eq(check_asked_event(&asked, VMPI_EVENT_ARENA_NEW | VMPI_REQUESTED_EVENT), 0);
+    cr_assert_eq(check_asked_event(&asked, VMPI_EVENT_ARENA_NEW | VMPI_REQUESTED_EVENT), 0);
+    cr_assert_eq(check_asked_request_end(&asked, VMPI_OK), 0, "ARENA_NEW replays every live arena");
 }

@@ -3,28 +3,41 @@
  * the event-stream contract (docs/contracts.md) and stops the VM at the
  * first breach.
  *
- *     -agentlib:check[=gc=NAME][,methods=y]
+ *     -agentlib:check[=gc=NAME][,methods=y][,seed=S][,dump_every=N][,toggle_every=N]
  *
- *   gc=NAME    check against NAME's row of the mapping table instead of the
- *              running collector's (GetCollectorName)
- *   methods=y  also enable METHOD_ENTRY/EXIT, to check their method IDs
+ *   gc=NAME         check against NAME's row of the mapping table instead of
+ *                   the running collector's (GetCollectorName)
+ *   methods=y       also enable METHOD_ENTRY/EXIT, to check their method IDs
+ *   seed=S          seeds the random points below (default 0): the same
+ *                   seed and the same run give the same points
+ *   dump_every=N    at random points, on average every N of them, request a
+ *                   level-0 heap dump (rule 7) and, at an OBJECT_ALLOC, the
+ *                   object's OBJECT_ALLOC again (rule 1); 0 (default): never
+ *   toggle_every=N  at random points, on average every N of them, disable
+ *                   METHOD_ENTRY/EXIT, or enable them again (rule 10: none
+ *                   arrives while they are off); implies methods=y
  *
- * The rules live in check_rules.c; this file feeds them and reports.  At the
- * first violation it prints
+ * A point is an OBJECT_ALLOC or METHOD_ENTRY the VM sent (not requested):
+ * never inside a collection, where RequestEvent is refused.  Each request
+ * is made with GC disabled (DisableGC, nested inside the event's own), as
+ * JVMPI 1.2 section 1.4 asks of any call that takes object IDs.
+ *
+ * The rules live in check_rules.c (1-9) and check_asked.c (10); this file
+ * feeds them and reports.  At the first violation it prints
  *
  *     check: event #SEQ EVENTNAME: rule N: what is wrong
  *
  * and calls ProfilerExit(1), so the VM exits non-zero (other agents still get
- * JVM_SHUT_DOWN).  It also checks rule 7 once, at JVM_SHUT_DOWN, with a
- * requested level-0 heap dump, and rule 10: an event it never enabled must
- * not arrive unless it requested it.  On success JVM_SHUT_DOWN prints
+ * JVM_SHUT_DOWN).  It also requests a level-0 heap dump at JVM_SHUT_DOWN.
+ * On success JVM_SHUT_DOWN prints
  *
- *     check: ok: N events, M collections, K live objects
+ *     check: ok: N events, M collections, K live objects, D dumps
  *
  * Locking follows JVMPI 1.2 section 1.5 as the trace agent does
  * (agent_common.h): a raw monitor taken at GC_START and given back at
  * GC_FINISH; in between the rules do not allocate (check_rules.h) and
- * output uses write(2).
+ * output uses write(2).  The monitor is reentrant, so a requested event
+ * that comes back while a handler holds it is handled at once.
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -34,17 +47,38 @@
 #include <unistd.h>
 
 #include "../agent_common.h"
+#include "check_asked.h"
 #include "check_rules.h"
 #include "vmpi.h"
 
 static VMPI_Interface *vmpi;
 static AgentLock lock;
 static CheckRules *rules;
-static uint8_t enabled[VMPI_EVENT_CODE_LIMIT];
+static CheckAsked asked;
 static char collector_override[64];
 static uint64_t seq;
 static bool finished;       /* a violation was reported, or the run ended */
 static bool passed;         /* the run ended and kept the contract */
+
+/* The random points (see the top): a countdown of points to the next dump
+ * and to the next toggle, each drawn from the seeded generator. */
+static uint64_t random_state;
+static uint64_t dump_every, toggle_every;
+static uint64_t points_to_dump, points_to_toggle;
+static bool methods_on;
+static uint64_t dumps;
+
+/* splitmix64 (Steele, Lea and Flood, "Fast splittable pseudorandom number
+ * generators", 2014): one 64-bit word of state, any seed is good. */
+static uint64_t next_random(void) {
+    uint64_t z = (random_state += 0x9e3779b97f4a7c15u);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    return z ^ (z >> 31);
+}
+
+/* A gap of 1 to 2N-1 points: N on average.  0 (never) when N is 0. */
+static uint64_t random_gap(uint64_t mean) { return mean ? 1 + next_random() % (2 * mean - 1) : 0; }
 
 /* One line to stderr without stdio: this may run in thread-suspended mode. */
 __attribute__((format(printf, 1, 2))) static void say(const char *format, ...) {
@@ -58,10 +92,12 @@ __attribute__((format(printf, 1, 2))) static void say(const char *format, ...) {
     if (write(STDERR_FILENO, line, len) < 0) return;
 }
 
-static const char *event_name(const VMPI_Event *event) {
-    const char *name = vmpi_event_name(event->event_type);
+static const char *code_name(int32_t code) {
+    const char *name = vmpi_event_name(code);
     return name ? name : "UNKNOWN";
 }
+
+static const char *event_name(const VMPI_Event *event) { return code_name(event->event_type); }
 
 static void fail(const VMPI_Event *event, int rule, const char *what) {
     finished = true;
@@ -76,6 +112,10 @@ static void fail(const VMPI_Event *event, int rule, const char *what) {
  * GetCollectorName can answer (VMPI_OnLoad runs before the VM exists). */
 static bool start_rules(const VMPI_Event *event) {
     const char *collector = collector_override[0] ? collector_override : vmpi->GetCollectorName();
+    if (!collector && (event->event_type & ~VMPI_REQUESTED_EVENT) == VMPI_EVENT_JVM_SHUT_DOWN) {
+        finished = true; /* the VM stopped before it started (another agent failed to load): no stream */
+        return false;
+    }
     CheckRow row;
     if (!check_row_by_name(collector, &row)) {
         finished = true;
@@ -90,30 +130,100 @@ static bool start_rules(const VMPI_Event *event) {
     return rules != NULL;
 }
 
+/* RequestEvent(code, arg) with GC disabled, from inside the handler of
+ * `event`; the answer comes back through check_event.  False once the run
+ * is over (a violation, or a refusal: outside a collection the VM must
+ * answer). */
+static bool request(const VMPI_Event *event, int32_t code, void *arg) {
+    vmpi->DisableGC();
+    check_asked_request_begin(&asked, code);
+    int32_t result = vmpi->RequestEvent(code, arg);
+    int broken = check_asked_request_end(&asked, result);
+    vmpi->EnableGC();
+    if (finished) return false;
+    if (broken) {
+        fail(event, broken, asked.message);
+        return false;
+    }
+    if (result != VMPI_OK) {
+        char what[128];
+        snprintf(what, sizeof what, "RequestEvent(%s) refused outside a collection (result %" PRId32 ")",
+                 code_name(code), result);
+        fail(event, code == VMPI_EVENT_HEAP_DUMP ? 7 : 1, what);
+        return false;
+    }
+    return true;
+}
+
+static bool request_level0_dump(const VMPI_Event *event) {
+    VMPI_HeapDumpArg level0 = {.heap_dump_level = VMPI_DUMP_LEVEL_0};
+    dumps++;
+    return request(event, VMPI_EVENT_HEAP_DUMP, &level0); /* rule 7, in check_rules */
+}
+
+/* METHOD_ENTRY/EXIT off, or on again.  The enabled set says "off" only once
+ * DisableEvent has returned, and "on" before EnableEvent is called, so that
+ * it is never narrower than what the VM may send. */
+static void toggle_methods(const VMPI_Event *event) {
+    static const int32_t method_events[] = {VMPI_EVENT_METHOD_ENTRY, VMPI_EVENT_METHOD_EXIT};
+    methods_on = !methods_on;
+    for (size_t i = 0; i < 2; i++) {
+        int32_t code = method_events[i];
+        int32_t result;
+        if (methods_on) {
+            check_asked_enable(&asked, code, true);
+            result = vmpi->EnableEvent(code, NULL);
+        } else {
+            result = vmpi->DisableEvent(code, NULL);
+            check_asked_enable(&asked, code, false);
+        }
+        if (result != VMPI_OK) {
+            char what[128];
+            snprintf(what, sizeof what, "%s(%s) refused mid-run (result %" PRId32 ")",
+                     methods_on ? "EnableEvent" : "DisableEvent", code_name(code), result);
+            fail(event, 10, what);
+            return;
+        }
+    }
+}
+
+/* An OBJECT_ALLOC or METHOD_ENTRY the VM sent, outside a collection: count
+ * it down to the next dump and the next toggle. */
+static void random_point(const VMPI_Event *event, int32_t code) {
+    if (points_to_dump && --points_to_dump == 0) {
+        points_to_dump = random_gap(dump_every);
+        if (!request_level0_dump(event)) return;
+        if (code == VMPI_EVENT_OBJECT_ALLOC && !request(event, code, event->u.obj_alloc.obj_id)) return;
+    }
+    if (points_to_toggle && --points_to_toggle == 0) {
+        points_to_toggle = random_gap(toggle_every);
+        toggle_methods(event);
+    }
+}
+
 static void check_event(const VMPI_Event *event) {
     int32_t code = event->event_type & ~VMPI_REQUESTED_EVENT;
+    bool requested = (event->event_type & VMPI_REQUESTED_EVENT) != 0;
     seq++;
     if (!rules && !start_rules(event)) return;
-    if (!(event->event_type & VMPI_REQUESTED_EVENT) && !enabled[code]) {
-        fail(event, 10, "an event the agent never enabled arrived");
+    int rule = check_asked_event(&asked, event->event_type);
+    if (rule) {
+        fail(event, rule, asked.message);
         return;
     }
-    int rule = check_rules_feed(rules, event);
+    rule = check_rules_feed(rules, event);
     if (rule) {
         fail(event, rule, check_rules_message(rules));
         return;
     }
-    if (code != VMPI_EVENT_JVM_SHUT_DOWN) return;
-    if (!check_rules_in_collection(rules)) {
-        VMPI_HeapDumpArg level0 = {.heap_dump_level = VMPI_DUMP_LEVEL_0};
-        vmpi->DisableGC(); /* RequestEvent with object IDs: JVMPI 1.2 section 1.4 */
-        vmpi->RequestEvent(VMPI_EVENT_HEAP_DUMP, &level0); /* comes back through check_event: rule 7 */
-        vmpi->EnableGC();
-        if (finished) return;
-    }
+    if (!requested && (code == VMPI_EVENT_OBJECT_ALLOC || code == VMPI_EVENT_METHOD_ENTRY) &&
+        !check_rules_in_collection(rules))
+        random_point(event, code);
+    if (code != VMPI_EVENT_JVM_SHUT_DOWN || finished) return;
+    if (!check_rules_in_collection(rules) && !request_level0_dump(event)) return;
     finished = passed = true;
-    say("check: ok: %" PRIu64 " events, %" PRIu64 " collections, %" PRIu64 " live objects\n",
-        check_rules_events(rules), check_rules_collections(rules), check_rules_live_objects(rules));
+    say("check: ok: %" PRIu64 " events, %" PRIu64 " collections, %" PRIu64 " live objects, %" PRIu64 " dumps\n",
+        check_rules_events(rules), check_rules_collections(rules), check_rules_live_objects(rules), dumps);
 }
 
 static void notify_event(VMPI_Event *event) {
@@ -132,21 +242,43 @@ static void notify_event(VMPI_Event *event) {
     }
 }
 
+/* NAME=COUNT, a whole decimal number: true (setting *count) if `item` and
+ * `value` are that option. */
+static bool count_option(const char *item, const char *value, const char *name, uint64_t *count) {
+    if (strcmp(item, name) != 0 || !value || !*value || value[0] == '-') return false;
+    char *end;
+    unsigned long long n = strtoull(value, &end, 10);
+    if (*end) return false;
+    *count = n;
+    return true;
+}
+
+static bool collector_option(const char *item, const char *value) {
+    CheckRow row;
+    if (strcmp(item, "gc") != 0 || !value || !check_row_by_name(value, &row)) return false;
+    snprintf(collector_override, sizeof collector_override, "%s", value);
+    return true;
+}
+
 static bool parse_options(char *options, bool *methods) {
     *methods = false;
+    uint64_t seed = 0;
     char *item, *value;
     while (agent_next_option(&options, &item, &value)) {
-        CheckRow row;
-        if (strcmp(item, "gc") == 0 && value && check_row_by_name(value, &row)) {
-            snprintf(collector_override, sizeof collector_override, "%s", value);
-        } else if (!agent_methods_option(item, value, methods)) {
-            char rows[128], usage[160];
+        if (!collector_option(item, value) && !agent_methods_option(item, value, methods) &&
+            !count_option(item, value, "seed", &seed) && !count_option(item, value, "dump_every", &dump_every) &&
+            !count_option(item, value, "toggle_every", &toggle_every)) {
+            char rows[128], usage[224];
             check_row_names(rows, sizeof rows, "|");
-            snprintf(usage, sizeof usage, "gc=%s, methods=y|n", rows);
+            snprintf(usage, sizeof usage, "gc=%s, methods=y|n, seed=S, dump_every=N, toggle_every=N", rows);
             agent_bad_option("check", item, value, usage);
             return false;
         }
     }
+    if (toggle_every) *methods = true;
+    random_state = seed;
+    points_to_dump = random_gap(dump_every);
+    points_to_toggle = random_gap(toggle_every);
     return true;
 }
 
@@ -156,6 +288,7 @@ VMPI_EXPORT int32_t VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved) {
     bool methods;
     if (!parse_options(options, &methods)) return VMPI_ERR;
     if (!agent_lock_create(vmpi, "check", &lock)) return VMPI_ERR;
+    check_asked_init(&asked);
     vmpi->NotifyEvent = notify_event;
     static const int32_t checked[] = {
         VMPI_EVENT_ARENA_NEW,    VMPI_EVENT_ARENA_DELETE,   VMPI_EVENT_OBJECT_ALLOC,
@@ -168,11 +301,12 @@ VMPI_EXPORT int32_t VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved) {
         int32_t code = checked[i];
         bool is_method = code == VMPI_EVENT_METHOD_ENTRY || code == VMPI_EVENT_METHOD_EXIT;
         if (is_method && !methods) continue;
+        check_asked_enable(&asked, code, true);
         if (vmpi->EnableEvent(code, NULL) != VMPI_OK) {
             fprintf(stderr, "check: the VM cannot send %s\n", vmpi_event_name(code));
             return VMPI_ERR;
         }
-        enabled[code] = 1;
     }
+    methods_on = methods;
     return VMPI_OK;
 }

@@ -1,0 +1,59 @@
+# The conformance runner (vmpi/conform/vmpi-conform), included from
+# tests/CMakeLists.txt:
+#   conform/passes/AGENT   every bundled agent passes the whole matrix, and its
+#                          JUnit XML is well-formed and complete (expect.sh)
+#   conform/fails/...      broken agents fail in the right cells, with the
+#                          right message, and the runner itself never breaks
+#   conform/usage/...      a bad command line is refused with status 2
+#   conform/installed      cmake --install lays out a runner that works
+set(conform_runner ${CMAKE_BINARY_DIR}/bin/vmpi-conform)
+set(conform_expect sh ${CMAKE_CURRENT_SOURCE_DIR}/conform/expect.sh)
+file(GLOB conform_programs CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/vmpi/conform/corpus/*.gcl)
+list(LENGTH conform_programs conform_program_count)
+list(LENGTH GCLAB_COLLECTORS conform_collector_count)
+math(EXPR conform_cells "${conform_program_count} * ${conform_collector_count}")
+set(breaker ${CMAKE_CURRENT_BINARY_DIR}/agents/libconform_breaker.so)
+
+function(conform_test name)
+  add_test(NAME conform/${name} COMMAND ${ARGN} WORKING_DIRECTORY ${scratch})
+endfunction()
+
+conform_test(passes/trace ${conform_expect} 0 ${conform_cells} -- ${conform_runner} trace)
+conform_test(passes/check ${conform_expect} 0 ${conform_cells} -- ${conform_runner} check)
+conform_test(passes/hprof ${conform_expect} 0 ${conform_cells} -- ${conform_runner} hprof heap=sites)
+
+# Breaks under semispace only: that column fails, every other cell passes.
+set(semispace_fails)
+foreach(src ${conform_programs})
+  get_filename_component(program ${src} NAME_WE)
+  list(APPEND semispace_fails "semispace:${program}:RequestEvent.*not a live object ID")
+endforeach()
+conform_test(fails/one_collector ${conform_expect} 1 ${conform_cells} ${semispace_fails}
+             -- ${conform_runner} ${breaker} gc=semispace)
+conform_test(fails/crash ${conform_expect} 1 2 "marksweep:id_reuse:^killed by SIGSEGV: vmpi: fatal error"
+             "refcount:id_reuse:^killed by SIGSEGV"
+             -- ${conform_runner} --programs id_reuse --gc marksweep,refcount ${breaker} how=crash)
+conform_test(fails/hang ${conform_expect} 1 1 "generational:survivors:^timed out after 2 s"
+             -- ${conform_runner} --timeout 2 --programs survivors --gc generational ${breaker} how=hang)
+conform_test(fails/onload ${conform_expect} 1 1 "markcompact:nursery:VMPI_OnLoad failed"
+             -- ${conform_runner} --programs nursery --gc markcompact ${CMAKE_CURRENT_BINARY_DIR}/agents/libfailing_onload.so)
+# Control characters, bytes that are not UTF-8 and markup on stderr: the XML
+# stays well-formed.
+conform_test(fails/noise ${conform_expect} 1 1 "refcount:mass_free:^exit status 3, expected 0: noise: "
+             -- ${conform_runner} --programs mass_free --gc refcount ${breaker} how=noise)
+# A path with a space and XML's markup characters, which the XML must escape.
+conform_test(fails/odd_path ${conform_expect} 1 1 "marksweep:cycles:dlopen: .*/no such <dir> & 'x'/lib\\.so"
+             -- ${conform_runner} --programs cycles --gc marksweep "${scratch}/no such <dir> & 'x'/lib.so")
+
+add_test(NAME conform/usage/no_agent COMMAND sh ${run_case} 2 - "^usage: vmpi-conform" -- ${conform_runner})
+add_test(NAME conform/usage/bad_option COMMAND sh ${run_case} 2 - "^vmpi-conform: unknown option '--nosuch'" --
+         ${conform_runner} --nosuch trace)
+add_test(NAME conform/usage/bad_seed COMMAND sh ${run_case} 2 - "^vmpi-conform: --seed takes a whole number, not 'x'" --
+         ${conform_runner} --seed x trace)
+add_test(NAME conform/usage/unknown_program COMMAND sh ${run_case} 2 - "^vmpi-conform: no program 'nosuch' in " --
+         ${conform_runner} --programs nosuch trace)
+add_test(NAME conform/installed
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/conform/installed.sh ${CMAKE_COMMAND} ${CMAKE_BINARY_DIR}
+                 "${scratch}/conform install" ${CMAKE_SOURCE_DIR}/vmpi/conform/corpus)
+# cmake --install rewrites the build's install_manifest.txt: one such test at a time.
+set_tests_properties(conform/installed PROPERTIES RESOURCE_LOCK install_manifest)
