@@ -65,7 +65,7 @@ static void on_init_done(void) {
     }
 }
 
-static void in_collection(const VMPI_Event *event) {
+static void in_collection(void) {
     static bool waited;
     if (is("malloc_in_gc")) {
         Kept *block = malloc(sizeof *block);
@@ -80,7 +80,6 @@ static void in_collection(const VMPI_Event *event) {
         waited = true;
         vmpi->RawMonitorWait(lock, 1);
     }
-    (void)event;
 }
 
 static void notify(VMPI_Event *event) {
@@ -126,7 +125,7 @@ static void notify(VMPI_Event *event) {
         }
         break;
     case VMPI_EVENT_OBJECT_FREE:
-        in_collection(event);
+        in_collection();
         break;
     default:
         break;
