@@ -57,10 +57,17 @@ void vmpi_shutdown(void);
  * which it enables events, or NULL. */
 struct VMPI_Interface *vmpi_register_listener(void (*notify)(struct VMPI_Event *event));
 
-/* --vmpi-strict: a bad argument from an agent is a contract breach that
- * ends the VM (status 1, through its normal exit) instead of a warning
- * (guard.c).  Only the bad-argument rule exists so far. */
+/* --vmpi-strict: every breach of the agent contract (a bad argument, a
+ * call in the wrong mode, allocating or blocking in thread-suspended mode,
+ * reading a record after NotifyEvent returned, DisableGC unbalanced at
+ * shutdown) ends the VM with status 1, through its normal exit, instead of
+ * a warning or nothing (strict.h, docs/contracts.md). */
 void vmpi_set_strict(bool on);
+
+/* The name of an agent whose DisableGC is not yet matched by EnableGC
+ * ("?" if the call came from an agent's own thread with several loaded),
+ * or NULL: for the VM's out-of-memory message. */
+const char *vmpi_gc_disabled_by(void);
 
 /* True if any agent is loaded. */
 bool vmpi_any_agent(void);

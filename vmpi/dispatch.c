@@ -22,6 +22,7 @@
 
 #include "control.h"
 #include "dispatch.h"
+#include "strict.h"
 
 uint8_t vmpi_enabled[VMPI_EVENT_CODE_LIMIT];
 
@@ -78,16 +79,20 @@ void vmpi_deliver(VmpiAgent *agent, const VMPI_Event *event) { vmpi_deliver_answ
 void vmpi_deliver_answered(VmpiAgent *agent, const VMPI_Event *event, VMPI_Event *answer) {
     if (answer) *answer = *event;
     if (!agent->iface.NotifyEvent) return;
-    /* A private copy: an agent that scribbles on its record cannot change
-     * what the next agent sees. */
-    VMPI_Event copy = *event;
     VmpiAgent *outer_caller = vmpi_caller; /* a handler's call may post events in turn */
     const VMPI_Event *outer_event = vmpi_delivering;
     vmpi_caller = agent;
     vmpi_delivering = event;
     notify_depth++;
-    agent->iface.NotifyEvent(&copy);
-    if (answer) *answer = copy;
+    if (vmpi_strict) {
+        vmpi_strict_notify(agent, event, answer);
+    } else {
+        /* A private copy: an agent that scribbles on its record cannot
+         * change what the next agent sees. */
+        VMPI_Event copy = *event;
+        agent->iface.NotifyEvent(&copy);
+        if (answer) *answer = copy;
+    }
     notify_depth--;
     vmpi_caller = outer_caller;
     vmpi_delivering = outer_event;
@@ -159,6 +164,14 @@ void vmpi_shutdown(void) {
     for (uint32_t i = 0; i < vmpi_num_agents; i++)
         memset(vmpi_agents[i].enabled, 0, sizeof vmpi_agents[i].enabled);
     memset(vmpi_enabled, 0, sizeof vmpi_enabled);
+    /* Strict mode: every DisableGC matched by now (an agent may still
+     * re-enable in its JVM_SHUT_DOWN).  The VM has flushed its output and
+     * every agent has shut down, so the run ends here with status 1. */
+    static bool balance_checked;
+    if (vmpi_strict && !balance_checked && !vmpi_breach_reported) {
+        balance_checked = true;
+        if (vmpi_report_unbalanced_gc()) exit(1);
+    }
     if (notify_depth > 0) return; /* an agent's code is on the stack: no dlclose */
     for (uint32_t i = 0; i < vmpi_num_agents; i++) {
         if (vmpi_agents[i].library) dlclose(vmpi_agents[i].library);

@@ -11,19 +11,44 @@
  * collection.  EnableGC only undoes agents' own DisableGC calls
  * (agent_disables counts them): an unmatched EnableGC inside such an event
  * must not re-enable GC under the VM's feet.
+ *
+ * Invariant: agent_disables is the sum of disables_by[], each agent's own
+ * unmatched DisableGC calls, so that the out-of-memory message can name the
+ * agent holding collection disabled (vmpi_gc_disabled_by) and strict mode
+ * can name one that never re-enabled it.  DisableGC takes no "which agent"
+ * argument: the agent is the one whose NotifyEvent or VMPI_OnLoad is running
+ * on this thread, or the only one loaded; a call from an agent's own thread
+ * with several loaded is counted as nobody's (slot VMPI_MAX_AGENTS).
  */
 #include <stdio.h>
 
-#include "dispatch.h"
+#include "control.h"
+#include "strict.h"
 
 /* The DisableGC calls not yet matched by EnableGC. */
 static uint32_t agent_disables;
+static uint32_t disables_by[VMPI_MAX_AGENTS + 1];
+
+/* The slot of the agent calling DisableGC or EnableGC (see the top). */
+static uint32_t calling_slot(void) {
+    if (vmpi_caller) return (uint32_t)(vmpi_caller - vmpi_agents);
+    return vmpi_num_agents == 1 ? 0 : VMPI_MAX_AGENTS;
+}
 
 void vmpi_disable_gc(void) {
     Gc *gc = vmpi_gc();
     if (!gc) return;
     gc_disable(gc);
     agent_disables++;
+    disables_by[calling_slot()]++;
+}
+
+/* The slot whose DisableGC an EnableGC undoes: the caller's own if it has
+ * one, else the first that has (an agent may re-enable for another). */
+static uint32_t slot_to_enable(void) {
+    uint32_t slot = calling_slot();
+    for (uint32_t other = 0; disables_by[slot] == 0 && other <= VMPI_MAX_AGENTS; other++) slot = other;
+    return slot;
 }
 
 void vmpi_enable_gc(void) {
@@ -32,6 +57,7 @@ void vmpi_enable_gc(void) {
     if (!gc) return;
     if (agent_disables > 0 && gc_enable(gc)) {
         agent_disables--;
+        disables_by[slot_to_enable()]--;
     } else if (!warned) {
         warned = true;
         fputs("vmpi: EnableGC without a matching DisableGC ignored\n", stderr);
@@ -52,4 +78,23 @@ void vmpi_run_gc(void) {
         return;
     }
     gc_collect(gc, GC_REASON_REQUESTED);
+}
+
+const char *vmpi_gc_disabled_by(void) {
+    for (uint32_t slot = 0; slot < vmpi_num_agents; slot++)
+        if (disables_by[slot] > 0) return vmpi_agent_name(&vmpi_agents[slot]);
+    return disables_by[VMPI_MAX_AGENTS] > 0 ? "?" : NULL;
+}
+
+bool vmpi_report_unbalanced_gc(void) {
+    bool unbalanced = false;
+    for (uint32_t slot = 0; slot <= VMPI_MAX_AGENTS; slot++) {
+        if (disables_by[slot] == 0) continue;
+        unbalanced = true;
+        vmpi_report_breach(VMPI_RULE_UNBALANCED_DISABLE_GC,
+                           slot < vmpi_num_agents ? &vmpi_agents[slot] : NULL,
+                           "%u DisableGC call%s not matched by EnableGC", disables_by[slot],
+                           disables_by[slot] == 1 ? "" : "s");
+    }
+    return unbalanced;
 }

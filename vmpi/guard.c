@@ -14,9 +14,13 @@
  *
  *     vmpi: agent 'libbad.so': GetCallTrace: trace is NULL
  *
- * Under --vmpi-strict (vmpi_set_strict) the same bad argument is a contract
+ * Under --vmpi-strict (strict.h) the same bad argument is a contract
  * breach: the breach is printed and the VM exits with status 1 through its
- * normal exit (vmpi_exit), so every agent still gets JVM_SHUT_DOWN.
+ * normal exit (vmpi_exit), so every agent still gets JVM_SHUT_DOWN.  The
+ * entry points also check strict mode's rules about when a call may be
+ * made: no blocking in thread-suspended mode, no RunGC with GC disabled or
+ * inside an event, no CreateSystemThread before JVM_INIT_DONE or with GC
+ * disabled, no request inside a collection, no object ID with GC enabled.
  *
  * Who called.  JVMPI's functions take no "which agent" argument.  The agent
  * is, in order: the slot whose own entry point was called (EnableEvent,
@@ -33,6 +37,7 @@
 
 #include "control.h"
 #include "dispatch.h"
+#include "strict.h"
 
 _Thread_local VmpiAgent *vmpi_caller;
 _Thread_local const char *vmpi_calling;
@@ -48,10 +53,6 @@ static const char *enter_call(const char *function) {
 }
 #define ENTER(function) \
     __attribute__((cleanup(leave_call))) const char *const outer_call = enter_call(function)
-
-static bool strict;
-
-void vmpi_set_strict(bool on) { strict = on; }
 
 const char *vmpi_agent_name(const VmpiAgent *agent) {
     return agent && agent->name[0] ? agent->name : "?";
@@ -86,20 +87,42 @@ static bool first_report(const VmpiAgent *agent, const char *function, const cha
     return first;
 }
 
-/* Reports a bad argument `problem` given by `agent` (NULL: the caller as
- * vmpi_caller knows it) to the entry point running (ENTER).  Returns only
- * when not strict. */
-static void refuse(const VmpiAgent *agent, const char *problem) {
+/* Reports `problem`, a breach of `rule` by `agent` (NULL: the caller as
+ * vmpi_caller knows it) in the entry point running (ENTER): under
+ * --vmpi-strict a contract breach that ends the VM, otherwise a warning,
+ * once.  Returns only when not strict. */
+static void refuse_as(VmpiRule rule, const VmpiAgent *agent, const char *problem) {
     const char *function = vmpi_calling;
     if (!agent) agent = vmpi_caller;
-    const char *name = vmpi_agent_name(agent);
-    if (strict) {
-        fprintf(stderr, "vmpi: contract breach (bad argument): agent '%s': %s: %s\n", name, function,
-                problem);
-        vmpi_exit(1);
-    }
+    if (vmpi_strict) vmpi_breach(rule, agent, "%s", problem);
     if (first_report(agent, function, problem))
-        fprintf(stderr, "vmpi: agent '%s': %s: %s\n", name, function, problem);
+        fprintf(stderr, "vmpi: agent '%s': %s: %s\n", vmpi_agent_name(agent), function, problem);
+}
+
+/* A bad argument: refuse_as the first rule. */
+static void refuse(const VmpiAgent *agent, const char *problem) {
+    refuse_as(VMPI_RULE_BAD_ARGUMENT, agent, problem);
+}
+
+/* Strict mode's rule for functions that take object IDs (JVMPI 1.2 section
+ * 1.4): an ID is stable only with GC disabled, by DisableGC or because the
+ * event being handled was sent so. */
+static void check_object_id_stable(const VmpiAgent *agent) {
+    Gc *gc = vmpi_gc();
+    if (vmpi_strict && gc && !gc_is_disabled(gc))
+        vmpi_breach(VMPI_RULE_OBJECT_ID_GC_ENABLED, agent,
+                    "an object ID passed with GC enabled (call DisableGC first)");
+}
+
+/* Strict mode's rule against blocking in thread-suspended mode (JVMPI 1.2
+ * section 1.5).  `blocks`: the call may block even on a monitor this thread
+ * holds (RawMonitorWait); entering a monitor already held cannot. */
+static void check_may_block(VMPI_RawMonitor lock_id, bool blocks) {
+    if (!vmpi_strict || !vmpi_thread_suspended()) return;
+    if (blocks) vmpi_breach(VMPI_RULE_SUSPENDED_BLOCKING, NULL, "waits on a monitor");
+    if (!vmpi_raw_monitor_held_by_me(lock_id))
+        vmpi_breach(VMPI_RULE_SUSPENDED_BLOCKING, NULL,
+                    "enters a monitor this thread does not hold (take it in GC_START)");
 }
 
 /* ---- the checks ---------------------------------------------------------------- */
@@ -179,7 +202,8 @@ int32_t vmpi_guarded_request_event(VmpiAgent *agent, int32_t code, void *arg) {
      * mid-collection the heap cannot even be walked. */
     Gc *gc = vmpi_gc();
     if (gc && gc_is_collecting(gc)) {
-        refuse(agent, "called inside a collection (between GC_START and GC_FINISH)");
+        refuse_as(VMPI_RULE_REQUEST_IN_COLLECTION, agent,
+                  "called inside a collection (between GC_START and GC_FINISH)");
         return VMPI_ERR;
     }
     const char *problem = NULL;
@@ -197,10 +221,10 @@ int32_t vmpi_guarded_request_event(VmpiAgent *agent, int32_t code, void *arg) {
     case VMPI_EVENT_OBJECT_DUMP: {
         Obj *obj;
         VMPI_ArenaID arena_id;
+        bool class_dump = code == VMPI_EVENT_OBJECT_DUMP && is_class(arg); /* a class ID is stable */
         if (!arg) problem = "arg (object ID) is NULL";
-        else if (!vmpi_find_object(arg, &obj, &arena_id) &&
-                 !(code == VMPI_EVENT_OBJECT_DUMP && is_class(arg)))
-            problem = "arg is not a live object ID";
+        else if (!class_dump && !vmpi_find_object(arg, &obj, &arena_id)) problem = "arg is not a live object ID";
+        else if (!class_dump) check_object_id_stable(agent);
         break;
     }
     case VMPI_EVENT_ARENA_NEW:
@@ -259,7 +283,9 @@ static VMPI_RawMonitor guarded_raw_monitor_create(char *lock_name) {
 
 static void guarded_raw_monitor_enter(VMPI_RawMonitor lock_id) {
     ENTER("RawMonitorEnter");
-    if (check_monitor(lock_id)) vmpi_raw_monitor_enter(lock_id);
+    if (!check_monitor(lock_id)) return;
+    check_may_block(lock_id, false);
+    vmpi_raw_monitor_enter(lock_id);
 }
 
 static void guarded_raw_monitor_exit(VMPI_RawMonitor lock_id) {
@@ -272,6 +298,7 @@ static void guarded_raw_monitor_exit(VMPI_RawMonitor lock_id) {
 static void guarded_raw_monitor_wait(VMPI_RawMonitor lock_id, int64_t ms) {
     ENTER("RawMonitorWait");
     if (!check_monitor(lock_id)) return;
+    check_may_block(lock_id, true);
     if (vmpi_raw_monitor_held_by_me(lock_id)) vmpi_raw_monitor_wait(lock_id, ms);
     else refuse(NULL, "the calling thread does not own lock_id");
 }
@@ -324,6 +351,11 @@ static int32_t guarded_create_system_thread(char *name, int32_t priority, void (
         refuse(NULL, "f is NULL");
         return VMPI_ERR;
     }
+    Gc *gc = vmpi_gc();
+    if (vmpi_strict && !vmpi_jvm_init_done)
+        vmpi_breach(VMPI_RULE_SYSTEM_THREAD, NULL, "called before JVM_INIT_DONE");
+    if (vmpi_strict && gc && gc_is_disabled(gc))
+        vmpi_breach(VMPI_RULE_SYSTEM_THREAD, NULL, "GC is disabled (JVMPI 1.2 section 1.5)");
     return vmpi_create_system_thread(name, priority, f);
 }
 
@@ -354,9 +386,16 @@ static VMPI_ObjectID guarded_get_method_class(VMPI_MethodID method_id) {
 }
 
 /* RunGC takes no argument; it is entered here so that a crash in the
- * collection it starts names it. */
+ * collection it starts names it, and so that strict mode refuses it while
+ * GC is disabled (JVMPI 1.2, RunGC) and inside an event, where the heap the
+ * event describes must not change under the handler. */
 static void guarded_run_gc(void) {
     ENTER("RunGC");
+    Gc *gc = vmpi_gc();
+    if (vmpi_strict && gc && gc_is_disabled(gc))
+        vmpi_breach(VMPI_RULE_RUN_GC, NULL, vmpi_gc_disabled_by() ? "GC is disabled by DisableGC"
+                                                                   : "GC is disabled: the event is sent with GC disabled");
+    if (vmpi_strict && vmpi_delivering) vmpi_breach(VMPI_RULE_RUN_GC, NULL, "called inside an event handler");
     vmpi_run_gc();
 }
 

@@ -77,6 +77,9 @@ static inline bool vmpi_method_entry_enabled(void) {
 void vmpi_send_jvm_init_done(void);
 /* DATA_DUMP_REQUEST or DATA_RESET_REQUEST (`code`), at a safepoint. */
 void vmpi_send_data_request(int32_t code);
+/* Set once start-up is over, whether or not an agent gets JVM_INIT_DONE
+ * (threads.c: CreateSystemThread is a strict-mode breach before it). */
+extern bool vmpi_jvm_init_done;
 
 static inline void vmpi_post_class_load(uint32_t class_index) {
     if (VMPI_IS_ENABLED(CLASS_LOAD)) vmpi_send_class_load(class_index, 0);
@@ -88,6 +91,7 @@ static inline void vmpi_post_thread_end(const struct VMThread *thread) {
     if (VMPI_IS_ENABLED(THREAD_END)) vmpi_send_thread_end(thread);
 }
 static inline void vmpi_post_jvm_init_done(void) {
+    vmpi_jvm_init_done = true;
     if (VMPI_IS_ENABLED(JVM_INIT_DONE)) vmpi_send_jvm_init_done();
 }
 static inline void vmpi_post_data_request(int32_t code) {

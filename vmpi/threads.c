@@ -144,6 +144,8 @@ int32_t vmpi_thread_has_run(VMPI_ThreadID env) {
 
 /* ---- system threads and thread-local storage --------------------------------------- */
 
+bool vmpi_jvm_init_done;
+
 typedef struct SystemThreadStart {
     void (*f)(void *);
 } SystemThreadStart;

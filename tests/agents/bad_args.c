@@ -36,10 +36,7 @@ static void misbehave(void) {
     int local = 0;
     void *garbage = &local; /* a pointer to something, but no VM ID */
     const char *m = misbehaviour;
-    if (strcmp(m, "request_in_collection") == 0) {
-        vmpi->EnableEvent(VMPI_EVENT_GC_START, NULL);
-        vmpi->RunGC(); /* notify requests a dump from its GC_START */
-    } else if (strcmp(m, "call_trace_null") == 0) {
+    if (strcmp(m, "call_trace_null") == 0) {
         for (int i = 0; i < 1000; i++) vmpi->GetCallTrace(NULL, 10); /* warned once */
     } else if (strcmp(m, "call_trace_null_frames") == 0) {
         VMPI_CallTrace trace = {.env_id = NULL, .num_frames = 7, .frames = NULL};
@@ -91,10 +88,6 @@ static void misbehave(void) {
 
 static void notify(VMPI_Event *event) {
     if (event->event_type == VMPI_EVENT_JVM_INIT_DONE) misbehave();
-    if (event->event_type == VMPI_EVENT_GC_START) {
-        VMPI_HeapDumpArg level_0 = {.heap_dump_level = VMPI_DUMP_LEVEL_0};
-        expect(vmpi->RequestEvent(VMPI_EVENT_HEAP_DUMP, &level_0) == VMPI_ERR, "RequestEvent inside a collection");
-    }
     if (event->event_type == VMPI_EVENT_METHOD_ENTRY ||
         event->event_type == (VMPI_EVENT_HEAP_DUMP | VMPI_REQUESTED_EVENT)) {
         /* A field of a NULL record: an unmapped address, as a real crash

@@ -177,7 +177,6 @@ foreach(misuse
     "method_class_garbage@GetMethodClass: method_id is not a method ID"
     "enable_event_out_of_range@EnableEvent: event_type is not an event number"
     "request_garbage_object@RequestEvent: arg is not a live object ID"
-    "request_in_collection@RequestEvent: called inside a collection \\(between GC_START and GC_FINISH\\)"
     "sampling_negative@SetHeapSamplingInterval: sampling_interval is negative"
     "monitor_null_name@RawMonitorCreate: lock_name is NULL"
     "monitor_destroyed@RawMonitorEnter: lock_id is not a live raw monitor"
@@ -191,7 +190,7 @@ foreach(misuse
   string(REPLACE "." "\\." warning "${warning}")
   case(cli/agent_guard/${option} 0 ${hello_out} "^vmpi: agent 'libbad_args\\.so': ${warning}$"
        ${VMRUN} -agentpath:${bad_args}=${option} ${hello})
-  case(cli/agent_guard/strict/${option} 1 - "^vmpi: contract breach \\(bad argument\\): agent 'libbad_args\\.so': ${warning}$"
+  case(cli/agent_guard/strict/${option} 1 - "^vmpi: contract breach \\(bad argument\\): agent 'libbad_args\\.so', (NotifyEvent\\(JVM_INIT_DONE\\)|VMPI_OnLoad): ${warning}$"
        ${VMRUN} --vmpi-strict -agentpath:${bad_args}=${option} ${hello})
 endforeach()
 # A looping agent is warned once per (agent, function, problem).
@@ -215,6 +214,74 @@ case(cli/agent_guard/crash_report_stack_overflow 0 - "^vmpi: fatal error: signal
 case(cli/agent_guard/crash_report_in_vmpi_function 0 - "^vmpi: in agent 'libbad_args\\.so', NotifyEvent\\(HEAP_DUMP\\)$@@^vmpi: in the VMPI function RequestEvent$"
      sh -c "\"$0\" -agentpath:$1=crash_in_request $2\n[ $? -eq 139 ]"
      ${VMRUN} ${bad_args} ${hello})
+
+# ---- strict mode: the agent contract (vmpi/strict.h, docs/contracts.md) ------
+# Each option of tests/agents/contract_breaker.c breaks one rule.  Without
+# --vmpi-strict the program runs to its end with its normal output and
+# today's warning, or nothing ("" = stderr empty; the agent exits 99 if a
+# call it makes does not get today's result).  With --vmpi-strict the breach
+# is reported with the rule, the event being handled and the call, and the
+# VM exits with status 1.  binary_trees under marksweep with a 64k heap
+# collects, and marksweep sends OBJECT_FREE in thread-suspended mode.
+set(breaker ${agents}/libcontract_breaker.so)
+set(trees ${CMAKE_SOURCE_DIR}/examples/bench/binary_trees.gcl)
+set(trees_out ${CMAKE_SOURCE_DIR}/examples/bench/binary_trees.expected)
+set(breaker_agent "agent 'libcontract_breaker\\.so'")
+foreach(breach
+    "malloc_in_gc@trees@@allocation in thread-suspended mode@NotifyEvent\\(OBJECT_FREE\\): [0-9]+ bytes allocated from the C heap"
+    "enter_in_gc@trees@@blocking in thread-suspended mode@NotifyEvent\\(OBJECT_FREE\\): RawMonitorEnter: enters a monitor this thread does not hold \\(take it in GC_START\\)"
+    "wait_in_gc@trees@@blocking in thread-suspended mode@NotifyEvent\\(OBJECT_FREE\\): RawMonitorWait: waits on a monitor"
+    "run_gc_disabled@hello@^vmpi: RunGC refused: GC is disabled@RunGC with GC disabled or inside an event@NotifyEvent\\(JVM_INIT_DONE\\): RunGC: GC is disabled by DisableGC"
+    "run_gc_in_event@hello@@RunGC with GC disabled or inside an event@NotifyEvent\\(JVM_INIT_DONE\\): RunGC: called inside an event handler"
+    "thread_in_onload@hello@@CreateSystemThread before JVM_INIT_DONE or with GC disabled@VMPI_OnLoad: CreateSystemThread: called before JVM_INIT_DONE"
+    "thread_gc_disabled@hello@@CreateSystemThread before JVM_INIT_DONE or with GC disabled@NotifyEvent\\(JVM_INIT_DONE\\): CreateSystemThread: GC is disabled \\(JVMPI 1\\.2 section 1\\.5\\)"
+    "dump_in_gc@trees@^vmpi: ${breaker_agent}: RequestEvent: called inside a collection \\(between GC_START and GC_FINISH\\)$@request inside a collection@NotifyEvent\\(GC_START\\): RequestEvent: called inside a collection \\(between GC_START and GC_FINISH\\)"
+    "stale_record@hello@@event record read after NotifyEvent returned@NotifyEvent\\(METHOD_ENTRY\\): read the record of an earlier JVM_INIT_DONE"
+    "disable_gc@hello@@DisableGC not balanced at shutdown@outside any event: 1 DisableGC call not matched by EnableGC"
+    "object_id_gc_enabled@hello@@object ID used with GC enabled@NotifyEvent\\(METHOD_EXIT\\): RequestEvent: an object ID passed with GC enabled \\(call DisableGC first\\)")
+  string(REPLACE "@" ";" breach "${breach}")
+  list(GET breach 0 option)
+  list(GET breach 1 program)
+  list(GET breach 2 warning)
+  list(GET breach 3 rule)
+  list(GET breach 4 message)
+  set(program_args ${hello})
+  set(program_out ${hello_out})
+  if(program STREQUAL "trees")
+    set(program_args ${trees} 6)
+    set(program_out ${trees_out})
+  endif()
+  case(cli/strict/${option}/without 0 ${program_out} "${warning}"
+       ${VMRUN} --gc=marksweep --heap=64k -agentpath:${breaker}=${option} ${program_args})
+  case(cli/strict/${option} 1 - "^vmpi: contract breach \\(${rule}\\): ${breaker_agent}, ${message}$"
+       ${VMRUN} --gc=marksweep --heap=64k --vmpi-strict -agentpath:${breaker}=${option} ${program_args})
+endforeach()
+# A breach in thread-suspended mode still ends through vmpi_exit: the trace
+# agent's file is complete (it ends with JVM_SHUT_DOWN).
+case(cli/strict/breach_in_collection_shuts_down 0 - -
+     sh -c "\"$0\" --gc=marksweep --heap=64k --vmpi-strict -agentpath:$1=malloc_in_gc -agentlib:trace=file=strict_gc.trace $2 6\n[ $? -eq 1 ] && tail -n 1 strict_gc.trace | grep -q JVM_SHUT_DOWN"
+     ${VMRUN} ${breaker} ${trees})
+# Well-behaved agents break no rule: check, trace and hprof together under
+# --vmpi-strict on a collecting program, under every collector (and under
+# --gc-stress --verify-heap with the collector that is quick there).
+foreach(gc marksweep markcompact semispace generational refcount)
+  case(cli/strict/well_behaved/${gc} 0 ${trees_out} "^check: ok"
+       ${VMRUN} --gc=${gc} --heap=64k --vmpi-strict -agentlib:check -agentlib:trace=file=strict_${gc}.trace
+       -agentlib:hprof=heap=sites,file=strict_${gc}.hprof.txt ${trees} 6)
+endforeach()
+case(cli/strict/well_behaved/stress 0 ${trees_out} "^check: ok"
+     ${VMRUN} --gc=marksweep --heap=64k --gc-stress --verify-heap --vmpi-strict -agentlib:check
+     -agentlib:trace=file=strict_stress.trace -agentlib:hprof=heap=sites,file=strict_stress.hprof.txt ${trees} 6)
+# Out of memory while an agent holds GC disabled: the message names the agent,
+# under every collector.  Real memory is bounded with ulimit -v, which ASan's
+# shadow memory cannot run under: release build only.
+if(NOT GCLAB_SANITIZE)
+  foreach(gc marksweep markcompact semispace generational refcount)
+    case(cli/strict/oom_names_agent/${gc} 1 - "^error: out of memory: .*; garbage collection is disabled by ${breaker_agent} \\(DisableGC not matched by EnableGC\\)$"
+         sh -c "ulimit -v 400000 && exec \"$0\" --gc=${gc} --heap=1m -agentpath:$1=disable_gc $2 16"
+         ${VMRUN} ${breaker} ${trees})
+  endforeach()
+endif()
 
 # ---- an agent that enables nothing changes nothing ------------------------------
 # tests/agents/idle.c, under every collector with collections happening, with

@@ -72,8 +72,16 @@ _Noreturn void vm_runtime_errorf(VMThread *thread, const char *format, ...) {
 }
 
 _Noreturn void vm_out_of_memory(VMThread *thread, const RtClass *cls, uint32_t length) {
-    char message[256];
+    char message[384];
     gc_describe_oom(thread->vm->gc, obj_size_for(cls, length), message, sizeof message);
+    /* Not the program's fault alone when an agent keeps collection off. */
+    const char *holder = vmpi_gc_disabled_by();
+    if (holder) {
+        size_t len = strlen(message);
+        snprintf(message + len, sizeof message - len,
+                 "; garbage collection is disabled by agent '%s' (DisableGC not matched by EnableGC)",
+                 holder);
+    }
     vm_runtime_error(thread, message);
 }
 

@@ -37,7 +37,7 @@ typedef struct RunOptions {
     int program_argc;       /* the program's own arguments */
     char **program_argv;
     bool help, version;     /* --help / --version: print and exit 0 */
-    bool vmpi_strict;       /* --vmpi-strict: an agent's bad argument ends the VM */
+    bool vmpi_strict;       /* --vmpi-strict: a breach of the agent contract ends the VM */
 } RunOptions;
 
 /* Parses argv[1 ..].  On success returns true; on a usage error returns
