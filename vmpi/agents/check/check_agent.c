@@ -3,7 +3,7 @@
  * the event-stream contract (docs/contracts.md) and stops the VM at the
  * first breach.
  *
- *     -agentlib:check[=gc=NAME][,methods=y][,seed=S][,dump_every=N][,toggle_every=N]
+ *     -agentlib:check[=gc=NAME][,methods=y][,seed=S][,dump_every=N][,toggle_every=N][,late=N]
  *
  *   gc=NAME         check against NAME's row of the mapping table instead of
  *                   the running collector's (GetCollectorName)
@@ -16,9 +16,21 @@
  *   toggle_every=N  at random points, on average every N of them, disable
  *                   METHOD_ENTRY/EXIT, or enable them again (rule 10: none
  *                   arrives while they are off); implies methods=y
+ *   late=N          attach late: enable the heap events only at the Nth
+ *                   METHOD_ENTRY the VM sends (or at JVM_SHUT_DOWN, if the
+ *                   run ends first) and catch up as docs/contracts.md
+ *                   ("Requested events and late attach") tells an agent
+ *                   to: with GC disabled, RequestEvent(ARENA_NEW, NULL),
+ *                   a level-0 HEAP_DUMP and RequestEvent(OBJECT_ALLOC, id)
+ *                   per ID of the dump.  The answers define the heap
+ *                   (check_rules_begin_catch_up), must be exactly the
+ *                   dump's objects, and every rule holds from then on;
+ *                   it prints "check: late: ..." with what it learned.
+ *                   Implies methods=y.  0 (default): from the start
  *
- * A point is an OBJECT_ALLOC or METHOD_ENTRY the VM sent (not requested):
- * never inside a collection, where RequestEvent is refused.  Each request
+ * A point is an OBJECT_ALLOC or METHOD_ENTRY the VM sent (not requested),
+ * after a late attach: never inside a collection, where RequestEvent is
+ * refused.  Each request
  * is made with GC disabled (DisableGC, nested inside the event's own), as
  * JVMPI 1.2 section 1.4 asks of any call that takes object IDs.
  *
@@ -67,6 +79,14 @@ static uint64_t dump_every, toggle_every;
 static uint64_t points_to_dump, points_to_toggle;
 static bool methods_on;
 static uint64_t dumps;
+
+/* late=N: METHOD_ENTRYs still to come before the catch-up; the IDs of the
+ * catch-up's level-0 dump, while it runs. */
+static uint64_t entries_to_attach;
+static bool attached = true;
+static bool catching_up;
+static void **dump_ids;
+static size_t num_dump_ids;
 
 /* splitmix64 (Steele, Lea and Flood, "Fast splittable pseudorandom number
  * generators", 2014): one 64-bit word of state, any seed is good. */
@@ -201,6 +221,62 @@ static void random_point(const VMPI_Event *event, int32_t code) {
     }
 }
 
+static const int32_t heap_events[] = {
+    VMPI_EVENT_ARENA_NEW,   VMPI_EVENT_ARENA_DELETE, VMPI_EVENT_OBJECT_ALLOC, VMPI_EVENT_OBJECT_FREE,
+    VMPI_EVENT_OBJECT_MOVE, VMPI_EVENT_GC_START,     VMPI_EVENT_GC_FINISH,
+};
+
+static bool is_heap_event(int32_t code) {
+    for (size_t i = 0; i < sizeof heap_events / sizeof heap_events[0]; i++)
+        if (heap_events[i] == code) return true;
+    return false;
+}
+
+/* The catch-up's level-0 dump: the IDs to request.  Outside a collection
+ * (requests are refused inside one), so malloc is allowed. */
+static void keep_dump_ids(const VMPI_Event *event) {
+    const size_t record = 1 + sizeof(void *);
+    size_t count = (size_t)(event->u.heap_dump.end - event->u.heap_dump.begin) / record;
+    free(dump_ids);
+    dump_ids = malloc((count ? count : 1) * sizeof *dump_ids);
+    if (!dump_ids) {
+        fail(event, CHECK_INTERNAL_ERROR, "out of memory");
+        return;
+    }
+    for (size_t i = 0; i < count; i++) memcpy(&dump_ids[i], event->u.heap_dump.begin + i * record + 1, sizeof(void *));
+    num_dump_ids = count;
+}
+
+/* late=N: enable the heap events and learn the heap as it stands, with GC
+ * disabled so that nothing moves or dies meanwhile.  The events are
+ * enabled first, as a real agent would, so nothing after the catch-up is
+ * missed. */
+static void catch_up(const VMPI_Event *event) {
+    attached = true;
+    vmpi->DisableGC();
+    for (size_t i = 0; i < sizeof heap_events / sizeof heap_events[0] && !finished; i++) {
+        check_asked_enable(&asked, heap_events[i], true);
+        if (vmpi->EnableEvent(heap_events[i], NULL) != VMPI_OK)
+            fail(event, 10, "EnableEvent refused a heap event for a late attach");
+    }
+    check_rules_begin_catch_up(rules);
+    catching_up = true;
+    VMPI_HeapDumpArg level0 = {.heap_dump_level = VMPI_DUMP_LEVEL_0};
+    bool answered = !finished && request(event, VMPI_EVENT_ARENA_NEW, NULL) &&
+                    request(event, VMPI_EVENT_HEAP_DUMP, &level0);
+    for (size_t i = 0; answered && i < num_dump_ids; i++) answered = request(event, VMPI_EVENT_OBJECT_ALLOC, dump_ids[i]);
+    catching_up = false;
+    int rule = check_rules_end_catch_up(rules, num_dump_ids);
+    if (answered && rule) fail(event, rule, check_rules_message(rules));
+    vmpi->EnableGC();
+    if (!finished)
+        say("check: late: attached at event #%" PRIu64 " %s: learned %" PRIu64 " objects in %" PRIu32 " arenas\n",
+            seq, event_name(event), check_rules_learned_late(rules), check_rules_arenas(rules));
+    free(dump_ids);
+    dump_ids = NULL;
+    num_dump_ids = 0;
+}
+
 static void check_event(const VMPI_Event *event) {
     int32_t code = event->event_type & ~VMPI_REQUESTED_EVENT;
     bool requested = (event->event_type & VMPI_REQUESTED_EVENT) != 0;
@@ -216,9 +292,14 @@ static void check_event(const VMPI_Event *event) {
         fail(event, rule, check_rules_message(rules));
         return;
     }
-    if (!requested && (code == VMPI_EVENT_OBJECT_ALLOC || code == VMPI_EVENT_METHOD_ENTRY) &&
+    if (attached && !requested && (code == VMPI_EVENT_OBJECT_ALLOC || code == VMPI_EVENT_METHOD_ENTRY) &&
         !check_rules_in_collection(rules))
         random_point(event, code);
+    if (catching_up && code == VMPI_EVENT_HEAP_DUMP) keep_dump_ids(event);
+    if (finished) return;
+    if (!attached && ((code == VMPI_EVENT_METHOD_ENTRY && !requested && --entries_to_attach == 0) ||
+                      code == VMPI_EVENT_JVM_SHUT_DOWN))
+        catch_up(event);
     if (code != VMPI_EVENT_JVM_SHUT_DOWN || finished) return;
     if (!check_rules_in_collection(rules) && !request_level0_dump(event)) return;
     finished = passed = true;
@@ -267,15 +348,17 @@ static bool parse_options(char *options, bool *methods) {
     while (agent_next_option(&options, &item, &value)) {
         if (!collector_option(item, value) && !agent_methods_option(item, value, methods) &&
             !count_option(item, value, "seed", &seed) && !count_option(item, value, "dump_every", &dump_every) &&
-            !count_option(item, value, "toggle_every", &toggle_every)) {
+            !count_option(item, value, "toggle_every", &toggle_every) &&
+            !count_option(item, value, "late", &entries_to_attach)) {
             char rows[128], usage[224];
             check_row_names(rows, sizeof rows, "|");
-            snprintf(usage, sizeof usage, "gc=%s, methods=y|n, seed=S, dump_every=N, toggle_every=N", rows);
+            snprintf(usage, sizeof usage, "gc=%s, methods=y|n, seed=S, dump_every=N, toggle_every=N, late=N", rows);
             agent_bad_option("check", item, value, usage);
             return false;
         }
     }
-    if (toggle_every) *methods = true;
+    if (toggle_every || entries_to_attach) *methods = true;
+    attached = entries_to_attach == 0;
     random_state = seed;
     points_to_dump = random_gap(dump_every);
     points_to_toggle = random_gap(toggle_every);
@@ -300,7 +383,7 @@ VMPI_EXPORT int32_t VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved) {
     for (size_t i = 0; i < sizeof checked / sizeof checked[0]; i++) {
         int32_t code = checked[i];
         bool is_method = code == VMPI_EVENT_METHOD_ENTRY || code == VMPI_EVENT_METHOD_EXIT;
-        if (is_method && !methods) continue;
+        if ((is_method && !methods) || (!attached && is_heap_event(code))) continue;
         check_asked_enable(&asked, code, true);
         if (vmpi->EnableEvent(code, NULL) != VMPI_OK) {
             fprintf(stderr, "check: the VM cannot send %s\n", vmpi_event_name(code));
