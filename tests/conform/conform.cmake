@@ -5,6 +5,10 @@
 #   conform/fails/...      broken agents fail in the right cells, with the
 #                          right message, and the runner itself never breaks
 #   conform/usage/...      a bad command line is refused with status 2
+#   conform/behaviours     in every cell check attaches late and the driver
+#                          holds GC disabled, and holds grow the heap
+#                          (behaviours.py)
+#   conform/driver/...     the driver agent's options
 #   conform/installed      cmake --install lays out a runner that works
 set(conform_runner ${CMAKE_BINARY_DIR}/bin/vmpi-conform)
 set(conform_expect sh ${CMAKE_CURRENT_SOURCE_DIR}/conform/expect.sh)
@@ -44,6 +48,16 @@ conform_test(fails/noise ${conform_expect} 1 1 "refcount:mass_free:^exit status 
 # A path with a space and XML's markup characters, which the XML must escape.
 conform_test(fails/odd_path ${conform_expect} 1 1 "marksweep:cycles:dlopen: .*/no such <dir> & 'x'/lib\\.so"
              -- ${conform_runner} --programs cycles --gc marksweep "${scratch}/no such <dir> & 'x'/lib.so")
+
+# The late attach and the GC holds happen in every cell, beside any agent.
+add_test(NAME conform/behaviours
+         COMMAND sh -c "\"$0\" --junit results.xml trace >/dev/null && python3 \"$1\" results.xml"
+                 ${conform_runner} ${CMAKE_CURRENT_SOURCE_DIR}/conform/behaviours.py
+         WORKING_DIRECTORY ${scratch})
+add_test(NAME conform/driver/bad_option COMMAND sh ${run_case} 1 - "^conform_driver: options are heap=BYTES" --
+         ${VMRUN} -agentlib:conform_driver=heap=131072,hold=1 ${CMAKE_SOURCE_DIR}/vmpi/conform/corpus/cycles.gcl)
+add_test(NAME conform/driver/no_heap COMMAND sh ${run_case} 1 - "^conform_driver: options are heap=BYTES" --
+         ${VMRUN} -agentlib:conform_driver=seed=3 ${CMAKE_SOURCE_DIR}/vmpi/conform/corpus/cycles.gcl)
 
 add_test(NAME conform/usage/no_agent COMMAND sh ${run_case} 2 - "^usage: vmpi-conform" -- ${conform_runner})
 add_test(NAME conform/usage/bad_option COMMAND sh ${run_case} 2 - "^vmpi-conform: unknown option '--nosuch'" --
