@@ -37,14 +37,14 @@
  * and ProfilerExit(1).
  */
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "agents/agent_common.h"
+#include "agents/agent_random.h"
 #include "vmpi.h"
 
 static VMPI_Interface *vmpi;
@@ -55,29 +55,6 @@ static bool after_hold;                /* the next GC_FINISH is the first since 
 static bool failed;
 static uint64_t used_bytes;            /* in use now: see the top */
 static uint64_t holds, grown_holds, peak_used_bytes, back_within;
-
-/* splitmix64, as check's random points (check_agent.c). */
-static uint64_t next_random(void) {
-    uint64_t z = (random_state += 0x9e3779b97f4a7c15u);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-    return z ^ (z >> 31);
-}
-
-/* A gap of 1 to 2N-1: N on average; 0 (never) when N is 0. */
-static uint64_t random_gap(uint64_t mean) { return mean ? 1 + next_random() % (2 * mean - 1) : 0; }
-
-/* One line to stderr without stdio: GC_START runs in thread-suspended mode. */
-__attribute__((format(printf, 1, 2))) static void say(const char *format, ...) {
-    char line[256];
-    va_list args;
-    va_start(args, format);
-    int n = vsnprintf(line, sizeof line, format, args);
-    va_end(args);
-    if (n < 0) return;
-    size_t len = (size_t)n < sizeof line ? (size_t)n : sizeof line - 1;
-    if (write(STDERR_FILENO, line, len) < 0) return;
-}
 
 static void end_hold(void) {
     holding = false;
@@ -93,7 +70,7 @@ static void allocated(const VMPI_Event *event) {
         if (used_bytes > peak_used_bytes) peak_used_bytes = used_bytes;
         if (used_bytes >= heap_bytes + grow_by) end_hold();
     } else if (allocations_to_hold && --allocations_to_hold == 0) {
-        allocations_to_hold = random_gap(hold_every);
+        allocations_to_hold = agent_random_gap(&random_state, hold_every);
         vmpi->DisableGC();
         holding = true;
     }
@@ -108,7 +85,7 @@ static void notify(VMPI_Event *event) {
     case VMPI_EVENT_GC_START:
         if (holding) {
             failed = true;
-            say("conform_driver: FAIL: a collection started while GC was held disabled (hold %" PRIu64
+            agent_say("conform_driver: FAIL: a collection started while GC was held disabled (hold %" PRIu64
                 ", %" PRIu64 " bytes in use)\n", holds + 1, used_bytes);
             vmpi->ProfilerExit(1);
         }
@@ -121,7 +98,7 @@ static void notify(VMPI_Event *event) {
     case VMPI_EVENT_JVM_SHUT_DOWN:
         if (holding) end_hold();
         if (!failed)
-            say("conform_driver: ok: %" PRIu64 " holds, %" PRIu64 " grew past the heap (peak %" PRIu64
+            agent_say("conform_driver: ok: %" PRIu64 " holds, %" PRIu64 " grew past the heap (peak %" PRIu64
                 " bytes in use, heap %" PRIu64 "), %" PRIu64 " brought back within it\n",
                 holds, grown_holds, peak_used_bytes, heap_bytes, back_within);
         break;
@@ -149,7 +126,7 @@ static bool parse_options(char *options) {
     }
     if (heap_bytes == 0) return false;
     random_state = seed;
-    allocations_to_hold = random_gap(hold_every);
+    allocations_to_hold = agent_random_gap(&random_state, hold_every);
     return true;
 }
 

@@ -52,13 +52,12 @@
  * that comes back while a handler holds it is handled at once.
  */
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "../agent_common.h"
+#include "../agent_random.h"
 #include "check_asked.h"
 #include "check_rules.h"
 #include "vmpi.h"
@@ -88,30 +87,6 @@ static bool catching_up;
 static void **dump_ids;
 static size_t num_dump_ids;
 
-/* splitmix64 (Steele, Lea and Flood, "Fast splittable pseudorandom number
- * generators", 2014): one 64-bit word of state, any seed is good. */
-static uint64_t next_random(void) {
-    uint64_t z = (random_state += 0x9e3779b97f4a7c15u);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-    return z ^ (z >> 31);
-}
-
-/* A gap of 1 to 2N-1 points: N on average.  0 (never) when N is 0. */
-static uint64_t random_gap(uint64_t mean) { return mean ? 1 + next_random() % (2 * mean - 1) : 0; }
-
-/* One line to stderr without stdio: this may run in thread-suspended mode. */
-__attribute__((format(printf, 1, 2))) static void say(const char *format, ...) {
-    char line[512];
-    va_list args;
-    va_start(args, format);
-    int n = vsnprintf(line, sizeof line, format, args);
-    va_end(args);
-    if (n < 0) return;
-    size_t len = (size_t)n < sizeof line ? (size_t)n : sizeof line - 1;
-    if (write(STDERR_FILENO, line, len) < 0) return;
-}
-
 static const char *code_name(int32_t code) {
     const char *name = vmpi_event_name(code);
     return name ? name : "UNKNOWN";
@@ -122,9 +97,9 @@ static const char *event_name(const VMPI_Event *event) { return code_name(event-
 static void fail(const VMPI_Event *event, int rule, const char *what) {
     finished = true;
     if (rule == CHECK_INTERNAL_ERROR)
-        say("check: event #%" PRIu64 " %s: %s\n", seq, event_name(event), what);
+        agent_say("check: event #%" PRIu64 " %s: %s\n", seq, event_name(event), what);
     else
-        say("check: event #%" PRIu64 " %s: rule %d: %s\n", seq, event_name(event), rule, what);
+        agent_say("check: event #%" PRIu64 " %s: rule %d: %s\n", seq, event_name(event), rule, what);
     vmpi->ProfilerExit(1);
 }
 
@@ -141,7 +116,7 @@ static bool start_rules(const VMPI_Event *event) {
         finished = true;
         char rows[128];
         check_row_names(rows, sizeof rows, ", ");
-        say("check: no contract row for collector '%s' (rows: %s)\n", collector ? collector : "(none)", rows);
+        agent_say("check: no contract row for collector '%s' (rows: %s)\n", collector ? collector : "(none)", rows);
         vmpi->ProfilerExit(1);
         return false;
     }
@@ -211,12 +186,12 @@ static void toggle_methods(const VMPI_Event *event) {
  * it down to the next dump and the next toggle. */
 static void random_point(const VMPI_Event *event, int32_t code) {
     if (points_to_dump && --points_to_dump == 0) {
-        points_to_dump = random_gap(dump_every);
+        points_to_dump = agent_random_gap(&random_state, dump_every);
         if (!request_level0_dump(event)) return;
         if (code == VMPI_EVENT_OBJECT_ALLOC && !request(event, code, event->u.obj_alloc.obj_id)) return;
     }
     if (points_to_toggle && --points_to_toggle == 0) {
-        points_to_toggle = random_gap(toggle_every);
+        points_to_toggle = agent_random_gap(&random_state, toggle_every);
         toggle_methods(event);
     }
 }
@@ -270,7 +245,7 @@ static void catch_up(const VMPI_Event *event) {
     if (answered && rule) fail(event, rule, check_rules_message(rules));
     vmpi->EnableGC();
     if (!finished)
-        say("check: late: attached at event #%" PRIu64 " %s: learned %" PRIu64 " objects in %" PRIu32 " arenas\n",
+        agent_say("check: late: attached at event #%" PRIu64 " %s: learned %" PRIu64 " objects in %" PRIu32 " arenas\n",
             seq, event_name(event), check_rules_learned_late(rules), check_rules_arenas(rules));
     free(dump_ids);
     dump_ids = NULL;
@@ -303,7 +278,7 @@ static void check_event(const VMPI_Event *event) {
     if (code != VMPI_EVENT_JVM_SHUT_DOWN || finished) return;
     if (!check_rules_in_collection(rules) && !request_level0_dump(event)) return;
     finished = passed = true;
-    say("check: ok: %" PRIu64 " events, %" PRIu64 " collections, %" PRIu64 " live objects, %" PRIu64 " dumps\n",
+    agent_say("check: ok: %" PRIu64 " events, %" PRIu64 " collections, %" PRIu64 " live objects, %" PRIu64 " dumps\n",
         check_rules_events(rules), check_rules_collections(rules), check_rules_live_objects(rules), dumps);
 }
 
@@ -360,8 +335,8 @@ static bool parse_options(char *options, bool *methods) {
     if (toggle_every || entries_to_attach) *methods = true;
     attached = entries_to_attach == 0;
     random_state = seed;
-    points_to_dump = random_gap(dump_every);
-    points_to_toggle = random_gap(toggle_every);
+    points_to_dump = agent_random_gap(&random_state, dump_every);
+    points_to_toggle = agent_random_gap(&random_state, toggle_every);
     return true;
 }
 
