@@ -33,8 +33,10 @@
  * where G counts the holds in which the bytes in use passed the budget and
  * C the collections that came first after such a hold and reported
  * used_object_space within it again.  A collection that starts while it
- * holds GC disabled breaks the VM's promise: "conform_driver: FAIL: ..."
- * and ProfilerExit(1).
+ * holds GC disabled breaks the VM's promise, and so does a requested event
+ * (it requests none, so one would be an answer meant for another agent:
+ * check's catch-up and dumps, say): "conform_driver: FAIL: why" and
+ * ProfilerExit(1).
  */
 #include <inttypes.h>
 #include <stdbool.h>
@@ -76,19 +78,25 @@ static void allocated(const VMPI_Event *event) {
     }
 }
 
+static void fail(const char *why) {
+    failed = true;
+    agent_say("conform_driver: FAIL: %s\n", why);
+    vmpi->ProfilerExit(1);
+}
+
 static void notify(VMPI_Event *event) {
-    if (failed || (event->event_type & VMPI_REQUESTED_EVENT)) return;
+    if (failed) return;
+    if (event->event_type & VMPI_REQUESTED_EVENT) {
+        /* It never calls RequestEvent: this is another agent's answer. */
+        fail("a requested event arrived, but this agent requested nothing (an answer sent to the wrong agent)");
+        return;
+    }
     switch (event->event_type) {
     case VMPI_EVENT_OBJECT_ALLOC:
         allocated(event);
         break;
     case VMPI_EVENT_GC_START:
-        if (holding) {
-            failed = true;
-            agent_say("conform_driver: FAIL: a collection started while GC was held disabled (hold %" PRIu64
-                ", %" PRIu64 " bytes in use)\n", holds + 1, used_bytes);
-            vmpi->ProfilerExit(1);
-        }
+        if (holding) fail("a collection started while GC was held disabled");
         break;
     case VMPI_EVENT_GC_FINISH:
         if (after_hold && event->u.gc_info.used_object_space <= (int64_t)heap_bytes) back_within++;
