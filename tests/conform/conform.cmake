@@ -5,6 +5,12 @@
 #   conform/fails/...      broken agents fail in the right cells, with the
 #                          right message, and the runner itself never breaks
 #   conform/usage/...      a bad command line is refused with status 2
+#   conform/behaviours     in every cell check attaches late and the driver
+#                          holds GC disabled, and holds grow the heap
+#                          (behaviours.py)
+#   conform/driver/...     the driver agent's options
+#   late/GC/EXAMPLE        every example, under every collector, with check
+#                          attaching late and the driver holding GC disabled
 #   conform/installed      cmake --install lays out a runner that works
 set(conform_runner ${CMAKE_BINARY_DIR}/bin/vmpi-conform)
 set(conform_expect sh ${CMAKE_CURRENT_SOURCE_DIR}/conform/expect.sh)
@@ -45,6 +51,16 @@ conform_test(fails/noise ${conform_expect} 1 1 "refcount:mass_free:^exit status 
 conform_test(fails/odd_path ${conform_expect} 1 1 "marksweep:cycles:dlopen: .*/no such <dir> & 'x'/lib\\.so"
              -- ${conform_runner} --programs cycles --gc marksweep "${scratch}/no such <dir> & 'x'/lib.so")
 
+# The late attach and the GC holds happen in every cell, beside any agent.
+add_test(NAME conform/behaviours
+         COMMAND sh -c "\"$0\" --junit results.xml trace >/dev/null && python3 \"$1\" results.xml"
+                 ${conform_runner} ${CMAKE_CURRENT_SOURCE_DIR}/conform/behaviours.py
+         WORKING_DIRECTORY ${scratch})
+add_test(NAME conform/driver/bad_option COMMAND sh ${run_case} 1 - "^conform_driver: options are heap=BYTES" --
+         ${VMRUN} -agentlib:conform_driver=heap=131072,hold=1 ${CMAKE_SOURCE_DIR}/vmpi/conform/corpus/cycles.gcl)
+add_test(NAME conform/driver/no_heap COMMAND sh ${run_case} 1 - "^conform_driver: options are heap=BYTES" --
+         ${VMRUN} -agentlib:conform_driver=seed=3 ${CMAKE_SOURCE_DIR}/vmpi/conform/corpus/cycles.gcl)
+
 add_test(NAME conform/usage/no_agent COMMAND sh ${run_case} 2 - "^usage: vmpi-conform" -- ${conform_runner})
 add_test(NAME conform/usage/bad_option COMMAND sh ${run_case} 2 - "^vmpi-conform: unknown option '--nosuch'" --
          ${conform_runner} --nosuch trace)
@@ -57,3 +73,23 @@ add_test(NAME conform/installed
                  "${scratch}/conform install" ${CMAKE_SOURCE_DIR}/vmpi/conform/corpus)
 # cmake --install rewrites the build's install_manifest.txt: one such test at a time.
 set_tests_properties(conform/installed PROPERTIES RESOURCE_LOCK install_manifest)
+
+# What the runner does beside an agent, on every example (example_sources,
+# from tests/CMakeLists.txt): check attaches late, mid-run where the example
+# enters 20 methods, and the driver holds GC disabled for stretches.
+foreach(src ${example_sources})
+  get_filename_component(dir ${src} DIRECTORY)
+  get_filename_component(name ${src} NAME_WE)
+  set(base ${dir}/${name})
+  if(dir MATCHES "/bench$" OR NOT EXISTS ${base}.expected)
+    continue()
+  endif()
+  read_side_file(${base}.args "" args)
+  read_side_file(${base}.vmargs "" vmargs)
+  read_side_file(${base}.status 0 status)
+  foreach(gc ${GCLAB_COLLECTORS})
+    case(late/${gc}/${name} ${status} ${base}.expected "^check: late: attached at event #@@^check: ok: @@^conform_driver: ok: "
+         ${VMRUN} --gc=${gc} --heap=256k -agentlib:check=seed=2,dump_every=200,toggle_every=100,late=20
+         -agentlib:conform_driver=heap=262144,seed=2,hold_every=200 ${vmargs} ${src} ${args})
+  endforeach()
+endforeach()

@@ -1,7 +1,8 @@
 #!/bin/sh
 # installed.sh -- `cmake --install` puts vmpi-conform in bin/ and its corpus
-# in share/gclab/conform/, and the installed runner finds both the corpus and
-# vmrun relative to itself, under a prefix with a space in it.
+# in share/gclab/conform/ and its driver agent in lib/gclab/, and the
+# installed runner finds the corpus, vmrun and the driver relative to
+# itself, under a prefix with a space in it.
 #
 #   installed.sh CMAKE BUILD_DIR PREFIX CORPUS_DIR
 #
@@ -13,6 +14,7 @@ rm -rf "$prefix"
 "$cmake" --install "$build" --prefix "$prefix" >/dev/null || { echo "FAIL: cmake --install failed"; exit 1; }
 failed=0
 [ -x "$prefix/bin/vmpi-conform" ] || { echo "FAIL: bin/vmpi-conform not installed"; failed=1; }
+[ -f "$prefix/lib/gclab/libconform_driver.so" ] || { echo "FAIL: lib/gclab/libconform_driver.so not installed"; failed=1; }
 for file in "$corpus"/*; do
     name=$(basename "$file")
     cmp -s "$file" "$prefix/share/gclab/conform/$name" || { echo "FAIL: share/gclab/conform/$name not installed"; failed=1; }

@@ -426,6 +426,78 @@ Test(check_rules, rule7_dump_mid_run_follows_moves_and_frees, .fini = stop) {
     expect(level0_dump(before_the_move, 2), 7, "lists object 288, which the stream says is not live");
 }
 
+/* ---- late attach: a stream that begins with a catch-up ------------------------------------------ */
+
+static int replayed_arena(int32_t id, char *name) {
+    VMPI_Event e = {.event_type = VMPI_EVENT_ARENA_NEW | VMPI_REQUESTED_EVENT};
+    e.u.new_arena.arena_id = id;
+    e.u.new_arena.arena_name = name;
+    return feed(e);
+}
+
+static int requested_alloc(int32_t arena, uintptr_t obj) {
+    VMPI_Event e = {.event_type = VMPI_EVENT_OBJECT_ALLOC | VMPI_REQUESTED_EVENT};
+    e.u.obj_alloc.arena_id = arena;
+    e.u.obj_alloc.class_id = (VMPI_ObjectID)CLASS;
+    e.u.obj_alloc.size = SIZE;
+    e.u.obj_alloc.obj_id = (VMPI_ObjectID)obj;
+    return feed(e);
+}
+
+/* generational, attached after collections: the replay names its arenas,
+ * the dump lists two objects, one of them already promoted to the old
+ * generation (no row rule applies to what the catch-up learns), and every
+ * rule holds from then on. */
+Test(check_rules, late_attach_learns_the_heap_then_checks_everything, .fini = stop) {
+    start(CHECK_ROW_GENERATIONAL);
+    cr_assert_eq(class_load(CLASS), 0);
+    check_rules_begin_catch_up(rules);
+    cr_assert_eq(replayed_arena(1, "young"), 0);
+    cr_assert_eq(replayed_arena(2, "old"), 0);
+    uintptr_t ids[] = {0x100, 0x900};
+    cr_assert_eq(level0_dump(ids, 2), 0, "the catch-up's dump is what is learned, not compared");
+    cr_assert_eq(requested_alloc(1, 0x100), 0);
+    cr_assert_eq(requested_alloc(2, 0x900), 0);
+    cr_assert_eq(check_rules_end_catch_up(rules, 2), 0);
+    cr_assert_eq(check_rules_learned_late(rules), 2);
+    cr_assert_eq(check_rules_arenas(rules), 2);
+    cr_assert_eq(level0_dump(ids, 2), 0);
+    cr_assert_eq(alloc(1, 0x120), 0);
+    cr_assert_eq(gc_start(), 0);
+    cr_assert_eq(move(1, 0x100, 2, 0x920), 0);
+    cr_assert_eq(arena_delete(1), 0);
+    cr_assert_eq(arena_new_named(1, "young"), 0);
+    expect(gc_finish(3), 6, "used_objects 3, but the stream has 2 live objects");
+}
+
+Test(check_rules, late_attach_learns_fewer_objects_than_the_dump_lists, .fini = stop) {
+    start(CHECK_ROW_MARKSWEEP);
+    cr_assert_eq(class_load(CLASS), 0);
+    check_rules_begin_catch_up(rules);
+    cr_assert_eq(replayed_arena(1, "heap"), 0);
+    cr_assert_eq(requested_alloc(1, 0x100), 0);
+    expect(check_rules_end_catch_up(rules, 2), 7, "learned 1 objects by requested OBJECT_ALLOCs, but its level-0 dump listed 2");
+}
+
+Test(check_rules, late_attach_object_in_an_arena_not_replayed, .fini = stop) {
+    start(CHECK_ROW_MARKSWEEP);
+    cr_assert_eq(class_load(CLASS), 0);
+    check_rules_begin_catch_up(rules);
+    cr_assert_eq(replayed_arena(1, "heap"), 0);
+    expect(requested_alloc(3, 0x100), 2, "in arena 3, which the ARENA_NEW replay did not name");
+}
+
+/* Outside a catch-up a requested OBJECT_ALLOC teaches nothing, and a replay
+ * names only arenas that exist. */
+Test(check_rules, requests_outside_a_catch_up_define_nothing, .fini = stop) {
+    one_arena(CHECK_ROW_MARKSWEEP);
+    cr_assert_eq(replayed_arena(1, "heap"), 0);
+    expect(requested_alloc(1, 0x100), 1, "a requested OBJECT_ALLOC names object 256, which is not defined");
+    stop();
+    one_arena(CHECK_ROW_MARKSWEEP);
+    expect(replayed_arena(2, "heap"), 4, "a requested ARENA_NEW replays arena 2, which does not exist");
+}
+
 Test(check_rules, rule7_dump_lists_an_object_twice, .fini = stop) {
     one_arena(CHECK_ROW_MARKSWEEP);
     cr_assert_eq(alloc(1, 0x100), 0);

@@ -17,10 +17,12 @@
 #ifndef GCLAB_AGENT_COMMON_H
 #define GCLAB_AGENT_COMMON_H
 
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "vmpi.h"
 
@@ -99,6 +101,19 @@ static inline void agent_bad_option(const char *agent, const char *item, const c
                                     const char *usage) {
     fprintf(stderr, "%s: bad option '%s%s%s' (options: %s)\n", agent, item, value ? "=" : "",
             value ? value : "", usage);
+}
+
+/* One line to stderr without stdio, which thread-suspended mode forbids;
+ * cut at 511 bytes. */
+__attribute__((format(printf, 1, 2))) static inline void agent_say(const char *format, ...) {
+    char line[512];
+    va_list args;
+    va_start(args, format);
+    int n = vsnprintf(line, sizeof line, format, args);
+    va_end(args);
+    if (n < 0) return;
+    size_t len = (size_t)n < sizeof line ? (size_t)n : sizeof line - 1;
+    if (write(STDERR_FILENO, line, len) < 0) return;
 }
 
 #endif

@@ -3,7 +3,7 @@
  * the event-stream contract (docs/contracts.md) and stops the VM at the
  * first breach.
  *
- *     -agentlib:check[=gc=NAME][,methods=y][,seed=S][,dump_every=N][,toggle_every=N]
+ *     -agentlib:check[=gc=NAME][,methods=y][,seed=S][,dump_every=N][,toggle_every=N][,late=N]
  *
  *   gc=NAME         check against NAME's row of the mapping table instead of
  *                   the running collector's (GetCollectorName)
@@ -16,9 +16,21 @@
  *   toggle_every=N  at random points, on average every N of them, disable
  *                   METHOD_ENTRY/EXIT, or enable them again (rule 10: none
  *                   arrives while they are off); implies methods=y
+ *   late=N          attach late: enable the heap events only at the Nth
+ *                   METHOD_ENTRY the VM sends (or at JVM_SHUT_DOWN, if the
+ *                   run ends first) and catch up as docs/contracts.md
+ *                   ("Requested events and late attach") tells an agent
+ *                   to: with GC disabled, RequestEvent(ARENA_NEW, NULL),
+ *                   a level-0 HEAP_DUMP and RequestEvent(OBJECT_ALLOC, id)
+ *                   per ID of the dump.  The answers define the heap
+ *                   (check_rules_begin_catch_up), must be exactly the
+ *                   dump's objects, and every rule holds from then on;
+ *                   it prints "check: late: ..." with what it learned.
+ *                   Implies methods=y.  0 (default): from the start
  *
- * A point is an OBJECT_ALLOC or METHOD_ENTRY the VM sent (not requested):
- * never inside a collection, where RequestEvent is refused.  Each request
+ * A point is an OBJECT_ALLOC or METHOD_ENTRY the VM sent (not requested),
+ * after a late attach: never inside a collection, where RequestEvent is
+ * refused.  Each request
  * is made with GC disabled (DisableGC, nested inside the event's own), as
  * JVMPI 1.2 section 1.4 asks of any call that takes object IDs.
  *
@@ -40,13 +52,12 @@
  * that comes back while a handler holds it is handled at once.
  */
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "../agent_common.h"
+#include "../agent_random.h"
 #include "check_asked.h"
 #include "check_rules.h"
 #include "vmpi.h"
@@ -68,29 +79,13 @@ static uint64_t points_to_dump, points_to_toggle;
 static bool methods_on;
 static uint64_t dumps;
 
-/* splitmix64 (Steele, Lea and Flood, "Fast splittable pseudorandom number
- * generators", 2014): one 64-bit word of state, any seed is good. */
-static uint64_t next_random(void) {
-    uint64_t z = (random_state += 0x9e3779b97f4a7c15u);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-    return z ^ (z >> 31);
-}
-
-/* A gap of 1 to 2N-1 points: N on average.  0 (never) when N is 0. */
-static uint64_t random_gap(uint64_t mean) { return mean ? 1 + next_random() % (2 * mean - 1) : 0; }
-
-/* One line to stderr without stdio: this may run in thread-suspended mode. */
-__attribute__((format(printf, 1, 2))) static void say(const char *format, ...) {
-    char line[512];
-    va_list args;
-    va_start(args, format);
-    int n = vsnprintf(line, sizeof line, format, args);
-    va_end(args);
-    if (n < 0) return;
-    size_t len = (size_t)n < sizeof line ? (size_t)n : sizeof line - 1;
-    if (write(STDERR_FILENO, line, len) < 0) return;
-}
+/* late=N: METHOD_ENTRYs still to come before the catch-up; the IDs of the
+ * catch-up's level-0 dump, while it runs. */
+static uint64_t entries_to_attach;
+static bool attached = true;
+static bool catching_up;
+static void **dump_ids;
+static size_t num_dump_ids;
 
 static const char *code_name(int32_t code) {
     const char *name = vmpi_event_name(code);
@@ -102,9 +97,9 @@ static const char *event_name(const VMPI_Event *event) { return code_name(event-
 static void fail(const VMPI_Event *event, int rule, const char *what) {
     finished = true;
     if (rule == CHECK_INTERNAL_ERROR)
-        say("check: event #%" PRIu64 " %s: %s\n", seq, event_name(event), what);
+        agent_say("check: event #%" PRIu64 " %s: %s\n", seq, event_name(event), what);
     else
-        say("check: event #%" PRIu64 " %s: rule %d: %s\n", seq, event_name(event), rule, what);
+        agent_say("check: event #%" PRIu64 " %s: rule %d: %s\n", seq, event_name(event), rule, what);
     vmpi->ProfilerExit(1);
 }
 
@@ -121,7 +116,7 @@ static bool start_rules(const VMPI_Event *event) {
         finished = true;
         char rows[128];
         check_row_names(rows, sizeof rows, ", ");
-        say("check: no contract row for collector '%s' (rows: %s)\n", collector ? collector : "(none)", rows);
+        agent_say("check: no contract row for collector '%s' (rows: %s)\n", collector ? collector : "(none)", rows);
         vmpi->ProfilerExit(1);
         return false;
     }
@@ -191,14 +186,70 @@ static void toggle_methods(const VMPI_Event *event) {
  * it down to the next dump and the next toggle. */
 static void random_point(const VMPI_Event *event, int32_t code) {
     if (points_to_dump && --points_to_dump == 0) {
-        points_to_dump = random_gap(dump_every);
+        points_to_dump = agent_random_gap(&random_state, dump_every);
         if (!request_level0_dump(event)) return;
         if (code == VMPI_EVENT_OBJECT_ALLOC && !request(event, code, event->u.obj_alloc.obj_id)) return;
     }
     if (points_to_toggle && --points_to_toggle == 0) {
-        points_to_toggle = random_gap(toggle_every);
+        points_to_toggle = agent_random_gap(&random_state, toggle_every);
         toggle_methods(event);
     }
+}
+
+static const int32_t heap_events[] = {
+    VMPI_EVENT_ARENA_NEW,   VMPI_EVENT_ARENA_DELETE, VMPI_EVENT_OBJECT_ALLOC, VMPI_EVENT_OBJECT_FREE,
+    VMPI_EVENT_OBJECT_MOVE, VMPI_EVENT_GC_START,     VMPI_EVENT_GC_FINISH,
+};
+
+static bool is_heap_event(int32_t code) {
+    for (size_t i = 0; i < sizeof heap_events / sizeof heap_events[0]; i++)
+        if (heap_events[i] == code) return true;
+    return false;
+}
+
+/* The catch-up's level-0 dump: the IDs to request.  Outside a collection
+ * (requests are refused inside one), so malloc is allowed. */
+static void keep_dump_ids(const VMPI_Event *event) {
+    const size_t record = 1 + sizeof(void *);
+    size_t count = (size_t)(event->u.heap_dump.end - event->u.heap_dump.begin) / record;
+    free(dump_ids);
+    dump_ids = malloc((count ? count : 1) * sizeof *dump_ids);
+    if (!dump_ids) {
+        fail(event, CHECK_INTERNAL_ERROR, "out of memory");
+        return;
+    }
+    for (size_t i = 0; i < count; i++) memcpy(&dump_ids[i], event->u.heap_dump.begin + i * record + 1, sizeof(void *));
+    num_dump_ids = count;
+}
+
+/* late=N: enable the heap events and learn the heap as it stands, with GC
+ * disabled so that nothing moves or dies meanwhile.  The events are
+ * enabled first, as a real agent would, so nothing after the catch-up is
+ * missed. */
+static void catch_up(const VMPI_Event *event) {
+    attached = true;
+    vmpi->DisableGC();
+    for (size_t i = 0; i < sizeof heap_events / sizeof heap_events[0] && !finished; i++) {
+        check_asked_enable(&asked, heap_events[i], true);
+        if (vmpi->EnableEvent(heap_events[i], NULL) != VMPI_OK)
+            fail(event, 10, "EnableEvent refused a heap event for a late attach");
+    }
+    check_rules_begin_catch_up(rules);
+    catching_up = true;
+    VMPI_HeapDumpArg level0 = {.heap_dump_level = VMPI_DUMP_LEVEL_0};
+    bool answered = !finished && request(event, VMPI_EVENT_ARENA_NEW, NULL) &&
+                    request(event, VMPI_EVENT_HEAP_DUMP, &level0);
+    for (size_t i = 0; answered && i < num_dump_ids; i++) answered = request(event, VMPI_EVENT_OBJECT_ALLOC, dump_ids[i]);
+    catching_up = false;
+    int rule = check_rules_end_catch_up(rules, num_dump_ids);
+    if (answered && rule) fail(event, rule, check_rules_message(rules));
+    vmpi->EnableGC();
+    if (!finished)
+        agent_say("check: late: attached at event #%" PRIu64 " %s: learned %" PRIu64 " objects in %" PRIu32 " arenas\n",
+            seq, event_name(event), check_rules_learned_late(rules), check_rules_arenas(rules));
+    free(dump_ids);
+    dump_ids = NULL;
+    num_dump_ids = 0;
 }
 
 static void check_event(const VMPI_Event *event) {
@@ -216,13 +267,18 @@ static void check_event(const VMPI_Event *event) {
         fail(event, rule, check_rules_message(rules));
         return;
     }
-    if (!requested && (code == VMPI_EVENT_OBJECT_ALLOC || code == VMPI_EVENT_METHOD_ENTRY) &&
+    if (attached && !requested && (code == VMPI_EVENT_OBJECT_ALLOC || code == VMPI_EVENT_METHOD_ENTRY) &&
         !check_rules_in_collection(rules))
         random_point(event, code);
+    if (catching_up && code == VMPI_EVENT_HEAP_DUMP) keep_dump_ids(event);
+    if (finished) return;
+    if (!attached && ((code == VMPI_EVENT_METHOD_ENTRY && !requested && --entries_to_attach == 0) ||
+                      code == VMPI_EVENT_JVM_SHUT_DOWN))
+        catch_up(event);
     if (code != VMPI_EVENT_JVM_SHUT_DOWN || finished) return;
     if (!check_rules_in_collection(rules) && !request_level0_dump(event)) return;
     finished = passed = true;
-    say("check: ok: %" PRIu64 " events, %" PRIu64 " collections, %" PRIu64 " live objects, %" PRIu64 " dumps\n",
+    agent_say("check: ok: %" PRIu64 " events, %" PRIu64 " collections, %" PRIu64 " live objects, %" PRIu64 " dumps\n",
         check_rules_events(rules), check_rules_collections(rules), check_rules_live_objects(rules), dumps);
 }
 
@@ -267,18 +323,20 @@ static bool parse_options(char *options, bool *methods) {
     while (agent_next_option(&options, &item, &value)) {
         if (!collector_option(item, value) && !agent_methods_option(item, value, methods) &&
             !count_option(item, value, "seed", &seed) && !count_option(item, value, "dump_every", &dump_every) &&
-            !count_option(item, value, "toggle_every", &toggle_every)) {
+            !count_option(item, value, "toggle_every", &toggle_every) &&
+            !count_option(item, value, "late", &entries_to_attach)) {
             char rows[128], usage[224];
             check_row_names(rows, sizeof rows, "|");
-            snprintf(usage, sizeof usage, "gc=%s, methods=y|n, seed=S, dump_every=N, toggle_every=N", rows);
+            snprintf(usage, sizeof usage, "gc=%s, methods=y|n, seed=S, dump_every=N, toggle_every=N, late=N", rows);
             agent_bad_option("check", item, value, usage);
             return false;
         }
     }
-    if (toggle_every) *methods = true;
+    if (toggle_every || entries_to_attach) *methods = true;
+    attached = entries_to_attach == 0;
     random_state = seed;
-    points_to_dump = random_gap(dump_every);
-    points_to_toggle = random_gap(toggle_every);
+    points_to_dump = agent_random_gap(&random_state, dump_every);
+    points_to_toggle = agent_random_gap(&random_state, toggle_every);
     return true;
 }
 
@@ -300,7 +358,7 @@ VMPI_EXPORT int32_t VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved) {
     for (size_t i = 0; i < sizeof checked / sizeof checked[0]; i++) {
         int32_t code = checked[i];
         bool is_method = code == VMPI_EVENT_METHOD_ENTRY || code == VMPI_EVENT_METHOD_EXIT;
-        if (is_method && !methods) continue;
+        if ((is_method && !methods) || (!attached && is_heap_event(code))) continue;
         check_asked_enable(&asked, code, true);
         if (vmpi->EnableEvent(code, NULL) != VMPI_OK) {
             fprintf(stderr, "check: the VM cannot send %s\n", vmpi_event_name(code));

@@ -54,6 +54,8 @@ struct CheckRules {
     Arena arenas[MAX_ARENAS]; /* every arena ID ever created */
     uint32_t num_arenas;
     bool in_gc;
+    bool catching_up;        /* between begin_catch_up and end_catch_up */
+    uint64_t learned_late;
     uint64_t events, collections; /* collections: GC_STARTs so far */
     /* The arena allocations go to: semispace's current semispace (forgotten
      * at each GC_FINISH), generational's youngest (for good). */
@@ -122,6 +124,13 @@ uint64_t check_rules_events(const CheckRules *r) { return r->events; }
 uint64_t check_rules_collections(const CheckRules *r) { return r->collections; }
 uint64_t check_rules_live_objects(const CheckRules *r) { return r->objects.count; }
 bool check_rules_in_collection(const CheckRules *r) { return r->in_gc; }
+uint64_t check_rules_learned_late(const CheckRules *r) { return r->learned_late; }
+
+uint32_t check_rules_arenas(const CheckRules *r) {
+    uint32_t live = 0;
+    for (uint32_t i = 0; i < r->num_arenas; i++) live += r->arenas[i].live;
+    return live;
+}
 
 /* ---- helpers ---------------------------------------------------------------------- */
 
@@ -223,12 +232,47 @@ static int arena_delete(CheckRules *r, int32_t id) {
     return 0;
 }
 
+/* A requested ARENA_NEW replays an arena: during a catch-up it teaches
+ * one the stream has not shown; otherwise the arena must exist. */
+static int arena_replayed(CheckRules *r, int32_t id, const char *name) {
+    if (r->catching_up && !arena_exists(r, id)) return arena_new(r, id, name);
+    if (!arena_exists(r, id))
+        return violate(r, 4, "a requested ARENA_NEW replays arena %" PRId32 ", which does not exist", id);
+    return 0;
+}
+
 /* ---- objects ------------------------------------------------------------------------- */
+
+/* Rule 8's class check for an OBJECT_ALLOC, sent or requested. */
+static int class_known(CheckRules *r, const VMPI_Event *e) {
+    uint64_t class_id = id_of(e->u.obj_alloc.class_id);
+    if (!class_id || !idmap_find(&r->classes, class_id))
+        return violate(r, 8, "OBJECT_ALLOC names class %" PRIu64 " before its CLASS_LOAD", class_id);
+    return 0;
+}
+
+/* A catch-up's requested OBJECT_ALLOC of an object the stream has not
+ * shown: it defines the object where the VM says it is now. */
+static int object_learned(CheckRules *r, const VMPI_Event *e) {
+    uint64_t obj = id_of(e->u.obj_alloc.obj_id);
+    int32_t arena = e->u.obj_alloc.arena_id;
+    if (!obj) return violate(r, 1, "a requested OBJECT_ALLOC has a NULL obj_id");
+    if (!arena_exists(r, arena))
+        return violate(r, 2, "a requested OBJECT_ALLOC puts object %" PRIu64 " in arena %" PRId32
+                             ", which the ARENA_NEW replay did not name", obj, arena);
+    if (class_known(r, e)) return r->violation;
+    uint32_t size = e->u.obj_alloc.size > 0 ? (uint32_t)e->u.obj_alloc.size : 0;
+    if (!add_id(r, &r->objects, obj, arena, size)) return out_of_memory(r);
+    r->live_bytes += size;
+    r->learned_late++;
+    return 0;
+}
 
 static int object_alloc(CheckRules *r, const VMPI_Event *e, bool requested) {
     uint64_t obj = id_of(e->u.obj_alloc.obj_id);
     int32_t arena = e->u.obj_alloc.arena_id;
     IdEntry *known = obj ? idmap_find(&r->objects, obj) : NULL;
+    if (requested && !known && r->catching_up) return object_learned(r, e);
     if (requested) { /* a second description of a live object, not a definition */
         if (!known) return violate(r, 1, "a requested OBJECT_ALLOC names object %" PRIu64 ", which is not defined", obj);
         if (known->arena_id != arena)
@@ -241,9 +285,7 @@ static int object_alloc(CheckRules *r, const VMPI_Event *e, bool requested) {
         return violate(r, 1, "object %" PRIu64 " is allocated while still defined in arena %" PRId32
                              " (no free, move or arena delete undefined it)", obj, known->arena_id);
     if (!arena_exists(r, arena)) return violate(r, 2, "OBJECT_ALLOC names arena %" PRId32 ", which does not exist", arena);
-    uint64_t class_id = id_of(e->u.obj_alloc.class_id);
-    if (!class_id || !idmap_find(&r->classes, class_id))
-        return violate(r, 8, "OBJECT_ALLOC names class %" PRIu64 " before its CLASS_LOAD", class_id);
+    if (class_known(r, e)) return r->violation;
     /* Pretenured: neither breaks nor teaches which arena is the youngest. */
     bool pretenured = r->row == CHECK_ROW_GENERATIONAL && r->have_old_arena && arena == r->old_arena;
     if (renewing_row(r) && !pretenured && r->have_alloc_arena && arena != r->alloc_arena) {
@@ -401,7 +443,7 @@ static int method_event(CheckRules *r, const VMPI_Event *e, const char *name) {
 /* Rule 7: a level-0 dump lists exactly the live IDs (JVMPI 1.2 section 4.2:
  * records of a type byte and an ID). */
 static int heap_dump(CheckRules *r, const VMPI_Event *e) {
-    if (e->u.heap_dump.dump_level != 0) return 0;
+    if (e->u.heap_dump.dump_level != 0 || r->catching_up) return 0;
     const size_t record = 1 + sizeof(void *);
     const char *p = e->u.heap_dump.begin, *end = e->u.heap_dump.end;
     if ((size_t)(end - p) % record != 0)
@@ -450,7 +492,9 @@ int check_rules_feed(CheckRules *r, const VMPI_Event *e) {
     if (e->env_id && !idmap_find(&r->threads, id_of(e->env_id)))
         return violate(r, 8, "thread %" PRIu64 " appears before its THREAD_START", id_of(e->env_id));
     switch (code) {
-    case VMPI_EVENT_ARENA_NEW: return arena_new(r, e->u.new_arena.arena_id, e->u.new_arena.arena_name);
+    case VMPI_EVENT_ARENA_NEW:
+        if (requested) return arena_replayed(r, e->u.new_arena.arena_id, e->u.new_arena.arena_name);
+        return arena_new(r, e->u.new_arena.arena_id, e->u.new_arena.arena_name);
     case VMPI_EVENT_ARENA_DELETE: return arena_delete(r, e->u.delete_arena.arena_id);
     case VMPI_EVENT_OBJECT_ALLOC: return object_alloc(r, e, requested);
     case VMPI_EVENT_OBJECT_FREE: return object_free(r, e);
@@ -465,4 +509,15 @@ int check_rules_feed(CheckRules *r, const VMPI_Event *e) {
     case VMPI_EVENT_HEAP_DUMP: return heap_dump(r, e);
     default: return 0;
     }
+}
+
+void check_rules_begin_catch_up(CheckRules *r) { r->catching_up = true; }
+
+int check_rules_end_catch_up(CheckRules *r, size_t dump_ids) {
+    r->catching_up = false;
+    if (r->violation) return r->violation;
+    if (r->objects.count != dump_ids)
+        return violate(r, 7, "the catch-up learned %zu objects by requested OBJECT_ALLOCs, but its level-0 dump "
+                             "listed %zu", r->objects.count, dump_ids);
+    return 0;
 }

@@ -61,6 +61,22 @@ int check_rules_feed(CheckRules *rules, const VMPI_Event *event);
  * not defined". */
 const char *check_rules_message(const CheckRules *rules);
 
+/* Late attach (docs/contracts.md, "Requested events and late attach"): an
+ * agent that enables the heap events late learns the heap by requests.
+ * Between begin and end, a requested ARENA_NEW of an arena the stream does
+ * not have defines it, a requested OBJECT_ALLOC of an ID it does not have
+ * defines the object (in an arena that exists, of a loaded class; no
+ * collector row applies: the object may have been moved or promoted
+ * before), and a level-0 dump is not compared with the live set (it is the
+ * list being learned).  end says whether the catch-up learned exactly the
+ * `dump_ids` objects the dump listed (rule 7), and from then on every rule
+ * holds as for a stream followed from the start.  Call both outside a
+ * collection, before the first heap event. */
+void check_rules_begin_catch_up(CheckRules *rules);
+int check_rules_end_catch_up(CheckRules *rules, size_t dump_ids);
+uint64_t check_rules_learned_late(const CheckRules *rules); /* objects defined by a catch-up */
+uint32_t check_rules_arenas(const CheckRules *rules);       /* arenas that exist now */
+
 uint64_t check_rules_events(const CheckRules *rules);      /* events fed */
 uint64_t check_rules_collections(const CheckRules *rules); /* GC_STARTs */
 uint64_t check_rules_live_objects(const CheckRules *rules);
