@@ -11,6 +11,7 @@
 # DATA_RESET_REQUEST and ends with JVM_SHUT_DOWN.  Timing is never
 # asserted (signal_case.sh explains the foreground exec).
 set -u
+. "$(dirname "$0")/verdict.sh"
 last_line=$1
 shift
 [ "$1" = "--" ] && shift
@@ -22,8 +23,6 @@ wait_for='i=0; while [ ! -s out ] && [ $i -lt 600 ] && kill -0 $$ 2>/dev/null; d
 sh -c "( $wait_for; kill -s QUIT \$\$; kill -s USR2 \$\$ ) & exec \"\$@\" >out 2>err </dev/null" sh "$@"
 status=$?
 
-failed=0
-complain() { echo "FAIL: $*"; failed=1; }
 [ "$status" -eq 0 ] || complain "exit status $status, expected 0"
 [ "$(tail -n 1 out)" = "$last_line" ] || complain "standard output ends with '$(tail -n 1 out)', not '$last_line'"
 grep -q "^vmrun: SIGQUIT: stack trace of thread main$" err && grep -q "^    at " err ||
@@ -35,10 +34,4 @@ if [ -e trace.jsonl ]; then
     tail -n 1 trace.jsonl | grep -q '"event":"JVM_SHUT_DOWN"' ||
         complain "trace.jsonl does not end with JVM_SHUT_DOWN: $(tail -n 1 trace.jsonl)"
 fi
-if [ "$failed" -ne 0 ]; then
-    echo "command: $*"
-    echo "--- standard error (first 20 lines):"
-    head -n 20 err
-    exit 1
-fi
-exit 0
+verdict "$@"

@@ -17,6 +17,7 @@
 # JVM_SHUT_DOWN event.  Timing is never asserted: a slow machine only
 # makes the wait longer.
 set -u
+. "$(dirname "$0")/verdict.sh"
 sig=${1%\*2} expect_status=$2 stdout_mode=$3
 send="kill -s $sig \$\$ 2>/dev/null"
 twice=no
@@ -50,8 +51,6 @@ esac
 sh -c "( $wait_for; $send ) & exec \"\$@\" >$output 2>err </dev/null" sh "$@"
 status=$?
 
-failed=0
-complain() { echo "FAIL: $*"; failed=1; }
 [ "$status" -eq "$expect_status" ] || complain "exit status $status, expected $expect_status"
 grep -q "stopped by SIG$sig" err || complain "standard error does not say 'stopped by SIG$sig'"
 if [ "$twice" = yes ]; then
@@ -60,10 +59,4 @@ elif [ -e trace.jsonl ]; then
     tail -n 1 trace.jsonl | grep -q '"event":"JVM_SHUT_DOWN"' ||
         complain "trace.jsonl does not end with JVM_SHUT_DOWN: $(tail -n 1 trace.jsonl)"
 fi
-if [ "$failed" -ne 0 ]; then
-    echo "command: $*"
-    echo "--- standard error (first 20 lines):"
-    head -n 20 err
-    exit 1
-fi
-exit 0
+verdict "$@"
