@@ -251,8 +251,12 @@ foreach(breach
     set(program_args ${trees} 6)
     set(program_out ${trees_out})
   endif()
-  case(cli/strict/${option}/without 0 ${program_out} "${warning}"
-       ${VMRUN} --gc=marksweep --heap=64k -agentpath:${breaker}=${option} ${program_args})
+  # Without strict mode a stale read reads a dead stack record: undefined
+  # behaviour that only the sanitizers see (and report, as they should).
+  if(NOT (GCLAB_SANITIZE AND option STREQUAL "stale_record"))
+    case(cli/strict/${option}/without 0 ${program_out} "${warning}"
+         ${VMRUN} --gc=marksweep --heap=64k -agentpath:${breaker}=${option} ${program_args})
+  endif()
   case(cli/strict/${option} 1 - "^vmpi: contract breach \\(${rule}\\): ${breaker_agent}, ${message}$"
        ${VMRUN} --gc=marksweep --heap=64k --vmpi-strict -agentpath:${breaker}=${option} ${program_args})
 endforeach()
