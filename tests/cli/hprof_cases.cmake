@@ -1,5 +1,5 @@
 # hprof agent cases (docs/hprof.md): its options, parsed strictly, and its
-# heap=sites profile under every collector.  Included from
+# heap=sites and heap=dump profiles under every collector.  Included from
 # tests/CMakeLists.txt (which defines case(), VMRUN and GCLAB_COLLECTORS).
 set(hprof_usage "^hprof usage: vmrun -agentlib:hprof=")
 set(hprof_onload_failed "VMPI_OnLoad failed")
@@ -33,16 +33,11 @@ foreach(bad
     "heap=sites,cpu=samples@@option 'cpu=samples': not implemented yet"
     "heap=sites,monitor=y@@option 'monitor=y': not implemented yet"
     "heap=sites,doe=n@@option 'doe=n': not implemented yet"
-    "heap=sites,force=n@@option 'force=n': not implemented yet"
-    "heap=dump@@option 'heap=dump': not implemented yet"
-    "@@option 'heap=all': not implemented yet")
+    "heap=sites,force=n@@option 'force=n': not implemented yet")
   string(REPLACE "@@" ";" pair "${bad}")
   list(GET pair 0 options)
   list(GET pair 1 message)
   string(REGEX REPLACE "[^a-z0-9]+" "_" test_name "${options}")
-  if(options STREQUAL "")
-    set(test_name default_heap_all)
-  endif()
   case(cli/hprof/refused_${test_name} 1 - "${hprof_usage}@@^hprof: ${message}@@${hprof_onload_failed}"
        sh -c "${hprof_refused}" ${VMRUN} -agentlib:hprof=${options} ${hello})
 endforeach()
@@ -73,3 +68,20 @@ case(cli/hprof/sites_layout 0 - "the VM's heap agrees"
 # live counts at exit equal to the VM's heap (cli/hprof_sites.sh).
 case(cli/hprof/sites_every_collector 0 - ""
      sh ${cli}/hprof_sites.sh ${VMRUN} ${CMAKE_SOURCE_DIR}/examples/binary_trees.gcl 10 ${GCLAB_COLLECTORS})
+
+# heap=dump under every collector, in strict mode: the HEAP DUMP section of
+# tests/heap/known_heap.gcl has its known records, a known reference chain,
+# and the same records (IDs left out) under each (cli/hprof_dump.sh).
+case(cli/hprof/dump_every_collector 0 - ""
+     sh ${cli}/hprof_dump.sh ${VMRUN} ${CMAKE_SOURCE_DIR}/tests/heap/known_heap.gcl ${GCLAB_COLLECTORS})
+
+# A bare -agentlib:hprof is heap=all, the manual's default: the HEAP DUMP
+# section, then the SITES table, both of the same 7 live objects.
+set(hprof_all "rm -f java.hprof.txt
+\"$0\" -agentlib:hprof \"$1\" > /dev/null || exit 98
+grep -q '^HEAP DUMP BEGIN (7 objects, ' java.hprof.txt || exit 10
+awk '/^HEAP DUMP END/{dump=NR} /^SITES BEGIN /{sites=NR} END{exit !(dump && sites > dump)}' java.hprof.txt || exit 11
+awk '/^SITES BEGIN/{on=1} /^SITES END/{on=0} on && $1 ~ /^[0-9]+$/ {n += $5} END{exit n != 7}' java.hprof.txt || exit 12
+tail -n 1 java.hprof.txt | grep -q '^SITES END$' || exit 13")
+case(cli/hprof/default_heap_all 0 - "the VM's heap agrees@@^Dumping allocation sites ... done.$"
+     sh -c "${hprof_all}" ${VMRUN} ${CMAKE_SOURCE_DIR}/tests/heap/known_heap.gcl)

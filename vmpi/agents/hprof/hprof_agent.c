@@ -3,13 +3,15 @@
  * events.  Options and output follow the HPROF agent manual; docs/hprof.md
  * says what is implemented so far.
  *
- *     -agentlib:hprof=heap=sites[,file=F][,depth=N][,cutoff=X][,...]
+ *     -agentlib:hprof=heap=sites|dump|all[,file=F][,depth=N][,cutoff=X][,...]
  *
  * heap=sites tracks every object from OBJECT_ALLOC to OBJECT_FREE (through
  * OBJECT_MOVE and ARENA_DELETE) under its allocation site (hprof_sites.h)
  * and at JVM_SHUT_DOWN (dump on exit, doe=y) writes the manual's text
  * layout: a header, THREAD START/END records, the TRACEs, and the SITES
- * table ordered by live bytes.  Before writing, it asks the VM for a
+ * table ordered by live bytes.  heap=dump tracks the same and writes the
+ * HEAP DUMP section from a level-2 HEAP_DUMP (hprof_dump.h); heap=all
+ * writes both.  Before writing, it asks the VM for a
  * level-0 HEAP_DUMP and checks that the objects it holds live are exactly
  * the VM's heap; verbose=y says so on standard error.
  *
@@ -31,6 +33,7 @@
 
 #include "../agent_common.h"
 #include "../common/trace_output.h"
+#include "hprof_dump.h"
 #include "hprof_options.h"
 #include "hprof_sites.h"
 #include "vmpi.h"
@@ -59,6 +62,7 @@ static HprofOptions opts;
 static TraceOutput out;
 static bool closed;                 /* after JVM_SHUT_DOWN */
 static HprofSites sites;
+static HprofDump dump;               /* heap=dump: the last level-2 dump, as text */
 static VMPI_CallFrame *frames;      /* GetCallTrace's buffer: opts.depth frames */
 static IdMap class_ids, method_ids; /* ID -> tag = index below */
 static ClassInfo *classes;
@@ -177,7 +181,8 @@ static void write_header(const char *date) {
     write_line("JAVA PROFILE 1.0.1, created %s\n\n", date);
     trace_output_text(&out, "Header for -agentlib:hprof ASCII Output (gclab VMPI, after JDK 5.0 JVMTI based)\n"
                             "\nThe layout is the HPROF agent manual's: THREAD START/END records, TRACEs\n"
-                            "(frames Class.method(File:line), innermost first) and the SITES table.\n"
+                            "(frames Class.method(File:line), innermost first), the HEAP DUMP and the\n"
+                            "SITES table, as heap= asks.\n"
                             "\n--------\n\n");
     for (size_t i = 0; i < num_thread_records; i++) {
         const ThreadRecord *r = &thread_records[i];
@@ -268,10 +273,17 @@ static void write_profile(void) {
     time_t now = time(NULL);
     struct tm local;
     strftime(date, sizeof date, "%a %b %e %H:%M:%S %Y", localtime_r(&now, &local));
-    if (opts.verbose) fprintf(stderr, "Dumping allocation sites ...");
+    if (opts.verbose) fprintf(stderr, "Dumping %s ...", opts.heap_sites ? "allocation sites" : "Java heap");
     write_header(date);
     write_traces();
-    write_sites(date);
+    if (opts.heap_dump) hprof_dump_write(&dump, &out, date);
+    if (opts.heap_sites) write_sites(date);
+    if (dump.failed) {
+        fprintf(stderr, "\nhprof: the heap dump could not be read (out of memory, or a malformed buffer); "
+                        "%s not written\n", opts.file);
+        trace_output_abandon(&out);
+        return;
+    }
     if (out_of_memory || sites.untracked) {
         fprintf(stderr, "\nhprof: %llu allocations could not be tracked (out of memory, or made during a "
                         "collection): the profile would be wrong; %s not written\n",
@@ -356,10 +368,16 @@ static void handle_event(const VMPI_Event *event) {
     case VMPI_EVENT_GC_START:
         if (!hprof_sites_reserve(&sites)) out_of_memory = true;
         break;
-    case VMPI_EVENT_CLASS_LOAD: record_class(event); break;
+    case VMPI_EVENT_CLASS_LOAD:
+        record_class(event);
+        if (opts.heap_dump) hprof_dump_learn_class(&dump, event);
+        break;
     case VMPI_EVENT_THREAD_START: record_thread(event, true); break;
     case VMPI_EVENT_THREAD_END: record_thread(event, false); break;
-    case VMPI_EVENT_HEAP_DUMP: count_vm_heap(event); break;
+    case VMPI_EVENT_HEAP_DUMP:
+        if (event->u.heap_dump.dump_level == VMPI_DUMP_LEVEL_0) count_vm_heap(event);
+        else hprof_dump_read(&dump, event, &sites, thread_number);
+        break;
     case VMPI_EVENT_JVM_SHUT_DOWN:
         closed = true;
         if (atomic_load(&lock.in_gc)) {
@@ -372,12 +390,23 @@ static void handle_event(const VMPI_Event *event) {
     }
 }
 
+/* heap=dump: the level-2 dump the HEAP DUMP section is made from.  The VM
+ * disables GC for the whole dump; a dump that did not come is reported. */
+static void request_heap_dump(void) {
+    if (vmpi->RequestEvent(VMPI_EVENT_HEAP_DUMP, &(VMPI_HeapDumpArg){VMPI_DUMP_LEVEL_2}) != VMPI_OK) {
+        fprintf(stderr, "hprof: the VM sent no level-2 heap dump\n");
+        dump.failed = true;
+    }
+}
+
 static void notify_event(VMPI_Event *event) {
     int32_t code = event->event_type & ~VMPI_REQUESTED_EVENT;
     /* The VM's heap, to check the table against, before the lock is taken:
      * the dump comes back through this function. */
-    if (code == VMPI_EVENT_JVM_SHUT_DOWN && !closed && !atomic_load(&lock.in_gc))
+    if (code == VMPI_EVENT_JVM_SHUT_DOWN && !closed && !atomic_load(&lock.in_gc)) {
         vmpi->RequestEvent(VMPI_EVENT_HEAP_DUMP, &(VMPI_HeapDumpArg){VMPI_DUMP_LEVEL_0});
+        if (opts.heap_dump) request_heap_dump();
+    }
     bool entered = agent_lock_before(vmpi, &lock, code);
     if (!closed) handle_event(event);
     agent_lock_after(vmpi, &lock, code, entered);
@@ -397,7 +426,8 @@ VMPI_EXPORT int32_t VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved) {
     }
     if (!agent_get_env(vm, "hprof", &vmpi)) return VMPI_ERR;
     frames = calloc((size_t)opts.depth + 1, sizeof *frames);
-    if (!frames || !hprof_sites_init(&sites) || !idmap_init(&class_ids, 64) || !idmap_init(&method_ids, 256)) {
+    if (!frames || !hprof_sites_init(&sites) || !idmap_init(&class_ids, 64) || !idmap_init(&method_ids, 256) ||
+        !hprof_dump_init(&dump)) {
         fprintf(stderr, "hprof: out of memory\n");
         return VMPI_ERR;
     }

@@ -32,7 +32,7 @@ void hprof_print_usage(FILE *stream) {
           "force=y|n              force output to <file>         y\n"
           "verbose=y|n            print messages about dumps     y\n"
           "\n"
-          "Not implemented yet (refused): heap=dump, heap=all, cpu=..., monitor=y,\n"
+          "Not implemented yet (refused): cpu=..., monitor=y,\n"
           "format=b, net=..., doe=n, force=n.  msa has no effect (Solaris only).\n"
           "\n"
           "Example:\n"
@@ -151,9 +151,6 @@ HprofParse hprof_parse_options(char *options, HprofOptions *opts) {
         if (yn->unimplemented && *yn->value == (yn->unimplemented[0] == 'y'))
             return refuse(yn->name, yn->unimplemented, "not implemented yet");
     }
-    if (opts->heap_dump)
-        return refuse("heap", opts->heap_sites ? "all" : "dump",
-                      "not implemented yet (heap=all is the default: give heap=sites)");
     if (msa) fprintf(stderr, "hprof: msa=y has no effect (Solaris micro state accounting)\n");
     return HPROF_PARSE_OK;
 }

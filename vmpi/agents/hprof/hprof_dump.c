@@ -1,0 +1,255 @@
+/*
+ * hprof_dump.c -- heap=dump's text section (see hprof_dump.h).
+ */
+#include "hprof_dump.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool hprof_dump_init(HprofDump *d) {
+    *d = (HprofDump){0};
+    return idmap_init(&d->class_ids, 64);
+}
+
+static void free_fields(HprofDumpField *fields, int32_t n) {
+    for (int32_t i = 0; i < n; i++) free(fields[i].name);
+    free(fields);
+}
+
+void hprof_dump_free(HprofDump *d) {
+    for (size_t i = 0; i < d->num_classes; i++) {
+        free(d->classes[i].name);
+        free_fields(d->classes[i].statics, d->classes[i].num_statics);
+        free_fields(d->classes[i].fields, d->classes[i].num_fields);
+    }
+    free(d->classes);
+    free(d->text);
+    idmap_free(&d->class_ids);
+    *d = (HprofDump){0};
+}
+
+static HprofDumpField *copy_fields(HprofDump *d, const VMPI_Field *fields, int32_t n) {
+    HprofDumpField *copy = calloc((size_t)n + 1, sizeof *copy);
+    if (!copy) {
+        d->failed = true;
+        return NULL;
+    }
+    for (int32_t i = 0; i < n; i++) {
+        const char *signature = fields[i].field_signature ? fields[i].field_signature : "";
+        copy[i] = (HprofDumpField){strdup(fields[i].field_name ? fields[i].field_name : ""),
+                                   signature[0] == 'L' || signature[0] == '[', signature[0] == 'Z'};
+        if (!copy[i].name) d->failed = true;
+    }
+    return copy;
+}
+
+void hprof_dump_learn_class(HprofDump *d, const VMPI_Event *class_load) {
+    uint64_t id = (uint64_t)(uintptr_t)class_load->u.class_load.class_id;
+    if (!id || idmap_find(&d->class_ids, id)) return;
+    HprofDumpClass *grown = realloc(d->classes, (d->num_classes + 1) * sizeof *grown);
+    if (!grown || !idmap_reserve(&d->class_ids, d->class_ids.count + 1)) {
+        if (grown) d->classes = grown;
+        d->failed = true;
+        return;
+    }
+    d->classes = grown;
+    const char *name = class_load->u.class_load.class_name;
+    d->classes[d->num_classes] = (HprofDumpClass){
+        .name = strdup(name ? name : ""),
+        .statics = copy_fields(d, class_load->u.class_load.statics, class_load->u.class_load.num_static_fields),
+        .fields = copy_fields(d, class_load->u.class_load.instances, class_load->u.class_load.num_instance_fields),
+        .num_statics = class_load->u.class_load.num_static_fields,
+        .num_fields = class_load->u.class_load.num_instance_fields,
+    };
+    if (!d->classes[d->num_classes].name) d->failed = true;
+    idmap_insert(&d->class_ids, id, 0, 0)->tag = (uint32_t)d->num_classes++;
+}
+
+/* ---- reading the buffer ------------------------------------------------------------------ */
+
+typedef struct Reader {
+    const char *at, *end;
+    bool overrun;
+} Reader;
+
+static bool take(Reader *r, void *out, size_t n) {
+    if (r->overrun || (size_t)(r->end - r->at) < n) {
+        r->overrun = true;
+        memset(out, 0, n);
+        return false;
+    }
+    memcpy(out, r->at, n);
+    r->at += n;
+    return true;
+}
+static uint8_t take_u1(Reader *r) { uint8_t v; take(r, &v, 1); return v; }
+static uint16_t take_u2(Reader *r) { uint16_t v; take(r, &v, 2); return v; }
+static uint32_t take_u4(Reader *r) { uint32_t v; take(r, &v, 4); return v; }
+static unsigned long long take_id(Reader *r) {
+    void *v;
+    take(r, &v, sizeof v);
+    return (unsigned long long)(uintptr_t)v;
+}
+static void skip(Reader *r, size_t n) {
+    if (r->overrun || (size_t)(r->end - r->at) < n) r->overrun = true;
+    else r->at += n;
+}
+
+static const HprofDumpClass *class_of(const HprofDump *d, unsigned long long class_id) {
+    const IdEntry *e = idmap_find(&d->class_ids, class_id);
+    return e ? &d->classes[e->tag] : NULL;
+}
+
+static const char *class_name(const HprofDump *d, unsigned long long class_id) {
+    const HprofDumpClass *c = class_of(d, class_id);
+    return c ? c->name : "<unknown class>";
+}
+
+/* Reference values are printed, "\tNAME\tID", unless null; others skipped. */
+static void read_values(Reader *r, FILE *text, const HprofDumpField *fields, int32_t n, const char *prefix) {
+    for (int32_t i = 0; i < n && !r->overrun; i++) {
+        if (!fields[i].is_ref) {
+            skip(r, fields[i].is_boolean ? 1 : 8);
+            continue;
+        }
+        unsigned long long ref = take_id(r);
+        if (ref) fprintf(text, "\t%s%s\t%llx\n", prefix, fields[i].name, ref);
+    }
+}
+
+static const char *primitive_name(uint8_t ty) {
+    switch (ty) {
+    case VMPI_BOOLEAN: return "boolean";
+    case VMPI_CHAR: return "char";
+    case VMPI_FLOAT: return "float";
+    case VMPI_DOUBLE: return "double";
+    case VMPI_BYTE: return "byte";
+    case VMPI_SHORT: return "short";
+    case VMPI_INT: return "int";
+    default: return "long";
+    }
+}
+
+static size_t primitive_size(uint8_t ty) {
+    switch (ty) {
+    case VMPI_BOOLEAN: case VMPI_BYTE: return 1;
+    case VMPI_CHAR: case VMPI_SHORT: return 2;
+    case VMPI_FLOAT: case VMPI_INT: return 4;
+    default: return 8;
+    }
+}
+
+/* An object's size and trace, from the site the sites bookkeeping holds it under. */
+static void write_size_and_trace(HprofDump *d, FILE *text, const HprofSites *sites, unsigned long long id) {
+    const IdEntry *e = idmap_find(&sites->objects, id);
+    uint32_t size = e ? e->size : 0;
+    size_t trace = e ? HPROF_FIRST_TRACE + (size_t)sites->sites[e->tag].trace : 0;
+    fprintf(text, "sz=%u, trace=%zu", size, trace);
+    d->objects++;
+    d->bytes += size;
+}
+
+static void read_record(HprofDump *d, Reader *r, FILE *text, const HprofSites *sites,
+                        uint32_t (*thread_number)(VMPI_ThreadID)) {
+    uint8_t type = take_u1(r);
+    unsigned long long id = take_id(r);
+    switch (type) {
+    case VMPI_GC_ROOT_UNKNOWN: fprintf(text, "ROOT %llx (kind=<unknown>)\n", id); return;
+    case VMPI_GC_ROOT_JNI_GLOBAL:
+        fprintf(text, "ROOT %llx (kind=<JNI global ref>, id=%llx, trace=0)\n", id, take_id(r));
+        return;
+    case VMPI_GC_ROOT_JNI_LOCAL:
+    case VMPI_GC_ROOT_JAVA_FRAME: {
+        VMPI_ThreadID thread = (VMPI_ThreadID)(uintptr_t)take_id(r);
+        uint32_t frame = take_u4(r);
+        fprintf(text, "ROOT %llx (kind=<%s>, thread=%u, frame=%u)\n", id,
+                type == VMPI_GC_ROOT_JAVA_FRAME ? "Java stack" : "JNI local ref", thread_number(thread), frame);
+        return;
+    }
+    case VMPI_GC_ROOT_NATIVE_STACK:
+    case VMPI_GC_ROOT_THREAD_BLOCK: {
+        VMPI_ThreadID thread = (VMPI_ThreadID)(uintptr_t)take_id(r);
+        fprintf(text, "ROOT %llx (kind=<%s>, thread=%u)\n", id,
+                type == VMPI_GC_ROOT_NATIVE_STACK ? "native stack" : "thread block", thread_number(thread));
+        return;
+    }
+    case VMPI_GC_ROOT_STICKY_CLASS:
+        fprintf(text, "ROOT %llx (kind=<system class>, name=%s)\n", id, class_name(d, id));
+        return;
+    case VMPI_GC_ROOT_MONITOR_USED: fprintf(text, "ROOT %llx (kind=<busy monitor>)\n", id); return;
+    case VMPI_GC_CLASS_DUMP: {
+        const HprofDumpClass *c = class_of(d, id);
+        unsigned long long super = take_id(r);
+        for (int i = 0; i < 5; i++) take_id(r); /* loader, signers, domain, 2 reserved */
+        take_u4(r);                             /* instance size */
+        if (take_u2(r) != 0 || !c) {            /* gclab has no constant pools */
+            r->overrun = true;
+            return;
+        }
+        fprintf(text, "CLS %llx (name=%s, trace=0)\n", id, c->name);
+        if (super) fprintf(text, "\tsuper\t%llx\n", super);
+        read_values(r, text, c->statics, c->num_statics, "static ");
+        return;
+    }
+    case VMPI_GC_INSTANCE_DUMP: {
+        unsigned long long class_id = take_id(r);
+        uint32_t bytes = take_u4(r);
+        const HprofDumpClass *c = class_of(d, class_id);
+        fprintf(text, "OBJ %llx (", id);
+        write_size_and_trace(d, text, sites, id);
+        fprintf(text, ", class=%s@%llx)\n", c ? c->name : "<unknown class>", class_id);
+        Reader fields = {.at = r->at, .end = r->at + bytes, .overrun = (size_t)(r->end - r->at) < bytes};
+        if (c && !fields.overrun) read_values(&fields, text, c->fields, c->num_fields, "");
+        skip(r, bytes);
+        return;
+    }
+    case VMPI_GC_OBJ_ARRAY_DUMP: {
+        uint32_t length = take_u4(r);
+        unsigned long long elem_class = take_id(r);
+        fprintf(text, "ARR %llx (", id);
+        write_size_and_trace(d, text, sites, id);
+        fprintf(text, ", nelems=%u, elem type=%s@%llx)\n", length, class_name(d, elem_class), elem_class);
+        for (uint32_t i = 0; i < length && !r->overrun; i++) {
+            unsigned long long element = take_id(r);
+            if (element) fprintf(text, "\t[%u]\t%llx\n", i, element);
+        }
+        return;
+    }
+    case VMPI_GC_PRIM_ARRAY_DUMP: {
+        uint32_t length = take_u4(r);
+        uint8_t ty = take_u1(r);
+        fprintf(text, "ARR %llx (", id);
+        write_size_and_trace(d, text, sites, id);
+        fprintf(text, ", nelems=%u, elem type=%s)\n", length, primitive_name(ty));
+        skip(r, (size_t)length * primitive_size(ty));
+        return;
+    }
+    default: r->overrun = true; /* not a record of JVMPI 1.2 section 4.2 */
+    }
+}
+
+void hprof_dump_read(HprofDump *d, const VMPI_Event *heap_dump, const HprofSites *sites,
+                     uint32_t (*thread_number)(VMPI_ThreadID)) {
+    free(d->text);
+    d->text = NULL;
+    d->text_len = 0;
+    d->objects = d->bytes = 0;
+    FILE *text = open_memstream(&d->text, &d->text_len);
+    if (!text) {
+        d->failed = true;
+        return;
+    }
+    Reader r = {.at = heap_dump->u.heap_dump.begin, .end = heap_dump->u.heap_dump.end};
+    while (r.at < r.end && !r.overrun) read_record(d, &r, text, sites, thread_number);
+    if (fclose(text) != 0 || r.overrun) d->failed = true;
+}
+
+void hprof_dump_write(const HprofDump *d, TraceOutput *out, const char *date) {
+    char line[128];
+    snprintf(line, sizeof line, "HEAP DUMP BEGIN (%llu objects, %llu bytes) %s\n", (unsigned long long)d->objects,
+             (unsigned long long)d->bytes, date);
+    trace_output_text(out, line);
+    if (d->text) trace_output_bytes(out, d->text, d->text_len);
+    trace_output_text(out, "HEAP DUMP END\n");
+}
