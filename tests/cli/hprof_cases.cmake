@@ -76,8 +76,10 @@ case(cli/hprof/dump_every_collector 0 - ""
      sh ${cli}/hprof_dump.sh ${VMRUN} ${CMAKE_SOURCE_DIR}/tests/heap/known_heap.gcl ${GCLAB_COLLECTORS})
 
 # A bare -agentlib:hprof is heap=all, the manual's default: the HEAP DUMP
-# section, then the SITES table, both of the same 7 live objects.
-set(hprof_all "rm -f java.hprof.txt
+# section, then the SITES table, both of the same 7 live objects.  In a
+# directory of its own: the refused cases check that no java.hprof.txt appears.
+set(hprof_all "mkdir -p heap_all && cd heap_all || exit 97
+rm -f java.hprof.txt
 \"$0\" -agentlib:hprof \"$1\" > /dev/null || exit 98
 grep -q '^HEAP DUMP BEGIN (7 objects, ' java.hprof.txt || exit 10
 awk '/^HEAP DUMP END/{dump=NR} /^SITES BEGIN /{sites=NR} END{exit !(dump && sites > dump)}' java.hprof.txt || exit 11
