@@ -32,7 +32,6 @@ foreach(bad
     "heap=sites,net=localhost:5000@@option 'net=localhost:5000': not implemented yet"
     "heap=sites,cpu=samples@@option 'cpu=samples': not implemented yet"
     "heap=sites,monitor=y@@option 'monitor=y': not implemented yet"
-    "heap=sites,doe=n@@option 'doe=n': not implemented yet"
     "heap=sites,force=n@@option 'force=n': not implemented yet")
   string(REPLACE "@@" ";" pair "${bad}")
   list(GET pair 0 options)
@@ -87,3 +86,16 @@ awk '/^SITES BEGIN/{on=1} /^SITES END/{on=0} on && $1 ~ /^[0-9]+$/ {n += $5} END
 tail -n 1 java.hprof.txt | grep -q '^SITES END$' || exit 13")
 case(cli/hprof/default_heap_all 0 - "the VM's heap agrees@@^Dumping allocation sites ... done.$"
      sh -c "${hprof_all}" ${VMRUN} ${CMAKE_SOURCE_DIR}/tests/heap/known_heap.gcl)
+
+# Dumps on demand: SIGQUIT (DATA_DUMP_REQUEST) appends a dump, heap and
+# sites, to the one at exit; with doe=n it is the only one
+# (cli/hprof_signal.sh).
+case(cli/hprof/dump_on_SIGQUIT 0 - ""
+     sh ${cli}/hprof_signal.sh 2 heap=all -- ${VMRUN} ${cli}/work_then_finish.gcl)
+case(cli/hprof/dump_on_SIGQUIT_only_doe_n 0 - ""
+     sh ${cli}/hprof_signal.sh 1 heap=all,doe=n -- ${VMRUN} ${cli}/work_then_finish.gcl)
+# doe=n and no request: no dump, so no file, and a word saying why (in a
+# directory of its own, as above).
+case(cli/hprof/doe_n_no_request 0 - "^hprof: doe=n and no dump was requested: java.hprof.txt not written$"
+     sh -c "mkdir -p doe_n && cd doe_n || exit 97\nrm -f java.hprof.txt\n\"$0\" -agentlib:hprof=doe=n \"$1\" > /dev/null || exit 98\n! [ -e java.hprof.txt ]"
+     ${VMRUN} ${hello})

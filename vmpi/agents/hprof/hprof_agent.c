@@ -11,7 +11,8 @@
  * layout: a header, THREAD START/END records, the TRACEs, and the SITES
  * table ordered by live bytes.  heap=dump tracks the same and writes the
  * HEAP DUMP section from a level-2 HEAP_DUMP (hprof_dump.h); heap=all
- * writes both.  Before writing, it asks the VM for a
+ * writes both.  DATA_DUMP_REQUEST (SIGQUIT) appends a dump of the same
+ * kind; doe=n leaves only those.  Before writing, it asks the VM for a
  * level-0 HEAP_DUMP and checks that the objects it holds live are exactly
  * the VM's heap; verbose=y says so on standard error.
  *
@@ -61,6 +62,8 @@ static AgentLock lock;
 static HprofOptions opts;
 static TraceOutput out;
 static bool closed;                 /* after JVM_SHUT_DOWN */
+static uint32_t dumps_written;      /* at exit and on request (DATA_DUMP_REQUEST) */
+static size_t threads_written, traces_written; /* records already in an earlier dump */
 static HprofSites sites;
 static HprofDump dump;               /* heap=dump: the last level-2 dump, as text */
 static VMPI_CallFrame *frames;      /* GetCallTrace's buffer: opts.depth frames */
@@ -184,7 +187,11 @@ static void write_header(const char *date) {
                             "(frames Class.method(File:line), innermost first), the HEAP DUMP and the\n"
                             "SITES table, as heap= asks.\n"
                             "\n--------\n\n");
-    for (size_t i = 0; i < num_thread_records; i++) {
+}
+
+/* The THREAD records since the last dump. */
+static void write_new_threads(void) {
+    for (size_t i = threads_written; i < num_thread_records; i++) {
         const ThreadRecord *r = &thread_records[i];
         if (r->start)
             write_line("THREAD START (obj=%llx, id = %u, name=\"%s\", group=\"%s\")\n",
@@ -193,6 +200,7 @@ static void write_header(const char *date) {
         else
             write_line("THREAD END (id = %u)\n", r->number);
     }
+    threads_written = num_thread_records;
 }
 
 static void write_frame(const VMPI_CallFrame *frame) {
@@ -209,8 +217,9 @@ static void write_frame(const VMPI_CallFrame *frame) {
     trace_output_text(&out, ")\n");
 }
 
-static void write_traces(void) {
-    for (size_t i = 0; i < sites.num_traces; i++) {
+/* The TRACEs since the last dump. */
+static void write_new_traces(void) {
+    for (size_t i = traces_written; i < sites.num_traces; i++) {
         const HprofTrace *t = &sites.traces[i];
         write_line("TRACE %zu:", HPROF_FIRST_TRACE + i);
         if (opts.thread) write_line(" (thread=%u)", t->thread);
@@ -218,6 +227,7 @@ static void write_traces(void) {
         if (t->num_frames == 0) trace_output_text(&out, "\t<empty>\n");
         for (int32_t f = 0; f < t->num_frames; f++) write_frame(&sites.frames[t->first_frame + (size_t)f]);
     }
+    traces_written = sites.num_traces;
 }
 
 /* Site order: live bytes, then allocated bytes, descending; then trace and
@@ -267,17 +277,39 @@ static void report_write_error(int error) {
     fprintf(stderr, "hprof: cannot write %s: %s\n", opts.file, strerror(error));
 }
 
-/* Dump on exit: the whole profile, then the file is published. */
-static void write_profile(void) {
+/* One dump, at exit or on request, appended to the file: the header the
+ * first time, the threads and traces that are new since the last dump, then
+ * the heap dump and the sites table as they are now. */
+static void write_dump(void) {
     char date[64];
     time_t now = time(NULL);
     struct tm local;
     strftime(date, sizeof date, "%a %b %e %H:%M:%S %Y", localtime_r(&now, &local));
     if (opts.verbose) fprintf(stderr, "Dumping %s ...", opts.heap_sites ? "allocation sites" : "Java heap");
-    write_header(date);
-    write_traces();
+    if (dumps_written++ == 0) write_header(date);
+    write_new_threads();
+    write_new_traces();
     if (opts.heap_dump) hprof_dump_write(&dump, &out, date);
     if (opts.heap_sites) write_sites(date);
+}
+
+/* DATA_DUMP_REQUEST (SIGQUIT): a dump now, written through to the file,
+ * which is published at exit with the rest. */
+static void dump_on_request(void) {
+    write_dump();
+    trace_output_flush(&out);
+    if (opts.verbose) fprintf(stderr, " done.\n");
+}
+
+/* At exit: the last dump (doe=y), then the file is published, unless
+ * something in it would be wrong or no dump was made. */
+static void write_profile(void) {
+    if (opts.doe) write_dump();
+    if (dumps_written == 0) {
+        if (opts.verbose) fprintf(stderr, "hprof: doe=n and no dump was requested: %s not written\n", opts.file);
+        trace_output_abandon(&out);
+        return;
+    }
     if (dump.failed) {
         fprintf(stderr, "\nhprof: the heap dump could not be read (out of memory, or a malformed buffer); "
                         "%s not written\n", opts.file);
@@ -293,7 +325,7 @@ static void write_profile(void) {
     }
     int error = trace_output_close(&out);
     if (error) report_write_error(error);
-    if (opts.verbose) fprintf(stderr, " done.\n");
+    if (opts.verbose && opts.doe) fprintf(stderr, " done.\n");
 }
 
 /* The level-0 HEAP_DUMP asked for at JVM_SHUT_DOWN: ty (u1), object ID. */
@@ -378,13 +410,14 @@ static void handle_event(const VMPI_Event *event) {
         if (event->u.heap_dump.dump_level == VMPI_DUMP_LEVEL_0) count_vm_heap(event);
         else hprof_dump_read(&dump, event, &sites, thread_number);
         break;
+    case VMPI_EVENT_DATA_DUMP_REQUEST: dump_on_request(); break;
     case VMPI_EVENT_JVM_SHUT_DOWN:
         closed = true;
         if (atomic_load(&lock.in_gc)) {
             trace_output_abandon(&out);
             break;
         }
-        check_against_vm_heap();
+        if (opts.doe) check_against_vm_heap();
         write_profile();
         break;
     }
@@ -403,10 +436,10 @@ static void notify_event(VMPI_Event *event) {
     int32_t code = event->event_type & ~VMPI_REQUESTED_EVENT;
     /* The VM's heap, to check the table against, before the lock is taken:
      * the dump comes back through this function. */
-    if (code == VMPI_EVENT_JVM_SHUT_DOWN && !closed && !atomic_load(&lock.in_gc)) {
-        vmpi->RequestEvent(VMPI_EVENT_HEAP_DUMP, &(VMPI_HeapDumpArg){VMPI_DUMP_LEVEL_0});
-        if (opts.heap_dump) request_heap_dump();
-    }
+    bool outside_gc = !closed && !atomic_load(&lock.in_gc);
+    bool at_exit = code == VMPI_EVENT_JVM_SHUT_DOWN && opts.doe;
+    if (at_exit && outside_gc) vmpi->RequestEvent(VMPI_EVENT_HEAP_DUMP, &(VMPI_HeapDumpArg){VMPI_DUMP_LEVEL_0});
+    if ((at_exit || code == VMPI_EVENT_DATA_DUMP_REQUEST) && outside_gc && opts.heap_dump) request_heap_dump();
     bool entered = agent_lock_before(vmpi, &lock, code);
     if (!closed) handle_event(event);
     agent_lock_after(vmpi, &lock, code, entered);
@@ -444,7 +477,7 @@ VMPI_EXPORT int32_t VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved) {
         VMPI_EVENT_OBJECT_ALLOC, VMPI_EVENT_OBJECT_FREE, VMPI_EVENT_OBJECT_MOVE,
         VMPI_EVENT_ARENA_DELETE, VMPI_EVENT_GC_START,    VMPI_EVENT_GC_FINISH,
         VMPI_EVENT_CLASS_LOAD,   VMPI_EVENT_THREAD_START, VMPI_EVENT_THREAD_END,
-        VMPI_EVENT_JVM_SHUT_DOWN,
+        VMPI_EVENT_JVM_SHUT_DOWN, VMPI_EVENT_DATA_DUMP_REQUEST,
     };
     for (size_t i = 0; i < sizeof wanted / sizeof wanted[0]; i++) vmpi->EnableEvent(wanted[i], NULL);
     return VMPI_OK;

@@ -33,7 +33,7 @@ void hprof_print_usage(FILE *stream) {
           "verbose=y|n            print messages about dumps     y\n"
           "\n"
           "Not implemented yet (refused): cpu=..., monitor=y,\n"
-          "format=b, net=..., doe=n, force=n.  msa has no effect (Solaris only).\n"
+          "format=b, net=..., force=n.  msa has no effect (Solaris only).\n"
           "\n"
           "Example:\n"
           "  - Get heap usage information based on the allocation sites:\n"
@@ -82,13 +82,13 @@ typedef struct YesNoOption {
 
 HprofParse hprof_parse_options(char *options, HprofOptions *opts) {
     *opts = (HprofOptions){.heap_sites = true, .heap_dump = true, .depth = 4, .interval = 10,
-                           .cutoff = 0.0001, .lineno = true, .verbose = true};
+                           .cutoff = 0.0001, .lineno = true, .verbose = true, .doe = true};
     snprintf(opts->file, sizeof opts->file, "java.hprof.txt");
-    bool doe = true, force = true, msa = false, monitor = false;
+    bool force = true, msa = false, monitor = false;
     const char *format = "a", *cpu = NULL, *net = NULL;
     const YesNoOption yes_no[] = {
         {"lineno", &opts->lineno, NULL}, {"thread", &opts->thread, NULL},
-        {"verbose", &opts->verbose, NULL}, {"doe", &doe, "n"},
+        {"verbose", &opts->verbose, NULL}, {"doe", &opts->doe, NULL},
         {"force", &force, "n"},          {"msa", &msa, NULL},
         {"monitor", &monitor, "y"},
     };

@@ -26,6 +26,7 @@ typedef struct HprofOptions {
     bool lineno;                 /* lineno= line numbers in traces (default y) */
     bool thread;                 /* thread= traces per thread (default n) */
     bool verbose;                /* verbose= messages about dumps (default y) */
+    bool doe;                    /* doe= dump on exit (default y); else only on request */
 } HprofOptions;
 
 typedef enum HprofParse {
