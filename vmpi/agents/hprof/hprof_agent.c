@@ -130,14 +130,9 @@ static const ClassInfo *class_info(uint64_t class_id) {
 
 /* The class a site counts, as the manual names them ("Node", "int[]"). */
 static void write_class_name(const HprofSite *site) {
-    static const char *const primitive[] = {
-        [VMPI_BOOLEAN] = "boolean", [VMPI_CHAR] = "char", [VMPI_FLOAT] = "float",
-        [VMPI_DOUBLE] = "double",   [VMPI_BYTE] = "byte", [VMPI_SHORT] = "short",
-        [VMPI_INT] = "int",         [VMPI_LONG] = "long",
-    };
     const ClassInfo *c = class_info(site->class_id);
     if (site->is_array > VMPI_CLASS && site->is_array <= VMPI_LONG) {
-        trace_output_text(&out, primitive[site->is_array]);
+        trace_output_text(&out, hprof_primitive_name(site->is_array));
     } else {
         trace_output_text(&out, c ? c->name : "<unknown class>");
     }

@@ -118,8 +118,8 @@ static void read_values(Reader *r, FILE *text, const HprofDumpField *fields, int
     }
 }
 
-static const char *primitive_name(uint8_t ty) {
-    switch (ty) {
+const char *hprof_primitive_name(int32_t kind) {
+    switch (kind) {
     case VMPI_BOOLEAN: return "boolean";
     case VMPI_CHAR: return "char";
     case VMPI_FLOAT: return "float";
@@ -127,7 +127,8 @@ static const char *primitive_name(uint8_t ty) {
     case VMPI_BYTE: return "byte";
     case VMPI_SHORT: return "short";
     case VMPI_INT: return "int";
-    default: return "long";
+    case VMPI_LONG: return "long";
+    default: return "<unknown type>";
     }
 }
 
@@ -221,7 +222,7 @@ static void read_record(HprofDump *d, Reader *r, FILE *text, const HprofSites *s
         uint8_t ty = take_u1(r);
         fprintf(text, "ARR %llx (", id);
         write_size_and_trace(d, text, sites, id);
-        fprintf(text, ", nelems=%u, elem type=%s)\n", length, primitive_name(ty));
+        fprintf(text, ", nelems=%u, elem type=%s)\n", length, hprof_primitive_name(ty));
         skip(r, (size_t)length * primitive_size(ty));
         return;
     }

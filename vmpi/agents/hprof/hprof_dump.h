@@ -60,6 +60,10 @@ typedef struct HprofDump {
 bool hprof_dump_init(HprofDump *d);
 void hprof_dump_free(HprofDump *d);
 
+/* A primitive array's element kind (VMPI_BOOLEAN ... VMPI_LONG) as Java
+ * names it: "int". */
+const char *hprof_primitive_name(int32_t kind);
+
 /* CLASS_LOAD: the class's name and the layout of its statics and fields. */
 void hprof_dump_learn_class(HprofDump *d, const VMPI_Event *class_load);
 
