@@ -31,6 +31,7 @@ foreach(bad
     "heap=sites,format=b@@option 'format=b': not implemented yet"
     "heap=sites,net=localhost:5000@@option 'net=localhost:5000': not implemented yet"
     "heap=sites,cpu=samples@@option 'cpu=samples': not implemented yet"
+    "heap=sites,cpu=old@@option 'cpu=old': not implemented yet"
     "heap=sites,monitor=y@@option 'monitor=y': not implemented yet"
     "heap=sites,doe=n@@option 'doe=n': not implemented yet"
     "heap=sites,force=n@@option 'force=n': not implemented yet"
@@ -73,3 +74,10 @@ case(cli/hprof/sites_layout 0 - "the VM's heap agrees"
 # live counts at exit equal to the VM's heap (cli/hprof_sites.sh).
 case(cli/hprof/sites_every_collector 0 - ""
      sh ${cli}/hprof_sites.sh ${VMRUN} ${CMAKE_SOURCE_DIR}/examples/binary_trees.gcl 10 ${GCLAB_COLLECTORS})
+
+# cpu=times: exact call counts per method under every collector, with and
+# without heap=sites, strict, and through a runtime error
+# (cli/hprof_cpu_times.sh).
+case(cli/hprof/cpu_times_every_collector 0 - ""
+     sh ${cli}/hprof_cpu_times.sh ${VMRUN} ${CMAKE_SOURCE_DIR}/examples/bench/fib.gcl
+        ${CMAKE_SOURCE_DIR}/examples/binary_trees.gcl ${cli}/null_reference.gcl ${GCLAB_COLLECTORS})
