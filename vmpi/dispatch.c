@@ -12,8 +12,10 @@
  * collection, and ProfilerExit ends in vm_exit -> vmpi_shutdown.  So
  * JVM_SHUT_DOWN is offered to each agent at most once, marking the agent
  * before calling it (a nested shutdown continues with the agents after it,
- * never recurses into the same one), and libraries are not unloaded while an
- * agent's code is still on this thread's stack (the process is exiting).
+ * never recurses into the same one), the event in flight first reaches the
+ * agents that had not had it yet (finish_broadcasts), and libraries are not
+ * unloaded while an agent's code is still on this thread's stack (the
+ * process is exiting).
  */
 #include <dlfcn.h>
 #include <stdio.h>
@@ -120,19 +122,46 @@ static void deliver_sample(VmpiAgent *agent, const VMPI_Event *alloc) {
     vmpi_deliver(agent, &sampled);
 }
 
+/* The broadcasts under way on this thread, innermost first (a handler's
+ * call may post events in turn).  A shutdown that starts inside one -- an
+ * agent's ProfilerExit from its NotifyEvent -- first offers the event to the
+ * agents after the one that exited (finish_broadcasts), so that every
+ * agent's stream is whole when its JVM_SHUT_DOWN comes: an agent loaded
+ * after the one that exits must not be asked about an object whose
+ * OBJECT_ALLOC it never got. */
+typedef struct Broadcast {
+    const VMPI_Event *event;
+    uint32_t next;              /* the first agent not yet offered it */
+    struct Broadcast *outer;
+} Broadcast;
+
+static _Thread_local Broadcast *broadcasts;
+
+static void offer(VmpiAgent *agent, const VMPI_Event *event) {
+    if (agent->enabled[event->event_type & ~VMPI_REQUESTED_EVENT]) vmpi_deliver(agent, event);
+    if (event->event_type == VMPI_EVENT_OBJECT_ALLOC) deliver_sample(agent, event);
+}
+
+/* Offers each broadcast under way to the agents it has not reached yet. */
+static void finish_broadcasts(void) {
+    for (Broadcast *broadcast = broadcasts; broadcast; broadcast = broadcast->outer)
+        while (broadcast->next < vmpi_num_agents) {
+            VmpiAgent *agent = &vmpi_agents[broadcast->next++];
+            if (!agent->shut_down) offer(agent, broadcast->event);
+        }
+}
+
 void vmpi_dispatch(const VMPI_Event *event, bool with_gc_disabled) {
-    int32_t code = event->event_type & ~VMPI_REQUESTED_EVENT;
     Gc *gc = with_gc_disabled ? vmpi_gc() : NULL;
     if (gc) gc_disable(gc);
     if ((event->event_type & VMPI_REQUESTED_EVENT) && vmpi_requester) {
         vmpi_deliver(vmpi_requester, event);
     } else {
+        Broadcast broadcast = {.event = event, .next = 0, .outer = broadcasts};
+        broadcasts = &broadcast;
         /* vmpi_num_agents is re-read each time: a NotifyEvent may shut down. */
-        for (uint32_t i = 0; i < vmpi_num_agents; i++) {
-            VmpiAgent *agent = &vmpi_agents[i];
-            if (agent->enabled[code]) vmpi_deliver(agent, event);
-            if (event->event_type == VMPI_EVENT_OBJECT_ALLOC) deliver_sample(agent, event);
-        }
+        while (broadcast.next < vmpi_num_agents) offer(&vmpi_agents[broadcast.next++], event);
+        broadcasts = broadcast.outer;
     }
     if (gc) gc_enable(gc);
 }
@@ -147,6 +176,7 @@ struct VMPI_Interface *vmpi_register_listener(void (*notify)(struct VMPI_Event *
 
 /* Offers JVM_SHUT_DOWN to every agent that has not had it yet. */
 static void vmpi_post_shutdown(void) {
+    finish_broadcasts();
     VMPI_Event event = {.event_type = VMPI_EVENT_JVM_SHUT_DOWN,
                         .env_id = vmpi_current_env()};
     for (uint32_t i = 0; i < vmpi_num_agents; i++) {

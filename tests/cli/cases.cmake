@@ -334,3 +334,13 @@ endforeach()
 case(cli/check/silent_when_the_vm_never_started 0 - -
      sh -c "\"$0\" -agentlib:check -agentpath:$1 $2 2>&1 >/dev/null | grep '^check:' && exit 1\nexit 0"
      ${VMRUN} ${agents}/libfailing_onload.so ${hello})
+
+# ---- an agent ends the run from inside an event ---------------------------------
+# tests/agents/exit_midstream.c calls ProfilerExit(3) in its 3000th
+# OBJECT_ALLOC, after collections; check, loaded after it, still gets that
+# allocation before JVM_SHUT_DOWN, so its final heap dump agrees (rule 7).
+foreach(gc ${GCLAB_COLLECTORS})
+  case(cli/agent/exit_midstream/${gc} 3 - "^check: ok: "
+       ${VMRUN} --gc=${gc} --heap=64k -agentpath:${agents}/libexit_midstream.so=n=3000 -agentlib:check
+       ${CMAKE_SOURCE_DIR}/examples/bench/binary_trees.gcl 6)
+endforeach()

@@ -31,6 +31,7 @@ foreach(bad
     "heap=sites,format=b@@option 'format=b': not implemented yet"
     "heap=sites,net=localhost:5000@@option 'net=localhost:5000': not implemented yet"
     "heap=sites,cpu=samples@@option 'cpu=samples': not implemented yet"
+    "heap=sites,cpu=old@@option 'cpu=old': not implemented yet"
     "heap=sites,monitor=y@@option 'monitor=y': not implemented yet"
     "heap=sites,force=n@@option 'force=n': not implemented yet")
   string(REPLACE "@@" ";" pair "${bad}")
@@ -99,3 +100,9 @@ case(cli/hprof/dump_on_SIGQUIT_only_doe_n 0 - ""
 case(cli/hprof/doe_n_no_request 0 - "^hprof: doe=n and no dump was requested: java.hprof.txt not written$"
      sh -c "mkdir -p doe_n && cd doe_n || exit 97\nrm -f java.hprof.txt\n\"$0\" -agentlib:hprof=doe=n \"$1\" > /dev/null || exit 98\n! [ -e java.hprof.txt ]"
      ${VMRUN} ${hello})
+# cpu=times: exact call counts per method under every collector, with and
+# without heap=sites, strict, and through a runtime error
+# (cli/hprof_cpu_times.sh).
+case(cli/hprof/cpu_times_every_collector 0 - ""
+     sh ${cli}/hprof_cpu_times.sh ${VMRUN} ${CMAKE_SOURCE_DIR}/examples/bench/fib.gcl
+        ${CMAKE_SOURCE_DIR}/examples/binary_trees.gcl ${cli}/null_reference.gcl ${GCLAB_COLLECTORS})

@@ -23,6 +23,10 @@
  * (vmpi/agents/common/trace_output.h): written under a temporary name and
  * renamed at JVM_SHUT_DOWN.  A VM that shuts down from inside a collection
  * (gc_fatal_exit) gets no profile: writing it would allocate.
+ *
+ * cpu=times counts every METHOD_ENTRY and times it to its METHOD_EXIT by
+ * call trace (hprof_cpu_times.h), sharing the traces with heap=sites, and
+ * writes the CPU TIME (ms) table after the sites.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -34,6 +38,7 @@
 
 #include "../agent_common.h"
 #include "../common/trace_output.h"
+#include "hprof_cpu_times.h"
 #include "hprof_dump.h"
 #include "hprof_options.h"
 #include "hprof_sites.h"
@@ -66,6 +71,7 @@ static uint32_t dumps_written;      /* at exit and on request (DATA_DUMP_REQUEST
 static size_t threads_written, traces_written; /* records already in an earlier dump */
 static HprofSites sites;
 static HprofDump dump;               /* heap=dump: the last level-2 dump, as text */
+static HprofCpuTimes cpu_times;     /* cpu=times (hprof_cpu_times.h) */
 static VMPI_CallFrame *frames;      /* GetCallTrace's buffer: opts.depth frames */
 static IdMap class_ids, method_ids; /* ID -> tag = index below */
 static ClassInfo *classes;
@@ -82,6 +88,10 @@ static bool out_of_memory;
  * of them (and their bytes) the object map holds. */
 static uint64_t vm_objects, vm_objects_tracked, vm_bytes_tracked;
 static bool vm_heap_seen;
+
+/* heap=sites and heap=dump keep every live object in the object map: its
+ * size and allocation trace. */
+static bool tracks_objects(void) { return opts.heap_sites || opts.heap_dump; }
 
 /* ---- names ------------------------------------------------------------------------- */
 
@@ -179,8 +189,9 @@ static void write_header(const char *date) {
     write_line("JAVA PROFILE 1.0.1, created %s\n\n", date);
     trace_output_text(&out, "Header for -agentlib:hprof ASCII Output (gclab VMPI, after JDK 5.0 JVMTI based)\n"
                             "\nThe layout is the HPROF agent manual's: THREAD START/END records, TRACEs\n"
-                            "(frames Class.method(File:line), innermost first), the HEAP DUMP and the\n"
-                            "SITES table, as heap= asks.\n"
+                            "(frames Class.method(File:line), innermost first), the HEAP DUMP\n"
+                            "(heap=dump), the SITES table (heap=sites) and the CPU TIME (ms) table\n"
+                            "(cpu=times).\n"
                             "\n--------\n\n");
 }
 
@@ -198,14 +209,20 @@ static void write_new_threads(void) {
     threads_written = num_thread_records;
 }
 
-static void write_frame(const VMPI_CallFrame *frame) {
-    const IdEntry *e = idmap_find(&method_ids, (uint64_t)(uintptr_t)frame->method_id);
+/* Writes "Class.method"; returns the class, NULL if unknown. */
+static const ClassInfo *write_method_name(VMPI_MethodID method_id) {
+    const IdEntry *e = idmap_find(&method_ids, (uint64_t)(uintptr_t)method_id);
     const MethodInfo *m = e ? &methods[e->tag] : NULL;
     const ClassInfo *c = m ? &classes[m->class_index] : NULL;
-    trace_output_text(&out, "\t");
     trace_output_text(&out, c ? c->name : "<unknown class>");
     trace_output_text(&out, ".");
     trace_output_text(&out, m ? m->name : "<unknown method>");
+    return c;
+}
+
+static void write_frame(const VMPI_CallFrame *frame) {
+    trace_output_text(&out, "\t");
+    const ClassInfo *c = write_method_name(frame->method_id);
     trace_output_text(&out, "(");
     trace_output_text(&out, c && c->source[0] ? c->source : "Unknown Source");
     if (opts.lineno && frame->lineno > 0) write_line(":%d", frame->lineno);
@@ -268,6 +285,38 @@ static void write_sites(const char *date) {
     free(order);
 }
 
+/* The manual's CPU TIME (ms) table (the layout of JDK hprof's text output):
+ * one row per trace entered, by self time, cut at `cutoff`; the method is
+ * the trace's innermost frame. */
+static void write_cpu_times(const char *date) {
+    HprofCpuRow *rows;
+    int64_t total;
+    ptrdiff_t num_rows = hprof_cpu_times_rows(&cpu_times, sites.num_traces, &rows, &total);
+    if (num_rows < 0) {
+        out_of_memory = true;
+        return;
+    }
+    write_line("CPU TIME (ms) BEGIN (total = %lld) %s\n", (long long)(total / 1000000), date);
+    if (num_rows > 0) trace_output_text(&out, "rank   self  accum   count trace method\n");
+    double accum = 0;
+    for (ptrdiff_t i = 0; i < num_rows; i++) {
+        const HprofCpuRow *row = &rows[i];
+        double self = total ? (double)row->self_time / (double)total : 0;
+        if (self < opts.cutoff) break;
+        accum += self;
+        write_line("%4td %5.2f%% %5.2f%% %7llu %5zu ", i + 1, self * 100, accum * 100,
+                   (unsigned long long)row->count, HPROF_FIRST_TRACE + (size_t)row->trace);
+        const HprofTrace *t = &sites.traces[row->trace];
+        if (t->num_frames > 0)
+            write_method_name(sites.frames[t->first_frame].method_id);
+        else
+            trace_output_text(&out, "<empty trace>");
+        trace_output_text(&out, "\n");
+    }
+    trace_output_text(&out, "CPU TIME (ms) END\n");
+    free(rows);
+}
+
 static void report_write_error(int error) {
     fprintf(stderr, "hprof: cannot write %s: %s\n", opts.file, strerror(error));
 }
@@ -280,12 +329,16 @@ static void write_dump(void) {
     time_t now = time(NULL);
     struct tm local;
     strftime(date, sizeof date, "%a %b %e %H:%M:%S %Y", localtime_r(&now, &local));
-    if (opts.verbose) fprintf(stderr, "Dumping %s ...", opts.heap_sites ? "allocation sites" : "Java heap");
+    const char *heap = opts.heap_sites ? "allocation sites" : opts.heap_dump ? "Java heap" : "";
+    if (opts.verbose)
+        fprintf(stderr, "Dumping %s%s%s ...", heap, heap[0] && opts.cpu_times ? " and " : "",
+                opts.cpu_times ? "CPU usage by timing methods" : "");
     if (dumps_written++ == 0) write_header(date);
     write_new_threads();
     write_new_traces();
     if (opts.heap_dump) hprof_dump_write(&dump, &out, date);
     if (opts.heap_sites) write_sites(date);
+    if (opts.cpu_times) write_cpu_times(date);
 }
 
 /* DATA_DUMP_REQUEST (SIGQUIT): a dump now, written through to the file,
@@ -311,10 +364,10 @@ static void write_profile(void) {
         trace_output_abandon(&out);
         return;
     }
-    if (out_of_memory || sites.untracked) {
-        fprintf(stderr, "\nhprof: %llu allocations could not be tracked (out of memory, or made during a "
-                        "collection): the profile would be wrong; %s not written\n",
-                (unsigned long long)sites.untracked, opts.file);
+    if (out_of_memory || sites.untracked || cpu_times.lost) {
+        fprintf(stderr, "\nhprof: %llu allocations and %llu method entries could not be tracked (out of memory, "
+                        "or allocations made during a collection): the profile would be wrong; %s not written\n",
+                (unsigned long long)sites.untracked, (unsigned long long)cpu_times.lost, opts.file);
         trace_output_abandon(&out);
         return;
     }
@@ -368,21 +421,41 @@ static void check_against_vm_heap(void) {
 
 /* ---- events -------------------------------------------------------------------------- */
 
+/* The thread's call trace in `frames`, `depth` deep, lines dropped with
+ * lineno=n. */
+static VMPI_CallTrace call_trace(VMPI_ThreadID env) {
+    VMPI_CallTrace trace = {.env_id = env, .frames = frames};
+    vmpi->GetCallTrace(&trace, opts.depth);
+    if (!opts.lineno)
+        for (int32_t i = 0; i < trace.num_frames; i++) frames[i].lineno = 0;
+    return trace;
+}
+
+/* cpu=times: the entered method's trace (its frame innermost), and the
+ * time taken after the agent's own work, so that it is not charged. */
+static void method_entry(const VMPI_Event *event) {
+    VMPI_CallTrace trace = call_trace(event->env_id);
+    uint32_t number = hprof_sites_trace(&sites, &trace, opts.thread ? thread_number(event->env_id) : 0);
+    hprof_cpu_times_enter(&cpu_times, event->env_id, event->u.method.method_id, number,
+                          vmpi->GetCurrentThreadCpuTime());
+}
+
 static void object_alloc(const VMPI_Event *event) {
     if (atomic_load(&lock.in_gc)) { /* no allocation allowed now: the site cannot be recorded */
         sites.untracked++;
         return;
     }
-    VMPI_CallTrace trace = {.env_id = event->env_id, .frames = frames};
-    vmpi->GetCallTrace(&trace, opts.depth);
-    if (!opts.lineno)
-        for (int32_t i = 0; i < trace.num_frames; i++) frames[i].lineno = 0;
+    VMPI_CallTrace trace = call_trace(event->env_id);
     hprof_sites_alloc(&sites, event, &trace, opts.thread ? thread_number(event->env_id) : 0);
 }
 
 static void handle_event(const VMPI_Event *event) {
     switch (event->event_type & ~VMPI_REQUESTED_EVENT) {
     case VMPI_EVENT_OBJECT_ALLOC: object_alloc(event); break;
+    case VMPI_EVENT_METHOD_ENTRY: method_entry(event); break;
+    case VMPI_EVENT_METHOD_EXIT:
+        hprof_cpu_times_exit(&cpu_times, event->env_id, event->u.method.method_id, vmpi->GetCurrentThreadCpuTime());
+        break;
     case VMPI_EVENT_OBJECT_FREE: hprof_sites_free_object(&sites, (uint64_t)(uintptr_t)event->u.obj_free.obj_id); break;
     case VMPI_EVENT_OBJECT_MOVE:
         hprof_sites_move(&sites, (uint64_t)(uintptr_t)event->u.obj_move.obj_id,
@@ -412,7 +485,8 @@ static void handle_event(const VMPI_Event *event) {
             trace_output_abandon(&out);
             break;
         }
-        if (opts.doe) check_against_vm_heap();
+        if (tracks_objects() && opts.doe) check_against_vm_heap();
+        hprof_cpu_times_close(&cpu_times, event->env_id, vmpi->GetCurrentThreadCpuTime());
         write_profile();
         break;
     }
@@ -433,7 +507,8 @@ static void notify_event(VMPI_Event *event) {
      * the dump comes back through this function. */
     bool outside_gc = !closed && !atomic_load(&lock.in_gc);
     bool at_exit = code == VMPI_EVENT_JVM_SHUT_DOWN && opts.doe;
-    if (at_exit && outside_gc) vmpi->RequestEvent(VMPI_EVENT_HEAP_DUMP, &(VMPI_HeapDumpArg){VMPI_DUMP_LEVEL_0});
+    if (at_exit && outside_gc && tracks_objects())
+        vmpi->RequestEvent(VMPI_EVENT_HEAP_DUMP, &(VMPI_HeapDumpArg){VMPI_DUMP_LEVEL_0});
     if ((at_exit || code == VMPI_EVENT_DATA_DUMP_REQUEST) && outside_gc && opts.heap_dump) request_heap_dump();
     bool entered = agent_lock_before(vmpi, &lock, code);
     if (!closed) handle_event(event);
@@ -441,6 +516,12 @@ static void notify_event(VMPI_Event *event) {
 }
 
 /* ---- start-up -------------------------------------------------------------------------- */
+
+/* The events only the object map needs. */
+static bool is_heap_sites_event(int32_t code) {
+    return code == VMPI_EVENT_OBJECT_ALLOC || code == VMPI_EVENT_OBJECT_FREE || code == VMPI_EVENT_OBJECT_MOVE ||
+           code == VMPI_EVENT_ARENA_DELETE;
+}
 
 VMPI_EXPORT int32_t VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved) {
     (void)reserved;
@@ -474,6 +555,11 @@ VMPI_EXPORT int32_t VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved) {
         VMPI_EVENT_CLASS_LOAD,   VMPI_EVENT_THREAD_START, VMPI_EVENT_THREAD_END,
         VMPI_EVENT_JVM_SHUT_DOWN, VMPI_EVENT_DATA_DUMP_REQUEST,
     };
-    for (size_t i = 0; i < sizeof wanted / sizeof wanted[0]; i++) vmpi->EnableEvent(wanted[i], NULL);
+    for (size_t i = 0; i < sizeof wanted / sizeof wanted[0]; i++)
+        if (tracks_objects() || !is_heap_sites_event(wanted[i])) vmpi->EnableEvent(wanted[i], NULL);
+    if (opts.cpu_times) {
+        vmpi->EnableEvent(VMPI_EVENT_METHOD_ENTRY, NULL);
+        vmpi->EnableEvent(VMPI_EVENT_METHOD_EXIT, NULL);
+    }
     return VMPI_OK;
 }

@@ -32,12 +32,15 @@ void hprof_print_usage(FILE *stream) {
           "force=y|n              force output to <file>         y\n"
           "verbose=y|n            print messages about dumps     y\n"
           "\n"
-          "Not implemented yet (refused): cpu=..., monitor=y,\n"
-          "format=b, net=..., force=n.  msa has no effect (Solaris only).\n"
+          "Not implemented yet (refused): cpu=samples, cpu=old, monitor=y, format=b,\n"
+          "net=..., force=n.  msa has no effect (Solaris only).  heap=all is the\n"
+          "default only when neither heap= nor cpu= is given.\n"
           "\n"
           "Example:\n"
           "  - Get heap usage information based on the allocation sites:\n"
-          "      vmrun -agentlib:hprof=heap=sites PROG.bc\n",
+          "      vmrun -agentlib:hprof=heap=sites PROG.bc\n"
+          "  - Get method call counts and times by call trace:\n"
+          "      vmrun -agentlib:hprof=cpu=times PROG.bc\n",
           stream);
 }
 
@@ -85,6 +88,7 @@ HprofParse hprof_parse_options(char *options, HprofOptions *opts) {
                            .cutoff = 0.0001, .lineno = true, .verbose = true, .doe = true};
     snprintf(opts->file, sizeof opts->file, "java.hprof.txt");
     bool force = true, msa = false, monitor = false;
+    bool heap_given = false; /* heap=all is the default only when no profile is asked for */
     const char *format = "a", *cpu = NULL, *net = NULL;
     const YesNoOption yes_no[] = {
         {"lineno", &opts->lineno, NULL}, {"thread", &opts->thread, NULL},
@@ -107,11 +111,13 @@ HprofParse hprof_parse_options(char *options, HprofOptions *opts) {
             if (!sites && !dump && !all) return refuse(name, value, "takes dump, sites or all");
             opts->heap_sites = sites || all;
             opts->heap_dump = dump || all;
+            heap_given = true;
         } else if (strcmp(name, "cpu") == 0) {
             if (!value || (strcmp(value, "samples") != 0 && strcmp(value, "times") != 0 &&
                            strcmp(value, "old") != 0))
                 return refuse(name, value, "takes samples, times or old");
             cpu = value;
+            opts->cpu_times = strcmp(value, "times") == 0;
         } else if (strcmp(name, "format") == 0) {
             if (!value || (strcmp(value, "a") != 0 && strcmp(value, "b") != 0))
                 return refuse(name, value, "takes a or b");
@@ -145,7 +151,8 @@ HprofParse hprof_parse_options(char *options, HprofOptions *opts) {
     /* What this version does not do yet (docs/hprof.md). */
     if (format[0] == 'b') return refuse("format", format, "not implemented yet");
     if (net) return refuse("net", net, "not implemented yet");
-    if (cpu) return refuse("cpu", cpu, "not implemented yet");
+    if (cpu && !opts->cpu_times) return refuse("cpu", cpu, "not implemented yet");
+    if (cpu && !heap_given) opts->heap_sites = opts->heap_dump = false;
     for (size_t i = 0; i < sizeof yes_no / sizeof yes_no[0]; i++) {
         const YesNoOption *yn = &yes_no[i];
         if (yn->unimplemented && *yn->value == (yn->unimplemented[0] == 'y'))

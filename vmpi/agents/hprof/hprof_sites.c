@@ -75,8 +75,8 @@ static uint64_t site_hash(const HprofSites *s, size_t i) {
     return site_key_hash(site->trace, site->is_array, site->class_id);
 }
 
-/* The trace's number, added if new; UINT32_MAX if memory ran out. */
-static uint32_t intern_trace(HprofSites *s, const VMPI_CallTrace *trace, uint32_t thread) {
+/* The trace's number, added if new (see hprof_sites.h). */
+uint32_t hprof_sites_trace(HprofSites *s, const VMPI_CallTrace *trace, uint32_t thread) {
     uint64_t hash = hash_words(UINT64_C(0xcbf29ce484222325), (const uint64_t[]){thread}, 1);
     for (int32_t i = 0; i < trace->num_frames; i++) {
         uint64_t words[] = {(uint64_t)(uintptr_t)trace->frames[i].method_id,
@@ -156,7 +156,7 @@ void hprof_sites_alloc(HprofSites *s, const VMPI_Event *alloc, const VMPI_CallTr
     uint64_t obj = (uint64_t)(uintptr_t)alloc->u.obj_alloc.obj_id;
     IdEntry *reused = idmap_find(&s->objects, obj);
     if (reused) forget(s, reused); /* its free was not reported: the ID is reused */
-    uint32_t trace_number = intern_trace(s, trace, thread);
+    uint32_t trace_number = hprof_sites_trace(s, trace, thread);
     uint32_t site_number = trace_number == UINT32_MAX ? UINT32_MAX
         : intern_site(s, trace_number, alloc->u.obj_alloc.is_array,
                       (uint64_t)(uintptr_t)alloc->u.obj_alloc.class_id);

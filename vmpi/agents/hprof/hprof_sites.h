@@ -64,6 +64,10 @@ void hprof_sites_free(HprofSites *s);
  * the wanted depth) and its thread number for thread=y (else 0). */
 void hprof_sites_alloc(HprofSites *s, const VMPI_Event *alloc, const VMPI_CallTrace *trace,
                        uint32_t thread);
+/* The number (index into traces) of a call trace (already cut to the
+ * wanted depth) with thread number `thread` (0 without thread=y), added if
+ * new; UINT32_MAX if memory ran out.  cpu=times shares the traces. */
+uint32_t hprof_sites_trace(HprofSites *s, const VMPI_CallTrace *trace, uint32_t thread);
 void hprof_sites_free_object(HprofSites *s, uint64_t obj_id);
 void hprof_sites_move(HprofSites *s, uint64_t obj_id, int32_t new_arena, uint64_t new_obj_id);
 void hprof_sites_delete_arena(HprofSites *s, int32_t arena_id);
