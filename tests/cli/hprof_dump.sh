@@ -26,7 +26,7 @@ field() {
     awk -v id="$1" -v name="$2" '$1 ~ /^(OBJ|ARR|CLS)$/ { inside = ($2 == id); next }
                                  inside && $0 ~ ("^\t" name "\t") { print $NF }' "$3"
 }
-first=
+. "$(dirname "$0")/same_as_first.sh"
 for gc in "$@"; do
     out="dump_$gc.txt"
     $vmrun --vmpi-strict --gc="$gc" -agentlib:hprof=heap=dump,file="$out" "$program" >/dev/null 2>"dump_$gc.err" ||
@@ -59,11 +59,6 @@ for gc in "$@"; do
     [ -z "$next" ] || fail "$gc: Holder.chain has more than 3 Nodes"
     # The records with their IDs left out, in order of record kind and class.
     sed -n 's/@[0-9a-f]*//; s/id=[0-9a-f]*//; s/^\(ROOT\|CLS\|OBJ\|ARR\) [0-9a-f]* /\1 /p' "$out" | sort > "dump_$gc.shape"
-    if [ -z "$first" ]; then
-        first=$gc
-    elif ! cmp -s "dump_$first.shape" "dump_$gc.shape"; then
-        diff "dump_$first.shape" "dump_$gc.shape" | head -n 10
-        fail "the heap dump differs between $first and $gc"
-    fi
+    same_as_first "$gc" "dump_$gc.shape" "the heap dump differs"
 done
 echo "$# collectors: the same heap dump of $(wc -l < "dump_$first.shape") records"

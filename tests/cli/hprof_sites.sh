@@ -15,7 +15,7 @@ set -u
 vmrun=$1 program=$2 arg=$3
 shift 3
 fail() { echo "FAIL: $*"; exit 1; }
-first=
+. "$(dirname "$0")/same_as_first.sh"
 for gc in "$@"; do
     $vmrun --gc="$gc" --gc-log --heap=512k --young=64k \
         -agentlib:hprof=heap=sites,cutoff=0,depth=6,file="sites_$gc.txt" \
@@ -31,11 +31,6 @@ for gc in "$@"; do
          sites && $1 ~ /^[0-9]+$/ { print frames[$8 ":"] "| " $9, $6, $7 }' \
         "sites_$gc.txt" | sort > "sites_$gc.alloc"
     [ -s "sites_$gc.alloc" ] || fail "$gc: no SITES rows in sites_$gc.txt"
-    if [ -z "$first" ]; then
-        first=$gc
-    elif ! cmp -s "sites_$first.alloc" "sites_$gc.alloc"; then
-        diff "sites_$first.alloc" "sites_$gc.alloc" | head -n 10
-        fail "allocated totals per site differ between $first and $gc"
-    fi
+    same_as_first "$gc" "sites_$gc.alloc" "allocated totals per site differ"
 done
 echo "$# collectors: $(wc -l < "sites_$first.alloc") sites, the same allocated totals"
