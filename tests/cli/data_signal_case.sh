@@ -34,4 +34,4 @@ if [ -e trace.jsonl ]; then
     tail -n 1 trace.jsonl | grep -q '"event":"JVM_SHUT_DOWN"' ||
         complain "trace.jsonl does not end with JVM_SHUT_DOWN: $(tail -n 1 trace.jsonl)"
 fi
-verdict "$@"
+verdict err "$@"

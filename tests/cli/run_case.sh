@@ -10,6 +10,7 @@
 #         line of standard error must match; "" for "must be empty"; "-" to
 #         ignore it
 set -u
+. "$(dirname "$0")/verdict.sh"
 expect_status=$1 expect_stdout=$2 expect_stderr=$3
 shift 3
 [ "$1" = "--" ] && shift
@@ -17,8 +18,6 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 "$@" >"$scratch/out" 2>"$scratch/err" </dev/null
 status=$?
-failed=0
-complain() { echo "FAIL: $*"; failed=1; }
 [ "$status" -eq "$expect_status" ] || complain "exit status $status, expected $expect_status"
 if [ "$status" -ge 128 ] && [ "$status" -ne "$expect_status" ]; then complain "killed by signal $((status - 128))"; fi
 if [ "$expect_stdout" != "-" ] && ! cmp -s "$expect_stdout" "$scratch/out"; then
@@ -36,10 +35,4 @@ case "$expect_stderr" in
             grep -Eq -- "$pattern" "$scratch/err" || complain "standard error does not match /$pattern/"
         done ;;
 esac
-if [ "$failed" -ne 0 ]; then
-    echo "command: $*"
-    echo "--- standard error (first 20 lines):"
-    head -n 20 "$scratch/err"
-    exit 1
-fi
-exit 0
+verdict "$scratch/err" "$@"

@@ -17,6 +17,7 @@
 #ifndef GCLAB_AGENT_COMMON_H
 #define GCLAB_AGENT_COMMON_H
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -24,6 +25,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/trace_output.h"
 #include "vmpi.h"
 
 typedef struct AgentLock {
@@ -49,6 +51,20 @@ static inline bool agent_lock_create(VMPI_Interface *vmpi, const char *agent, Ag
     atomic_init(&lock->in_gc, false);
     if (lock->monitor) return true;
     fprintf(stderr, "%s: out of memory\n", agent);
+    return false;
+}
+
+/* The rest of a writing agent's start (trace, hprof): its output file
+ * opened (trace_output.h) and its lock created.  False, with a message and
+ * no file left behind, if either fails. */
+static inline bool agent_open_output(VMPI_Interface *vmpi, const char *agent, const char *path,
+                                     TraceOutput *out, AgentLock *lock) {
+    if (!trace_output_open(out, path)) {
+        fprintf(stderr, "%s: cannot open %s: %s\n", agent, path, strerror(errno));
+        return false;
+    }
+    if (agent_lock_create(vmpi, agent, lock)) return true;
+    trace_output_abandon(out);
     return false;
 }
 

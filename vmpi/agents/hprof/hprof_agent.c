@@ -28,7 +28,6 @@
  * call trace (hprof_cpu_times.h), sharing the traces with heap=sites, and
  * writes the CPU TIME (ms) table after the sites.
  */
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,7 +36,6 @@
 #include <unistd.h>
 
 #include "../agent_common.h"
-#include "../common/trace_output.h"
 #include "hprof_cpu_times.h"
 #include "hprof_dump.h"
 #include "hprof_options.h"
@@ -540,14 +538,7 @@ VMPI_EXPORT int32_t VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved) {
         fprintf(stderr, "hprof: out of memory\n");
         return VMPI_ERR;
     }
-    if (!trace_output_open(&out, opts.file)) {
-        fprintf(stderr, "hprof: cannot open %s: %s\n", opts.file, strerror(errno));
-        return VMPI_ERR;
-    }
-    if (!agent_lock_create(vmpi, "hprof", &lock)) {
-        trace_output_abandon(&out);
-        return VMPI_ERR;
-    }
+    if (!agent_open_output(vmpi, "hprof", opts.file, &out, &lock)) return VMPI_ERR;
     vmpi->NotifyEvent = notify_event;
     static const int32_t wanted[] = {
         VMPI_EVENT_OBJECT_ALLOC, VMPI_EVENT_OBJECT_FREE, VMPI_EVENT_OBJECT_MOVE,

@@ -31,14 +31,12 @@
  * renamed onto F at JVM_SHUT_DOWN, which the VM sends on every orderly way
  * out; a run that dies first leaves only the temporary "F.PID.partial".
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "../agent_common.h"
-#include "../common/trace_output.h"
 #include "vmpi.h"
 
 #define MAX_THREADS 1024
@@ -308,14 +306,7 @@ VMPI_EXPORT int32_t VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved) {
     bool methods;
     char *events;
     if (!parse_options(options, &methods, &events)) return VMPI_ERR;
-    if (!trace_output_open(&out, path)) {
-        fprintf(stderr, "trace: cannot open %s: %s\n", path, strerror(errno));
-        return VMPI_ERR;
-    }
-    if (!agent_lock_create(vmpi, "trace", &lock)) {
-        trace_output_abandon(&out);
-        return VMPI_ERR;
-    }
+    if (!agent_open_output(vmpi, "trace", path, &out, &lock)) return VMPI_ERR;
     vmpi->NotifyEvent = notify_event;
     static const int32_t traced[] = {
         VMPI_EVENT_ARENA_NEW,   VMPI_EVENT_ARENA_DELETE, VMPI_EVENT_OBJECT_ALLOC,
