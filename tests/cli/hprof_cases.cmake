@@ -28,7 +28,6 @@ foreach(bad
     "heap=sites,format=b,monitor=y@@option 'format=b': cannot be used with monitor=y"
     "heap=sites,format=b,cpu=old@@option 'format=b': cannot be used with cpu=old or cpu=times"
     "heap=sites,format=b,cpu=times@@option 'format=b': cannot be used with cpu=old or cpu=times"
-    "heap=sites,format=b@@option 'format=b': not implemented yet"
     "heap=sites,net=localhost:5000@@option 'net=localhost:5000': not implemented yet"
     "heap=sites,cpu=samples@@option 'cpu=samples': not implemented yet"
     "heap=sites,cpu=old@@option 'cpu=old': not implemented yet"
@@ -106,3 +105,40 @@ case(cli/hprof/doe_n_no_request 0 - "^hprof: doe=n and no dump was requested: ja
 case(cli/hprof/cpu_times_every_collector 0 - ""
      sh ${cli}/hprof_cpu_times.sh ${VMRUN} ${CMAKE_SOURCE_DIR}/examples/bench/fib.gcl
         ${CMAKE_SOURCE_DIR}/examples/binary_trees.gcl ${cli}/null_reference.gcl ${GCLAB_COLLECTORS})
+
+# format=b (vmpi/agents/hprof/hprof_binary.h).  VisualVM's heap library, from
+# Debian's visualvm (.ci/install-deps installs it and a JDK), reads the dump
+# hprof writes under every collector: the classes and instance counts are
+# the VM's heap walk, and values read back are the program's
+# (tests/hprof/visualvm/visualvm_read.sh).
+set(visualvm_heap_jar /usr/share/visualvm/visualvm/modules/org-graalvm-visualvm-lib-jfluid-heap.jar
+    CACHE FILEPATH "VisualVM's heap library (dpkg -L visualvm | grep jfluid-heap)")
+set(visualvm_tests ${CMAKE_CURRENT_SOURCE_DIR}/hprof/visualvm)
+case(cli/hprof/format_b_read_by_visualvm 0 - ""
+     sh ${visualvm_tests}/visualvm_read.sh ${VMRUN} ${visualvm_heap_jar} ${visualvm_tests}/shapes.gcl
+        ${GCLAB_COLLECTORS})
+# The manual's default name for format=b is java.hprof, and it starts with
+# the 1.0.2 header (in a directory of its own: no java.hprof.txt appears).
+case(cli/hprof/format_b_default_file 0 - "the VM's heap agrees"
+     sh -c "mkdir -p format_b && cd format_b || exit 97\nrm -f java.hprof java.hprof.txt\n\"$0\" -agentlib:hprof=format=b \"$1\" > /dev/null || exit 98\n[ \"$(head -c 18 java.hprof)\" = 'JAVA PROFILE 1.0.2' ] || exit 10\n! [ -e java.hprof.txt ]"
+     ${VMRUN} ${CMAKE_SOURCE_DIR}/tests/heap/known_heap.gcl)
+# format=b on request: SIGQUIT appends a heap dump and ALLOC SITES to the
+# binary profile, checked record by record (tests/hprof/format_b_signal.sh).
+set(hprof_tests ${CMAKE_CURRENT_SOURCE_DIR}/hprof)
+case(cli/hprof/format_b_dump_on_SIGQUIT 0 - ""
+     sh ${hprof_tests}/format_b_signal.sh 2 heap=all -- ${VMRUN} ${cli}/work_then_finish.gcl)
+case(cli/hprof/format_b_dump_on_SIGQUIT_only_doe_n 0 - ""
+     sh ${hprof_tests}/format_b_signal.sh 1 heap=all,doe=n -- ${VMRUN} ${cli}/work_then_finish.gcl)
+# format=b,heap=sites in a small heap: well-formed records, no heap dump, and
+# HEAP SUMMARY's live objects and bytes, and the ALLOC SITES listed with
+# cutoff=0, are the VM's heap at exit (the level-0 count hprof checks).
+set(hprof_binary_sites "rm -f sites.hprof
+\"$0\" --heap=512k -agentlib:hprof=format=b,heap=sites,cutoff=0,file=sites.hprof \"$2\" 10 > /dev/null 2> sites.err || exit 98
+cat sites.err >&2
+python3 \"$1\" sites.hprof > sites.records || exit 10
+live=$(awk '/^hprof: live at exit: / {print $5, $7}' sites.err)
+[ -n \"$live\" ] && grep -q \"^summary $live$\" sites.records || exit 11
+grep -q \"^sites [1-9][0-9]* \${live% *}$\" sites.records || exit 12
+! grep -q '^records 1c ' sites.records || exit 13")
+case(cli/hprof/format_b_sites 0 - "the VM's heap agrees"
+     sh -c "${hprof_binary_sites}" ${VMRUN} ${hprof_tests}/hprof_records.py ${CMAKE_SOURCE_DIR}/examples/binary_trees.gcl)

@@ -27,6 +27,9 @@
  * cpu=times counts every METHOD_ENTRY and times it to its METHOD_EXIT by
  * call trace (hprof_cpu_times.h), sharing the traces with heap=sites, and
  * writes the CPU TIME (ms) table after the sites.
+ *
+ * format=b writes the same dumps in the HPROF binary format instead
+ * (hprof_binary.h), into the same file.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -36,6 +39,7 @@
 #include <unistd.h>
 
 #include "../agent_common.h"
+#include "hprof_binary.h"
 #include "hprof_cpu_times.h"
 #include "hprof_dump.h"
 #include "hprof_options.h"
@@ -70,6 +74,7 @@ static size_t threads_written, traces_written; /* records already in an earlier 
 static HprofSites sites;
 static HprofDump dump;               /* heap=dump: the last level-2 dump, as text */
 static HprofCpuTimes cpu_times;     /* cpu=times (hprof_cpu_times.h) */
+static HprofBinary binary;          /* format=b (hprof_binary.h) */
 static VMPI_CallFrame *frames;      /* GetCallTrace's buffer: opts.depth frames */
 static IdMap class_ids, method_ids; /* ID -> tag = index below */
 static ClassInfo *classes;
@@ -251,18 +256,26 @@ static int by_live_bytes(const void *a, const void *b) {
     return x->class_id < y->class_id ? -1 : x->class_id > y->class_id;
 }
 
-static void write_sites(const char *date) {
+/* The sites in the table's order, and their live bytes; NULL if out of memory. */
+static uint32_t *sites_by_live_bytes(uint64_t *total_live) {
     uint32_t *order = malloc((sites.num_sites ? sites.num_sites : 1) * sizeof *order);
     if (!order) {
         out_of_memory = true;
-        return;
+        return NULL;
     }
-    uint64_t total_live = 0;
+    *total_live = 0;
     for (size_t i = 0; i < sites.num_sites; i++) {
         order[i] = (uint32_t)i;
-        total_live += sites.sites[i].live_bytes;
+        *total_live += sites.sites[i].live_bytes;
     }
     qsort(order, sites.num_sites, sizeof *order, by_live_bytes);
+    return order;
+}
+
+static void write_sites(const char *date) {
+    uint64_t total_live;
+    uint32_t *order = sites_by_live_bytes(&total_live);
+    if (!order) return;
     write_line("SITES BEGIN (ordered by live bytes) %s\n", date);
     trace_output_text(&out, "          percent          live          alloc'ed  stack class\n"
                             " rank   self  accum     bytes objs     bytes  objs trace name\n");
@@ -319,6 +332,16 @@ static void report_write_error(int error) {
     fprintf(stderr, "hprof: cannot write %s: %s\n", opts.file, strerror(error));
 }
 
+/* format=b: the same dump as records (hprof_binary.h); the threads are
+ * already written, as they started and ended. */
+static void write_binary_dump(void) {
+    uint64_t total_live;
+    uint32_t *order = opts.heap_sites ? sites_by_live_bytes(&total_live) : NULL;
+    if (!opts.heap_sites || order)
+        hprof_binary_write_dump(&binary, &sites, opts.heap_dump, order, opts.cutoff);
+    free(order);
+}
+
 /* One dump, at exit or on request, appended to the file: the header the
  * first time, the threads and traces that are new since the last dump, then
  * the heap dump and the sites table as they are now. */
@@ -331,7 +354,12 @@ static void write_dump(void) {
     if (opts.verbose)
         fprintf(stderr, "Dumping %s%s%s ...", heap, heap[0] && opts.cpu_times ? " and " : "",
                 opts.cpu_times ? "CPU usage by timing methods" : "");
-    if (dumps_written++ == 0) write_header(date);
+    bool first = dumps_written++ == 0;
+    if (opts.binary) {
+        write_binary_dump();
+        return;
+    }
+    if (first) write_header(date);
     write_new_threads();
     write_new_traces();
     if (opts.heap_dump) hprof_dump_write(&dump, &out, date);
@@ -351,6 +379,12 @@ static void dump_on_request(void) {
  * something in it would be wrong or no dump was made. */
 static void write_profile(void) {
     if (opts.doe) write_dump();
+    if (opts.binary) {
+        FILE *stream = binary.out;
+        dump.failed |= binary.failed;
+        hprof_binary_close(&binary);
+        fclose(stream);
+    }
     if (dumps_written == 0) {
         if (opts.verbose) fprintf(stderr, "hprof: doe=n and no dump was requested: %s not written\n", opts.file);
         trace_output_abandon(&out);
@@ -468,12 +502,20 @@ static void handle_event(const VMPI_Event *event) {
         break;
     case VMPI_EVENT_CLASS_LOAD:
         record_class(event);
-        if (opts.heap_dump) hprof_dump_learn_class(&dump, event);
+        if (opts.binary) hprof_binary_class_load(&binary, event);
+        else if (opts.heap_dump) hprof_dump_learn_class(&dump, event);
         break;
-    case VMPI_EVENT_THREAD_START: record_thread(event, true); break;
-    case VMPI_EVENT_THREAD_END: record_thread(event, false); break;
+    case VMPI_EVENT_THREAD_START:
+        record_thread(event, true);
+        if (opts.binary) hprof_binary_thread_start(&binary, thread_number(event->u.thread_start.thread_env_id), event);
+        break;
+    case VMPI_EVENT_THREAD_END:
+        record_thread(event, false);
+        if (opts.binary) hprof_binary_thread_end(&binary, thread_number(event->env_id));
+        break;
     case VMPI_EVENT_HEAP_DUMP:
         if (event->u.heap_dump.dump_level == VMPI_DUMP_LEVEL_0) count_vm_heap(event);
+        else if (opts.binary) hprof_binary_read_heap_dump(&binary, event, &sites, thread_number);
         else hprof_dump_read(&dump, event, &sites, thread_number);
         break;
     case VMPI_EVENT_DATA_DUMP_REQUEST: dump_on_request(); break;
@@ -539,6 +581,12 @@ VMPI_EXPORT int32_t VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved) {
         return VMPI_ERR;
     }
     if (!agent_open_output(vmpi, "hprof", opts.file, &out, &lock)) return VMPI_ERR;
+    FILE *stream = opts.binary ? hprof_binary_stream(&out) : NULL;
+    if (opts.binary && (!stream || !hprof_binary_open(&binary, stream))) {
+        fprintf(stderr, "hprof: out of memory\n");
+        trace_output_abandon(&out);
+        return VMPI_ERR;
+    }
     vmpi->NotifyEvent = notify_event;
     static const int32_t wanted[] = {
         VMPI_EVENT_OBJECT_ALLOC, VMPI_EVENT_OBJECT_FREE, VMPI_EVENT_OBJECT_MOVE,

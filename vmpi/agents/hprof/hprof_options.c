@@ -32,8 +32,8 @@ void hprof_print_usage(FILE *stream) {
           "force=y|n              force output to <file>         y\n"
           "verbose=y|n            print messages about dumps     y\n"
           "\n"
-          "Not implemented yet (refused): cpu=samples, cpu=old, monitor=y, format=b,\n"
-          "net=..., force=n.  msa has no effect (Solaris only).  heap=all is the\n"
+          "Not implemented yet (refused): cpu=samples, cpu=old, monitor=y, net=...,\n"
+          "force=n.  msa has no effect (Solaris only).  heap=all is the\n"
           "default only when neither heap= nor cpu= is given.\n"
           "\n"
           "Example:\n"
@@ -89,6 +89,7 @@ HprofParse hprof_parse_options(char *options, HprofOptions *opts) {
     snprintf(opts->file, sizeof opts->file, "java.hprof.txt");
     bool force = true, msa = false, monitor = false;
     bool heap_given = false; /* heap=all is the default only when no profile is asked for */
+    bool file_given = false; /* else the manual's default name for the format */
     const char *format = "a", *cpu = NULL, *net = NULL;
     const YesNoOption yes_no[] = {
         {"lineno", &opts->lineno, NULL}, {"thread", &opts->thread, NULL},
@@ -126,6 +127,7 @@ HprofParse hprof_parse_options(char *options, HprofOptions *opts) {
             if (!value || !*value) return refuse(name, value, "takes a file name");
             if ((size_t)snprintf(opts->file, sizeof opts->file, "%s", value) >= sizeof opts->file)
                 return refuse(name, NULL, "file name too long");
+            file_given = true;
         } else if (strcmp(name, "net") == 0) {
             const char *colon = value ? strrchr(value, ':') : NULL;
             int32_t port;
@@ -149,10 +151,11 @@ HprofParse hprof_parse_options(char *options, HprofOptions *opts) {
     if (format[0] == 'b' && cpu && strcmp(cpu, "samples") != 0)
         return refuse("format", format, "cannot be used with cpu=old or cpu=times");
     /* What this version does not do yet (docs/hprof.md). */
-    if (format[0] == 'b') return refuse("format", format, "not implemented yet");
     if (net) return refuse("net", net, "not implemented yet");
     if (cpu && !opts->cpu_times) return refuse("cpu", cpu, "not implemented yet");
     if (cpu && !heap_given) opts->heap_sites = opts->heap_dump = false;
+    opts->binary = format[0] == 'b';
+    if (opts->binary && !file_given) snprintf(opts->file, sizeof opts->file, "java.hprof");
     for (size_t i = 0; i < sizeof yes_no / sizeof yes_no[0]; i++) {
         const YesNoOption *yn = &yes_no[i];
         if (yn->unimplemented && *yn->value == (yn->unimplemented[0] == 'y'))

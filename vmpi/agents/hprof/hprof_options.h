@@ -20,7 +20,8 @@
 typedef struct HprofOptions {
     bool heap_sites, heap_dump;  /* heap=sites|dump|all */
     bool cpu_times;              /* cpu=times */
-    char file[4096];             /* file= (default java.hprof.txt) */
+    bool binary;                 /* format=b (hprof_binary.h), else text */
+    char file[4096];             /* file= (default java.hprof.txt, java.hprof with format=b) */
     int32_t depth;               /* depth= frames per trace (default 4) */
     int32_t interval;            /* interval= ms between CPU samples (default 10) */
     double cutoff;               /* cutoff= ratio below which sites are not listed */

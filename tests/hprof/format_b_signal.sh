@@ -1,0 +1,37 @@
+#!/bin/sh
+# format_b_signal.sh -- hprof's format=b dumps on demand: SIGQUIT makes the
+# VM post DATA_DUMP_REQUEST, and hprof appends a dump's records to its
+# binary profile.
+#
+#   format_b_signal.sh DUMPS OPTIONS -- VMRUN PROGRAM
+#
+# Starts VMRUN --vmpi-strict -agentlib:hprof=format=b,OPTIONS PROGRAM (a
+# program that prints, then works for a second or more:
+# cli/work_then_finish.gcl), sends SIGQUIT once its output is not empty, and
+# checks with hprof_records.py that java.hprof is well formed and holds
+# DUMPS heap dumps (each closed by HEAP DUMP END) and DUMPS ALLOC SITES
+# (options heap=all), every trace written once.  Timing is never asserted.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../cli/verdict.sh"
+dumps=$1 options=$2
+shift 3
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+cd "$scratch" || exit 1
+
+wait_for='i=0; while [ ! -s out ] && [ $i -lt 600 ] && kill -0 $$ 2>/dev/null; do sleep 0.1; i=$((i + 1)); done'
+sh -c "( $wait_for; kill -s QUIT \$\$ ) & exec \"\$0\" --vmpi-strict -agentlib:hprof=format=b,$options \"\$@\" >out 2>err </dev/null" "$@"
+status=$?
+
+[ "$status" -eq 0 ] || complain "exit status $status, expected 0"
+grep -q "^vmrun: SIGQUIT: stack trace of thread main$" err || complain "the VM did not serve SIGQUIT"
+if [ ! -s java.hprof ]; then
+    complain "no java.hprof"
+elif ! python3 "$here/hprof_records.py" java.hprof > records 2>> err; then
+    complain "java.hprof is malformed: $(tail -n 1 err)"
+else
+    [ "$(grep -c '^heap_dump [1-9]' records)" = "$dumps" ] || complain "$(grep -c '^heap_dump' records) heap dumps, expected $dumps"
+    [ "$(grep -c '^sites ' records)" = "$dumps" ] || complain "$(grep -c '^sites ' records) ALLOC SITES, expected $dumps"
+fi
+verdict err "$@"
