@@ -142,3 +142,26 @@ grep -q \"^sites [1-9][0-9]* \${live% *}$\" sites.records || exit 12
 ! grep -q '^records 1c ' sites.records || exit 13")
 case(cli/hprof/format_b_sites 0 - "the VM's heap agrees"
      sh -c "${hprof_binary_sites}" ${VMRUN} ${hprof_tests}/hprof_records.py ${CMAKE_SOURCE_DIR}/examples/binary_trees.gcl)
+# format=b is complete or absent, as text is: doe=n with no request writes
+# no java.hprof; a run killed while it writes leaves only its .partial file;
+# a run that ends in a runtime error still writes a well-formed profile with
+# its heap dump (each in a directory of its own).
+case(cli/hprof/format_b_doe_n_no_request 0 - "^hprof: doe=n and no dump was requested: java.hprof not written$"
+     sh -c "mkdir -p format_b_doe_n && cd format_b_doe_n || exit 97\nrm -f java.hprof*\n\"$0\" -agentlib:hprof=format=b,doe=n \"$1\" > /dev/null || exit 98\n! [ -e java.hprof ]"
+     ${VMRUN} ${hello})
+set(hprof_binary_killed "mkdir -p format_b_killed && cd format_b_killed || exit 97
+rm -f java.hprof*
+\"$0\" -agentlib:hprof=format=b \"$1\" > out &
+i=0
+while [ ! -s out ] && [ $i -lt 600 ]
+do sleep 0.1
+i=$((i + 1))
+done
+kill -s KILL $! && wait $!
+ls java.hprof.*.partial > /dev/null || exit 10
+! [ -e java.hprof ]")
+case(cli/hprof/format_b_killed_leaves_no_profile 0 - -
+     sh -c "${hprof_binary_killed}" ${VMRUN} ${cli}/spin_forever.gcl)
+case(cli/hprof/format_b_runtime_error 0 - "error: null reference"
+     sh -c "mkdir -p format_b_error && cd format_b_error || exit 97\nrm -f java.hprof\n\"$0\" -agentlib:hprof=format=b \"$1\" > /dev/null\n[ $? -eq 1 ] || exit 98\npython3 \"$2\" java.hprof > records || exit 10\ngrep -q '^heap_dump 1$' records"
+     ${VMRUN} ${cli}/null_reference.gcl ${hprof_tests}/hprof_records.py)
