@@ -142,6 +142,17 @@ grep -q \"^sites [1-9][0-9]* \${live% *}$\" sites.records || exit 12
 ! grep -q '^records 1c ' sites.records || exit 13")
 case(cli/hprof/format_b_sites 0 - "the VM's heap agrees"
      sh -c "${hprof_binary_sites}" ${VMRUN} ${hprof_tests}/hprof_records.py ${CMAKE_SOURCE_DIR}/examples/binary_trees.gcl)
+# format=b,heap=dump: a heap dump of as many objects as the VM's heap holds,
+# and no ALLOC SITES.
+set(hprof_binary_dump "rm -f dump.hprof
+\"$0\" -agentlib:hprof=format=b,heap=dump,file=dump.hprof \"$2\" > /dev/null 2> dump.err || exit 98
+cat dump.err >&2
+python3 \"$1\" dump.hprof > dump.records || exit 10
+live=$(awk '/^hprof: live at exit: / {print $5}' dump.err)
+grep -q \"^heap_dump $live$\" dump.records || exit 11
+! grep -q '^records 06 ' dump.records || exit 12")
+case(cli/hprof/format_b_heap_dump 0 - "the VM's heap agrees@@^Dumping Java heap ... done.$"
+     sh -c "${hprof_binary_dump}" ${VMRUN} ${hprof_tests}/hprof_records.py ${CMAKE_SOURCE_DIR}/tests/heap/known_heap.gcl)
 # format=b is complete or absent, as text is: doe=n with no request writes
 # no java.hprof; a run killed while it writes leaves only its .partial file;
 # a run that ends in a runtime error still writes a well-formed profile with
@@ -150,7 +161,7 @@ case(cli/hprof/format_b_doe_n_no_request 0 - "^hprof: doe=n and no dump was requ
      sh -c "mkdir -p format_b_doe_n && cd format_b_doe_n || exit 97\nrm -f java.hprof*\n\"$0\" -agentlib:hprof=format=b,doe=n \"$1\" > /dev/null || exit 98\n! [ -e java.hprof ]"
      ${VMRUN} ${hello})
 set(hprof_binary_killed "mkdir -p format_b_killed && cd format_b_killed || exit 97
-rm -f java.hprof*
+rm -f java.hprof* out
 \"$0\" -agentlib:hprof=format=b \"$1\" > out &
 i=0
 while [ ! -s out ] && [ $i -lt 600 ]

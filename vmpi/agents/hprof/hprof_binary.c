@@ -526,10 +526,10 @@ static void put_sites(HprofBinary *b, const HprofSites *sites, const uint32_t *o
         alloc_objects += sites->sites[i].alloc_objects;
     }
     size_t listed = 0; /* as the text's table: down to the cutoff */
-    while (listed < sites->num_sites && live_bytes &&
-           (double)sites->sites[order[listed]].live_bytes / (double)live_bytes >= cutoff)
-        listed++;
-    if (!live_bytes) listed = cutoff > 0 ? 0 : sites->num_sites;
+    for (; listed < sites->num_sites; listed++) {
+        double self = live_bytes ? (double)sites->sites[order[listed]].live_bytes / (double)live_bytes : 0;
+        if (self < cutoff) break;
+    }
     float ratio = (float)cutoff;
     uint32_t ratio_bits;
     memcpy(&ratio_bits, &ratio, 4);
