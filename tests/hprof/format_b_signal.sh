@@ -14,15 +14,10 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../cli/verdict.sh"
+. "$here/../cli/hprof_sigquit_run.sh"
 dumps=$1 options=$2
 shift 3
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
-cd "$scratch" || exit 1
-
-wait_for='i=0; while [ ! -s out ] && [ $i -lt 600 ] && kill -0 $$ 2>/dev/null; do sleep 0.1; i=$((i + 1)); done'
-sh -c "( $wait_for; kill -s QUIT \$\$ ) & exec \"\$0\" --vmpi-strict -agentlib:hprof=format=b,$options \"\$@\" >out 2>err </dev/null" "$@"
-status=$?
+hprof_sigquit_run "format=b,$options" "$@"
 
 [ "$status" -eq 0 ] || complain "exit status $status, expected 0"
 grep -q "^vmrun: SIGQUIT: stack trace of thread main$" err || complain "the VM did not serve SIGQUIT"
