@@ -316,6 +316,13 @@ static uint32_t trace_serial(const Conversion *c, uint64_t id) {
     return e ? HPROF_FIRST_TRACE + c->sites->sites[e->tag].trace : 0;
 }
 
+/* The start of an instance or array dump: its tag, ID and allocation trace. */
+static void put_object_header(Conversion *c, uint8_t tag, uint64_t id) {
+    put_u1(c->dump, tag);
+    put_id(c->dump, id);
+    put_u4(c->dump, trace_serial(c, id));
+}
+
 static void put_class_dump(FILE *out, const HprofBinaryClass *cls, uint64_t super, uint32_t instance_size) {
     put_u1(out, SUB_CLASS_DUMP);
     put_id(out, cls->id);
@@ -363,9 +370,7 @@ static void convert_instance(Conversion *c, HprofReader *r, uint64_t id) {
         r->overrun = true;
         return;
     }
-    put_u1(c->dump, SUB_INSTANCE_DUMP);
-    put_id(c->dump, id);
-    put_u4(c->dump, trace_serial(c, id));
+    put_object_header(c, SUB_INSTANCE_DUMP, id);
     put_id(c->dump, class_id);
     put_u4(c->dump, (uint32_t)values_size(cls->fields, cls->num_fields));
     convert_values(&values, c->dump, cls->fields, cls->num_fields);
@@ -379,9 +384,7 @@ static void convert_object_array(Conversion *c, HprofReader *r, uint64_t id) {
         r->overrun = true;
         return;
     }
-    put_u1(c->dump, SUB_OBJECT_ARRAY_DUMP);
-    put_id(c->dump, id);
-    put_u4(c->dump, trace_serial(c, id));
+    put_object_header(c, SUB_OBJECT_ARRAY_DUMP, id);
     put_u4(c->dump, length);
     put_id(c->dump, array_class->id);
     for (uint32_t i = 0; i < length && !r->overrun; i++) put_id(c->dump, hprof_take_id(r));
@@ -395,9 +398,7 @@ static void convert_primitive_array(Conversion *c, HprofReader *r, uint64_t id) 
         r->overrun = true;
         return;
     }
-    put_u1(c->dump, SUB_PRIMITIVE_ARRAY_DUMP);
-    put_id(c->dump, id);
-    put_u4(c->dump, trace_serial(c, id));
+    put_object_header(c, SUB_PRIMITIVE_ARRAY_DUMP, id);
     put_u4(c->dump, length);
     put_u1(c->dump, kind);
     for (uint32_t i = 0; i < length && !r->overrun; i++) {
