@@ -123,12 +123,13 @@ case(cli/hprof/format_b_default_file 0 - "the VM's heap agrees"
      sh -c "mkdir -p format_b && cd format_b || exit 97\nrm -f java.hprof java.hprof.txt\n\"$0\" -agentlib:hprof=format=b \"$1\" > /dev/null || exit 98\n[ \"$(head -c 18 java.hprof)\" = 'JAVA PROFILE 1.0.2' ] || exit 10\n! [ -e java.hprof.txt ]"
      ${VMRUN} ${CMAKE_SOURCE_DIR}/tests/heap/known_heap.gcl)
 # format=b on request: SIGQUIT appends a heap dump and ALLOC SITES to the
-# binary profile, checked record by record (tests/hprof/format_b_signal.sh).
+# binary profile, checked record by record, and VisualVM opens every dump
+# (tests/hprof/format_b_signal.sh).
 set(hprof_tests ${CMAKE_CURRENT_SOURCE_DIR}/hprof)
 case(cli/hprof/format_b_dump_on_SIGQUIT 0 - ""
-     sh ${hprof_tests}/format_b_signal.sh 2 heap=all -- ${VMRUN} ${cli}/work_then_finish.gcl)
+     sh ${hprof_tests}/format_b_signal.sh 2 heap=all ${visualvm_heap_jar} -- ${VMRUN} ${cli}/work_then_finish.gcl)
 case(cli/hprof/format_b_dump_on_SIGQUIT_only_doe_n 0 - ""
-     sh ${hprof_tests}/format_b_signal.sh 1 heap=all,doe=n -- ${VMRUN} ${cli}/work_then_finish.gcl)
+     sh ${hprof_tests}/format_b_signal.sh 1 heap=all,doe=n ${visualvm_heap_jar} -- ${VMRUN} ${cli}/work_then_finish.gcl)
 # format=b,heap=sites in a small heap: well-formed records, no heap dump, and
 # HEAP SUMMARY's live objects and bytes, and the ALLOC SITES listed with
 # cutoff=0, are the VM's heap at exit (the level-0 count hprof checks).
