@@ -143,14 +143,18 @@ grep -q \"^sites [1-9][0-9]* \${live% *}$\" sites.records || exit 12
 ! grep -q '^records 1c ' sites.records || exit 13")
 case(cli/hprof/format_b_sites 0 - "the VM's heap agrees"
      sh -c "${hprof_binary_sites}" ${VMRUN} ${hprof_tests}/hprof_records.py ${CMAKE_SOURCE_DIR}/examples/binary_trees.gcl)
-# format=b,heap=dump: a heap dump of as many objects as the VM's heap holds,
-# and no ALLOC SITES.
-set(hprof_binary_dump "rm -f dump.hprof
+# format=b,heap=dump: a well-formed heap dump, every reference in it resolved,
+# of the objects the VM's heap holds and a char[] per String (hprof_binary.h;
+# the Strings counted in a text heap=dump of the same program), and no ALLOC
+# SITES.
+set(hprof_binary_dump "rm -f dump.hprof dump.txt
+\"$0\" -agentlib:hprof=heap=dump,file=dump.txt \"$2\" > /dev/null 2>&1 || exit 97
 \"$0\" -agentlib:hprof=format=b,heap=dump,file=dump.hprof \"$2\" > /dev/null 2> dump.err || exit 98
 cat dump.err >&2
 python3 \"$1\" dump.hprof > dump.records || exit 10
 live=$(awk '/^hprof: live at exit: / {print $5}' dump.err)
-grep -q \"^heap_dump $live$\" dump.records || exit 11
+strings=$(grep -c ' class=String@' dump.txt)
+grep -q \"^heap_dump $((live + strings))$\" dump.records || exit 11
 ! grep -q '^records 06 ' dump.records || exit 12")
 case(cli/hprof/format_b_heap_dump 0 - "the VM's heap agrees@@^Dumping Java heap ... done.$"
      sh -c "${hprof_binary_dump}" ${VMRUN} ${hprof_tests}/hprof_records.py ${CMAKE_SOURCE_DIR}/tests/heap/known_heap.gcl)

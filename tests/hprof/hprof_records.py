@@ -14,7 +14,9 @@ It exits non-zero, naming the offset, on anything malformed: a bad header, a
 record running past the end, a sub-record running past its segment, a
 segment not closed by HEAP DUMP END, a stack trace naming an undefined frame,
 an object or site naming a trace never written, a trace, a class serial
-or (within one heap dump) an object defined twice.
+or (within one heap dump) an object defined twice, and, within one heap
+dump, a reference (a root, a static, an instance field, an array element,
+an instance's or an array's class) to no object or class in it.
 
     hprof_records.py FILE
 """
@@ -42,7 +44,7 @@ def main(path):
     at = len(head) + 12
     counts = Counter()
     frames, traces, serials, used_traces = set(), set(), set(), []
-    objects_in_dump, in_dump, objects = 0, False, set()
+    dump = None
     facts = []
     while at < len(data):
         if at + 9 > len(data):
@@ -79,18 +81,18 @@ def main(path):
             live_bytes, live_objects = struct.unpack_from(">II", data, body)
             facts.append(f"summary {live_objects} {live_bytes}")
         elif tag == 0x1C:
-            if not in_dump:
-                in_dump, objects_in_dump, objects = True, 0, set()
-            objects_in_dump += walk_segment(data, body, end, id_size, id_fmt, used_traces, objects)
+            dump = dump or Dump()
+            walk_segment(data, body, end, id_size, id_fmt, used_traces, dump)
         elif tag == 0x2C:
-            if not in_dump:
+            if not dump:
                 fail(at, "HEAP DUMP END without a segment")
-            facts.append(f"heap_dump {objects_in_dump}")
-            in_dump = False
-        elif in_dump:
+            dump.check_references(data, id_size, id_fmt)
+            facts.append(f"heap_dump {dump.objects_dumped}")
+            dump = None
+        elif dump:
             fail(at, f"record 0x{tag:02x} inside a heap dump")
         at = end
-    if in_dump:
+    if dump:
         fail(at, "a heap dump is not closed by HEAP DUMP END")
     for where, trace in used_traces:
         if trace and trace not in traces:
@@ -100,16 +102,55 @@ def main(path):
     print("\n".join(facts))
 
 
-def walk_segment(data, at, end, id_size, id_fmt, used_traces, objects):
-    """The sub-records of one segment; returns its instance and array dumps."""
-    dumped = 0
+class Dump:
+    """One heap dump's objects and classes, and the references to check."""
+
+    def __init__(self):
+        self.ids = {0}             # objects and classes; 0 is null
+        self.objects_dumped = 0
+        self.classes = {}          # class ID -> (super ID, instance field types)
+        self.references = []       # (offset, ID)
+        self.instances = []        # (offset, class ID, offset of values, their bytes)
+
+    def add(self, offset, object_id):
+        if object_id in self.ids:
+            fail(offset, f"object {object_id:x} dumped twice")
+        self.ids.add(object_id)
+
+    def check_references(self, data, id_size, id_fmt):
+        for offset, class_id, at, n in self.instances:
+            self.references.append((offset, class_id))
+            while class_id:  # this class's values, then its superclass's
+                if class_id not in self.classes:
+                    fail(offset, f"instance of class {class_id:x}, which has no CLASS DUMP")
+                class_id, types = self.classes[class_id]
+                for t in types:
+                    if t == 2:
+                        self.references.append((offset, struct.unpack_from(id_fmt, data, at)[0]))
+                    at += SIZES[t]
+                    n -= SIZES[t]
+            if n != 0:
+                fail(offset, "an instance's values are not its class's fields")
+        for offset, object_id in self.references:
+            if object_id not in self.ids:
+                fail(offset, f"a reference to {object_id:x}, which is not in the dump")
+
+
+def walk_segment(data, at, end, id_size, id_fmt, used_traces, dump):
+    """The sub-records of one segment, into `dump`."""
+    def read_id(at):
+        return struct.unpack_from(id_fmt, data, at)[0]
     root_sizes = {0xFF: 0, 0x01: id_size, 0x02: 8, 0x03: 8, 0x04: 4, 0x05: 0, 0x06: 4, 0x07: 0, 0x08: 8}
     while at < end:
         start, kind = at, data[at]
         at += 1
         if kind in root_sizes:
+            dump.references.append((start, read_id(at)))
             at += id_size + root_sizes[kind]
         elif kind == 0x20:
+            class_id, super_id = read_id(at), read_id(at + id_size + 4)
+            dump.add(start, class_id)
+            dump.references.append((start, super_id))
             at += id_size * 7 + 8
             (pool,) = struct.unpack_from(">H", data, at)
             at += 2
@@ -118,34 +159,37 @@ def walk_segment(data, at, end, id_size, id_fmt, used_traces, objects):
             (statics,) = struct.unpack_from(">H", data, at)
             at += 2
             for _ in range(statics):
+                if data[at + id_size] == 2:
+                    dump.references.append((start, read_id(at + id_size + 1)))
                 at += id_size + 1 + SIZES[data[at + id_size]]
             (fields,) = struct.unpack_from(">H", data, at)
+            types = [data[at + 2 + i * (id_size + 1) + id_size] for i in range(fields)]
+            dump.classes[class_id] = (super_id, types)
             at += 2 + fields * (id_size + 1)
         elif kind in (0x21, 0x22, 0x23):
-            (object_id,) = struct.unpack_from(id_fmt, data, at)
-            if object_id in objects:
-                fail(start, f"object {object_id:x} dumped twice")
-            objects.add(object_id)
+            dump.add(start, read_id(at))
             (trace,) = struct.unpack_from(">I", data, at + id_size)
             used_traces.append((start, trace))
             at += id_size + 4
             if kind == 0x21:
                 (n,) = struct.unpack_from(">I", data, at + id_size)
+                dump.instances.append((start, read_id(at), at + id_size + 4, n))
                 at += id_size + 4 + n
             elif kind == 0x22:
                 (n,) = struct.unpack_from(">I", data, at)
+                for i in range(n + 1):  # the array's class, then its elements
+                    dump.references.append((start, read_id(at + 4 + i * id_size)))
                 at += 4 + id_size + n * id_size
             else:
                 n, element = struct.unpack_from(">IB", data, at)
                 if element not in SIZES or element == 2:
                     fail(start, f"primitive array of type {element}")
                 at += 5 + n * SIZES[element]
-            dumped += 1
+            dump.objects_dumped += 1
         else:
             fail(start, f"unknown sub-record 0x{kind:02x}")
         if at > end:
             fail(start, f"sub-record 0x{kind:02x} runs past its segment")
-    return dumped
 
 
 if __name__ == "__main__":

@@ -12,8 +12,11 @@
 //
 // A PATH starts at a static field, Class.field, and goes on through
 // instance fields (.field) and array elements ([i]): Registry.points[2].x.
-// A reference prints as the class of its object ("Point"), null as null.
+// A String prints as its text, in quotes (its value is a char[], as
+// java.lang.String's was in JDK 8), any other reference as the class of its
+// object ("Point"), null as null.  Output is UTF-8.
 import java.io.File;
+import java.io.PrintStream;
 import java.util.List;
 import java.util.TreeMap;
 import org.graalvm.visualvm.lib.jfluid.heap.Heap;
@@ -25,6 +28,7 @@ import org.graalvm.visualvm.lib.jfluid.heap.PrimitiveArrayInstance;
 
 public class ReadHeap {
     public static void main(String[] args) throws Exception {
+        System.setOut(new PrintStream(System.out, true, "UTF-8"));
         File file = new File(args[0]);
         int segment = args.length > 1 ? Integer.parseInt(args[1]) : 0;
         Heap heap = HeapFactory.createHeap(file, segment);
@@ -66,7 +70,15 @@ public class ReadHeap {
 
     static String show(Object value) {
         if (value == null) return "null";
-        if (value instanceof Instance) return ((Instance) value).getJavaClass().getName();
+        if (value instanceof Instance) {
+            Instance instance = (Instance) value;
+            Object chars = instance.getValueOfField("value");
+            if (!instance.getJavaClass().getName().equals("String") || !(chars instanceof PrimitiveArrayInstance))
+                return instance.getJavaClass().getName();
+            StringBuilder text = new StringBuilder("\"");
+            for (String c : ((PrimitiveArrayInstance) chars).getValues()) text.append(c);
+            return text.append('"').toString();
+        }
         return value.toString();
     }
 }

@@ -11,8 +11,9 @@
 #   - the classes and instance counts VisualVM reports equal the VM's own
 #     heap walk at the same point: the level-2 HEAP_DUMP of a heap=dump text
 #     run of the same program (one OBJ or ARR record per object, named as
-#     hprof_binary.h maps gclab's types to Java's), and their total equals
-#     the level-0 HEAP_DUMP count hprof checks its sites against (verbose);
+#     hprof_binary.h maps gclab's types to Java's, and a char[] more for each
+#     String, its value), and their total equals the level-0 HEAP_DUMP count
+#     hprof checks its sites against (verbose), with the Strings' char[]s;
 #   - the field values, statics and array elements ReadHeap reads (the
 #     paths below) are those the program printed, in the same order.
 # Nothing is skipped: without java or the jar the case fails
@@ -23,7 +24,8 @@ vmrun=$1 jar=$2 program=$3
 shift 3
 here=$(cd "$(dirname "$0")" && pwd)
 paths='Registry.head.x Registry.points[123].x Registry.points[123].weight Registry.points[124].even
-Registry.squares[16] Registry.halves[8] Registry.ratios[3] Registry.bytes[69999] Registry.grid[2][2] Registry.count'
+Registry.squares[16] Registry.halves[8] Registry.ratios[3] Registry.bytes[69999] Registry.grid[2][2] Registry.count
+Registry.points[250].label Registry.greeting'
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 cd "$scratch" || exit 1
@@ -52,7 +54,7 @@ for gc in "$@"; do
     java --class-path "$jar:../classes" ReadHeap heap.hprof 0 $paths > read 2> java.err ||
         { cat java.err; complain "$gc: VisualVM could not read heap.hprof"; }
     awk "$java_names"'
-        /^OBJ / { sub(/.*class=/, ""); sub(/@[0-9a-f]+\)$/, ""); n[$0]++ }
+        /^OBJ / { sub(/.*class=/, ""); sub(/@[0-9a-f]+\)$/, ""); n[$0]++; if ($0 == "String") n["char[]"]++ }
         /^ARR / { sub(/.*elem type=/, ""); sub(/\)$/, "")
                   if (sub(/@[0-9a-f]+$/, "")) n[java($0) "[]"]++; else n[$0 "[]"]++ }
         END     { for (c in n) print "class " c " " n[c] }' heap.txt | LC_ALL=C sort > vm.classes
@@ -60,8 +62,9 @@ for gc in "$@"; do
     [ -s vm.classes ] || complain "$gc: the text run dumped no objects"
     cmp -s vm.classes read.classes || { diff vm.classes read.classes | head; complain "$gc: VisualVM's classes and counts are not the VM's"; }
     vm_total=$(sed -n 's/^hprof: live at exit: \([0-9]*\) objects.*/\1/p' err)
-    [ -n "$vm_total" ] && [ "total $vm_total" = "$(grep '^total ' read)" ] ||
-        complain "$gc: VisualVM reads $(grep '^total ' read), the VM's heap holds ${vm_total:-?} objects"
+    strings=$(grep -c ' class=String@' heap.txt)
+    [ -n "$vm_total" ] && [ "total $((vm_total + strings))" = "$(grep '^total ' read)" ] ||
+        complain "$gc: VisualVM reads $(grep '^total ' read), the VM's heap holds ${vm_total:-?} objects and $strings Strings"
     grep ' = ' read | sed 's/.* = //' > read.values
     cmp -s out read.values || { paste out read.values | head; complain "$gc: values read back differ from the program's"; }
     grep -q '^dumps 1$' read || complain "$gc: not one heap dump in heap.hprof"

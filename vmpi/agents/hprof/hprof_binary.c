@@ -4,6 +4,8 @@
 #define _GNU_SOURCE /* fopencookie */
 #include "hprof_binary.h"
 
+#include <errno.h>
+#include <iconv.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -30,6 +32,7 @@ enum { TYPE_OBJECT = 2, TYPE_BOOLEAN = 4 };
 #define RECORD_HEADER_BYTES 9   /* u1 tag, u4 time, u4 length */
 #define OBJECT_CLASS_ID 1       /* java.lang.Object, which hprof adds: no VM ID is odd */
 #define OBJECT_CLASS_INDEX 0
+#define CHARS_CLASS_ID 3        /* char[], which hprof adds if the VM has none */
 
 /* ---- big-endian output ----------------------------------------------------------------- */
 
@@ -158,19 +161,25 @@ static void put_load_class(HprofBinary *b, size_t index, const char *java) {
     put_id(b->out, name);
 }
 
+/* A class hprof adds, java.lang.Object or char[]: no gclab name, no
+ * fields; its LOAD CLASS.  Returns its index, or SIZE_MAX. */
+static size_t add_class(HprofBinary *b, uint64_t id, const char *java) {
+    if (!grow(b, (void **)&b->classes, b->num_classes, sizeof *b->classes)) return SIZE_MAX;
+    size_t index = b->num_classes++;
+    b->classes[index] = (HprofBinaryClass){.id = id};
+    put_load_class(b, index, java);
+    return index;
+}
+
 bool hprof_binary_open(HprofBinary *b, FILE *out) {
     *b = (HprofBinary){.out = out, .start_us = now_us(), .next_string_id = 1, .next_frame_id = 1};
-    if (!idmap_init(&b->class_ids, 64) || !idmap_init(&b->method_ids, 256) || !idmap_init(&b->array_classes, 16) ||
-        !grow(b, (void **)&b->classes, 0, sizeof *b->classes))
+    if (!idmap_init(&b->class_ids, 64) || !idmap_init(&b->method_ids, 256) || !idmap_init(&b->array_classes, 16))
         return false;
     fputs("JAVA PROFILE 1.0.2", out);
     put_u1(out, 0);
     put_u4(out, ID_SIZE);
     put_u8(out, (uint64_t)(b->start_us / 1000));
-    b->classes[OBJECT_CLASS_INDEX] = (HprofBinaryClass){.id = OBJECT_CLASS_ID, .source = put_string(b, "")};
-    b->num_classes = 1;
-    put_load_class(b, OBJECT_CLASS_INDEX, "java.lang.Object");
-    return true;
+    return add_class(b, OBJECT_CLASS_ID, "java.lang.Object") == OBJECT_CLASS_INDEX;
 }
 
 static HprofBinaryField *learn_fields(HprofBinary *b, const VMPI_Field *fields, int32_t n) {
@@ -197,9 +206,13 @@ void hprof_binary_class_load(HprofBinary *b, const VMPI_Event *class_load) {
                             .source = put_string(b, class_load->u.class_load.source_name)};
     if (!c->name) b->failed = true;
     c->statics = learn_fields(b, class_load->u.class_load.statics, class_load->u.class_load.num_static_fields);
-    c->fields = learn_fields(b, class_load->u.class_load.instances, class_load->u.class_load.num_instance_fields);
     if (c->statics) c->num_statics = class_load->u.class_load.num_static_fields;
-    if (c->fields) c->num_fields = class_load->u.class_load.num_instance_fields;
+    c->is_string = strcmp(name, "String") == 0; /* the language reserves the name */
+    VMPI_Field value = {"value", "[C"};
+    c->fields = c->is_string ? learn_fields(b, &value, 1)
+                             : learn_fields(b, class_load->u.class_load.instances,
+                                            class_load->u.class_load.num_instance_fields);
+    if (c->fields) c->num_fields = c->is_string ? 1 : class_load->u.class_load.num_instance_fields;
     idmap_insert(&b->class_ids, id, 0, 0)->tag = (uint32_t)index;
     b->num_classes++;
     char java[1024];
@@ -247,6 +260,9 @@ typedef struct Conversion {
     long segment_at;
     const HprofSites *sites;
     uint32_t (*thread_number)(VMPI_ThreadID);
+    iconv_t utf8_to_utf16;   /* strings' bytes to their characters */
+    char *chars;             /* a string's characters, UTF-16BE */
+    size_t chars_capacity;
 } Conversion;
 
 static const HprofBinaryClass *class_of(const HprofBinary *b, uint64_t class_id) {
@@ -317,10 +333,10 @@ static uint32_t trace_serial(const Conversion *c, uint64_t id) {
 }
 
 /* The start of an instance or array dump: its tag, ID and allocation trace. */
-static void put_object_header(Conversion *c, uint8_t tag, uint64_t id) {
+static void put_object_header(Conversion *c, uint8_t tag, uint64_t id, uint32_t trace) {
     put_u1(c->dump, tag);
     put_id(c->dump, id);
-    put_u4(c->dump, trace_serial(c, id));
+    put_u4(c->dump, trace);
 }
 
 static void put_class_dump(FILE *out, const HprofBinaryClass *cls, uint64_t super, uint32_t instance_size) {
@@ -360,6 +376,49 @@ static void convert_class(Conversion *c, HprofReader *r, uint64_t id) {
     put_field_names(c->dump, cls);
 }
 
+/* The UTF-16BE characters of a string's UTF-8 `bytes` in c->chars; returns
+ * their bytes, or SIZE_MAX if out of memory.  A byte that starts no valid
+ * sequence becomes the character of its value, as Latin-1 reads it. */
+static size_t string_chars(Conversion *c, const char *bytes, size_t n) {
+    size_t need = 2 * n; /* UTF-16 never takes more units than UTF-8 takes bytes */
+    if (need > c->chars_capacity) {
+        char *grown = realloc(c->chars, need);
+        if (!grown) return SIZE_MAX;
+        c->chars = grown;
+        c->chars_capacity = need;
+    }
+    char *in = (char *)bytes, *out = c->chars;
+    size_t in_left = n, out_left = need;
+    iconv(c->utf8_to_utf16, NULL, NULL, NULL, NULL);
+    while (in_left > 0 && iconv(c->utf8_to_utf16, &in, &in_left, &out, &out_left) == (size_t)-1) {
+        if (errno != EILSEQ && errno != EINVAL) return SIZE_MAX;
+        *out++ = 0; /* not UTF-8: the byte as Latin-1 */
+        *out++ = *in++;
+        in_left--;
+        out_left -= 2;
+    }
+    return need - out_left;
+}
+
+/* A String: an instance whose one field, value, names the char[] that
+ * follows it, of the string's characters (hprof_binary.h). */
+static void convert_string(Conversion *c, uint64_t id, uint64_t class_id, const char *bytes, uint32_t n) {
+    size_t chars = string_chars(c, bytes, n);
+    if (chars == SIZE_MAX) {
+        c->b->failed = true;
+        return;
+    }
+    uint32_t trace = trace_serial(c, id);
+    put_object_header(c, SUB_INSTANCE_DUMP, id, trace);
+    put_id(c->dump, class_id);
+    put_u4(c->dump, ID_SIZE);
+    put_id(c->dump, id | 1);
+    put_object_header(c, SUB_PRIMITIVE_ARRAY_DUMP, id | 1, trace);
+    put_u4(c->dump, (uint32_t)(chars / 2));
+    put_u1(c->dump, VMPI_CHAR);
+    fwrite(c->chars, 1, chars, c->dump);
+}
+
 static void convert_instance(Conversion *c, HprofReader *r, uint64_t id) {
     uint64_t class_id = hprof_take_id(r);
     uint32_t bytes = hprof_take_u4(r);
@@ -370,7 +429,11 @@ static void convert_instance(Conversion *c, HprofReader *r, uint64_t id) {
         r->overrun = true;
         return;
     }
-    put_object_header(c, SUB_INSTANCE_DUMP, id);
+    if (cls->is_string) {
+        convert_string(c, id, class_id, values.at, bytes);
+        return;
+    }
+    put_object_header(c, SUB_INSTANCE_DUMP, id, trace_serial(c, id));
     put_id(c->dump, class_id);
     put_u4(c->dump, (uint32_t)values_size(cls->fields, cls->num_fields));
     convert_values(&values, c->dump, cls->fields, cls->num_fields);
@@ -384,7 +447,7 @@ static void convert_object_array(Conversion *c, HprofReader *r, uint64_t id) {
         r->overrun = true;
         return;
     }
-    put_object_header(c, SUB_OBJECT_ARRAY_DUMP, id);
+    put_object_header(c, SUB_OBJECT_ARRAY_DUMP, id, trace_serial(c, id));
     put_u4(c->dump, length);
     put_id(c->dump, array_class->id);
     for (uint32_t i = 0; i < length && !r->overrun; i++) put_id(c->dump, hprof_take_id(r));
@@ -398,7 +461,7 @@ static void convert_primitive_array(Conversion *c, HprofReader *r, uint64_t id) 
         r->overrun = true;
         return;
     }
-    put_object_header(c, SUB_PRIMITIVE_ARRAY_DUMP, id);
+    put_object_header(c, SUB_PRIMITIVE_ARRAY_DUMP, id, trace_serial(c, id));
     put_u4(c->dump, length);
     put_u1(c->dump, kind);
     for (uint32_t i = 0; i < length && !r->overrun; i++) {
@@ -463,12 +526,21 @@ void hprof_binary_read_heap_dump(HprofBinary *b, const VMPI_Event *heap_dump, co
         b->failed = true;
         return;
     }
+    if (!b->primitive_arrays[VMPI_CHAR]) { /* strings' characters need a char[] class */
+        size_t chars = add_class(b, CHARS_CLASS_ID, "char[]");
+        if (chars != SIZE_MAX) b->primitive_arrays[VMPI_CHAR] = (uint32_t)chars + 1;
+    }
+    c.utf8_to_utf16 = iconv_open("UTF-16BE", "UTF-8");
+    if (c.utf8_to_utf16 == (iconv_t)-1) b->failed = true;
     open_segment(&c);
-    put_class_dump(c.dump, &b->classes[OBJECT_CLASS_INDEX], 0, 0); /* java.lang.Object */
-    put_u2(c.dump, 0);
-    put_u2(c.dump, 0);
+    for (size_t i = 0; i < b->num_classes; i++) /* the classes hprof added */
+        if (!b->classes[i].name) {
+            put_class_dump(c.dump, &b->classes[i], b->classes[i].id == OBJECT_CLASS_ID ? 0 : OBJECT_CLASS_ID, 0);
+            put_u2(c.dump, 0);
+            put_u2(c.dump, 0);
+        }
     HprofReader r = {.at = heap_dump->u.heap_dump.begin, .end = heap_dump->u.heap_dump.end};
-    while (r.at < r.end && !r.overrun) {
+    while (r.at < r.end && !r.overrun && !b->failed) {
         convert_record(&c, &r);
         if (ftell(c.dump) - c.segment_at >= HPROF_BINARY_SEGMENT_BYTES && r.at < r.end) {
             close_segment(&c);
@@ -478,6 +550,8 @@ void hprof_binary_read_heap_dump(HprofBinary *b, const VMPI_Event *heap_dump, co
     close_segment(&c);
     put_record_header(c.dump, TAG_HEAP_DUMP_END, (uint32_t)(now_us() - b->start_us), 0);
     if (fclose(c.dump) != 0 || r.overrun) b->failed = true;
+    if (c.utf8_to_utf16 != (iconv_t)-1) iconv_close(c.utf8_to_utf16);
+    free(c.chars);
 }
 
 /* ---- traces and sites -------------------------------------------------------------------- */

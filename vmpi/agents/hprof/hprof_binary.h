@@ -31,9 +31,14 @@
  *     superclass java.lang.Object, a class of no fields that hprof adds
  *     (its ID, 1, is odd, so no object of the VM's, all 8-byte aligned,
  *     has it).
- *   - a String keeps its name, "String", and is an instance with no fields:
- *     VMPI's heap dump does not carry a string's bytes (vmpi/heap_dump.c),
- *     so they cannot be written as java.lang.String's value array.
+ *   - a String keeps its name, "String", and has java.lang.String's shape
+ *     (as JDK 8 has it): one field, `value`, a char[] of the string's UTF-16
+ *     code units, decoded from the UTF-8 bytes the VM's dump gives
+ *     (vmpi/heap_dump.c; a byte that starts no valid sequence becomes the
+ *     character of the same value).  The char[] has the string's ID with
+ *     its low bit set (an odd ID, so no object of the VM's) and its
+ *     allocation trace; when the program has no char[] class, hprof adds
+ *     one (ID 3), since a reader finds a primitive array's class by name.
  *   - threads have no thread objects (ID 0), and a JAVA FRAME root's frame
  *     number is its frame's index in the thread's stack, callee first.
  *
@@ -69,6 +74,7 @@ typedef struct HprofBinaryClass {
     uint64_t source;   /* string ID of the source file's name */
     HprofBinaryField *statics, *fields;
     int32_t num_statics, num_fields;
+    bool is_string;    /* gclab's String: its values are its bytes */
 } HprofBinaryClass;
 
 typedef struct HprofBinaryMethod {
