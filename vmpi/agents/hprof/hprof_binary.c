@@ -197,8 +197,10 @@ void hprof_binary_class_load(HprofBinary *b, const VMPI_Event *class_load) {
     uint64_t id = (uint64_t)(uintptr_t)class_load->u.class_load.class_id;
     if (!id || idmap_find(&b->class_ids, id)) return;
     if (!grow(b, (void **)&b->classes, b->num_classes, sizeof *b->classes) ||
-        !idmap_reserve(&b->class_ids, b->class_ids.count + 1))
+        !idmap_reserve(&b->class_ids, b->class_ids.count + 1)) {
+        b->failed = true;
         return;
+    }
     const char *name = class_load->u.class_load.class_name ? class_load->u.class_load.class_name : "";
     size_t index = b->num_classes;
     HprofBinaryClass *c = &b->classes[index];
@@ -224,8 +226,10 @@ void hprof_binary_class_load(HprofBinary *b, const VMPI_Event *class_load) {
         uint64_t method_id = (uint64_t)(uintptr_t)m->method_id;
         if (!method_id || idmap_find(&b->method_ids, method_id)) continue;
         if (!grow(b, (void **)&b->methods, b->num_methods, sizeof *b->methods) ||
-            !idmap_reserve(&b->method_ids, b->method_ids.count + 1))
+            !idmap_reserve(&b->method_ids, b->method_ids.count + 1)) {
+            b->failed = true;
             return;
+        }
         b->methods[b->num_methods] = (HprofBinaryMethod){put_string(b, m->method_name),
                                                          put_string(b, m->method_signature), (uint32_t)index};
         idmap_insert(&b->method_ids, method_id, 0, 0)->tag = (uint32_t)b->num_methods++;
@@ -281,7 +285,10 @@ static const HprofBinaryClass *array_class_of(HprofBinary *b, uint64_t element_i
     for (size_t i = 0; i < b->num_classes; i++) {
         const char *name = b->classes[i].name;
         if (name && strncmp(name, element->name, len) == 0 && strcmp(name + len, "[]") == 0) {
-            if (!idmap_reserve(&b->array_classes, b->array_classes.count + 1)) return NULL;
+            if (!idmap_reserve(&b->array_classes, b->array_classes.count + 1)) {
+                b->failed = true;
+                return NULL;
+            }
             idmap_insert(&b->array_classes, element_id, 0, 0)->tag = (uint32_t)i;
             return &b->classes[i];
         }
