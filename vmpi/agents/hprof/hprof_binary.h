@@ -9,15 +9,16 @@
  * records, u1 tag, u4 microseconds since the header's time, u4 length,
  * body, every number big-endian:
  *
- *   STRING IN UTF8 (0x01)  every name a record names, once, by string ID
+ *   STRING IN UTF8 (0x01)  a name, by string ID, before the records that
+ *                          name it
  *   LOAD CLASS (0x02)      at CLASS_LOAD, one per class, array classes
  *                          included, named as Java names them (below)
  *   START/END THREAD (0x0A/0x0B)  at THREAD_START and THREAD_END
  *   STACK FRAME, STACK TRACE (0x04/0x05)  at each dump, the traces that are
  *                          new since the last one, numbered as the text's
  *   HEAP DUMP SEGMENT (0x1C) ... HEAP DUMP END (0x2C)  heap=dump|all: a
- *                          level-2 HEAP_DUMP, in segments of at most
- *                          HPROF_BINARY_SEGMENT_BYTES
+ *                          level-2 HEAP_DUMP, in segments closed at the
+ *                          first record past HPROF_BINARY_SEGMENT_BYTES
  *   ALLOC SITES (0x06), HEAP SUMMARY (0x07)  heap=sites|all
  *
  * How gclab's types map to Java's, so that a Java heap reader (VisualVM,
