@@ -27,6 +27,8 @@ foreach(bad
     "heap=sites,folded=f.folded,folded_value=calls@@option 'folded_value=calls': takes alloc_objects, alloc_space"
     "cpu=times,folded=f.folded,folded_value=inuse_space@@option 'folded_value=inuse_space': takes alloc_objects"
     "heap=sites,folded_value=alloc_space@@option 'folded_value=alloc_space': is for folded=<file>, not given"
+    "heap=sites,pprof=java.hprof.txt@@option 'pprof=java.hprof.txt': names the file of file="
+    "heap=sites,pprof=p,folded=p@@option 'folded=p': names the file of file= or pprof="
     "heap=sites,net=nohost@@option 'net=nohost': takes <host>:<port>"
     "heap=sites,cpu=often@@option 'cpu=often': takes samples, times or old"
     "heap=sites,format=c@@option 'format=c': takes a or b"

@@ -111,6 +111,11 @@ static HprofParse check_export_options(HprofOptions *opts) {
     const char *file = opts->pprof_file[0] ? opts->pprof_file : opts->folded_file;
     if (file[0] && !opts->heap_sites && !opts->cpu_times)
         return refuse(option, file, "has no table to write: give heap=sites, heap=all or cpu=times");
+    if (opts->pprof_file[0] && strcmp(opts->pprof_file, opts->file) == 0)
+        return refuse("pprof", opts->pprof_file, "names the file of file=");
+    if (opts->folded_file[0] &&
+        (strcmp(opts->folded_file, opts->file) == 0 || strcmp(opts->folded_file, opts->pprof_file) == 0))
+        return refuse("folded", opts->folded_file, "names the file of file= or pprof=");
     if (!opts->folded_value[0]) {
         snprintf(opts->folded_value, sizeof opts->folded_value, "%s", hprof_default_value_type(opts));
         return HPROF_PARSE_OK;
