@@ -30,6 +30,9 @@
  *
  * format=b writes the same dumps in the HPROF binary format instead
  * (hprof_binary.h), into the same file.
+ *
+ * pprof= and folded= write the same tables, at the same dumps, as a pprof
+ * profile and as folded stacks (hprof_export.h).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -42,6 +45,7 @@
 #include "hprof_binary.h"
 #include "hprof_cpu_times.h"
 #include "hprof_dump.h"
+#include "hprof_export.h"
 #include "hprof_options.h"
 #include "hprof_sites.h"
 #include "vmpi.h"
@@ -75,6 +79,7 @@ static HprofSites sites;
 static HprofDump dump;               /* heap=dump: the last level-2 dump, as text */
 static HprofCpuTimes cpu_times;     /* cpu=times (hprof_cpu_times.h) */
 static HprofBinary binary;          /* format=b (hprof_binary.h) */
+static HprofExport export;          /* pprof= and folded= (hprof_export.h) */
 static VMPI_CallFrame *frames;      /* GetCallTrace's buffer: opts.depth frames */
 static IdMap class_ids, method_ids; /* ID -> tag = index below */
 static ClassInfo *classes;
@@ -141,15 +146,14 @@ static const ClassInfo *class_info(uint64_t class_id) {
     return e ? &classes[e->tag] : NULL;
 }
 
-/* The class a site counts, as the manual names them ("Node", "int[]"). */
-static void write_class_name(const HprofSite *site) {
+/* The class a site counts, as the manual names them ("Node", "int[]"), in
+ * `buffer`. */
+static const char *site_class_name(const HprofSite *site, char *buffer, size_t size) {
     const ClassInfo *c = class_info(site->class_id);
-    if (site->is_array > VMPI_CLASS && site->is_array <= VMPI_LONG) {
-        trace_output_text(&out, hprof_primitive_name(site->is_array));
-    } else {
-        trace_output_text(&out, c ? c->name : "<unknown class>");
-    }
-    if (site->is_array != VMPI_NORMAL_OBJECT) trace_output_text(&out, "[]");
+    bool primitive = site->is_array > VMPI_CLASS && site->is_array <= VMPI_LONG;
+    snprintf(buffer, size, "%s%s", primitive ? hprof_primitive_name(site->is_array) : c ? c->name : "<unknown class>",
+             site->is_array != VMPI_NORMAL_OBJECT ? "[]" : "");
+    return buffer;
 }
 
 static uint32_t thread_number(VMPI_ThreadID env) {
@@ -212,22 +216,29 @@ static void write_new_threads(void) {
     threads_written = num_thread_records;
 }
 
-/* Writes "Class.method"; returns the class, NULL if unknown. */
-static const ClassInfo *write_method_name(VMPI_MethodID method_id) {
+/* A method's class, name and source file ("" if unknown). */
+static HprofMethodName method_name(VMPI_MethodID method_id) {
     const IdEntry *e = idmap_find(&method_ids, (uint64_t)(uintptr_t)method_id);
     const MethodInfo *m = e ? &methods[e->tag] : NULL;
     const ClassInfo *c = m ? &classes[m->class_index] : NULL;
-    trace_output_text(&out, c ? c->name : "<unknown class>");
+    return (HprofMethodName){c ? c->name : "<unknown class>", m ? m->name : "<unknown method>",
+                             c ? c->source : ""};
+}
+
+/* Writes "Class.method"; returns the method's names. */
+static HprofMethodName write_method_name(VMPI_MethodID method_id) {
+    HprofMethodName names = method_name(method_id);
+    trace_output_text(&out, names.class_name);
     trace_output_text(&out, ".");
-    trace_output_text(&out, m ? m->name : "<unknown method>");
-    return c;
+    trace_output_text(&out, names.method_name);
+    return names;
 }
 
 static void write_frame(const VMPI_CallFrame *frame) {
     trace_output_text(&out, "\t");
-    const ClassInfo *c = write_method_name(frame->method_id);
+    HprofMethodName names = write_method_name(frame->method_id);
     trace_output_text(&out, "(");
-    trace_output_text(&out, c && c->source[0] ? c->source : "Unknown Source");
+    trace_output_text(&out, names.source[0] ? names.source : "Unknown Source");
     if (opts.lineno && frame->lineno > 0) write_line(":%d", frame->lineno);
     trace_output_text(&out, ")\n");
 }
@@ -289,7 +300,8 @@ static void write_sites(const char *date) {
                    (unsigned long long)site->live_bytes, (unsigned long long)site->live_objects,
                    (unsigned long long)site->alloc_bytes, (unsigned long long)site->alloc_objects,
                    HPROF_FIRST_TRACE + (size_t)site->trace);
-        write_class_name(site);
+        char class_name[256];
+        trace_output_text(&out, site_class_name(site, class_name, sizeof class_name));
         trace_output_text(&out, "\n");
     }
     trace_output_text(&out, "SITES END\n");
@@ -342,6 +354,17 @@ static void write_binary_dump(void) {
     free(order);
 }
 
+/* pprof= and folded=: the tables of this dump as stacks, for their files. */
+static void export_tables(void) {
+    HprofStacks stacks;
+    hprof_stacks_init(&stacks, &sites, method_name);
+    bool done = (!opts.heap_sites || hprof_stacks_add_sites(&stacks, site_class_name)) &&
+                (!opts.cpu_times || hprof_stacks_add_cpu_times(&stacks, &cpu_times)) &&
+                hprof_export_dump(&export, &stacks);
+    hprof_stacks_free(&stacks);
+    if (!done) out_of_memory = true;
+}
+
 /* One dump, at exit or on request, appended to the file: the header the
  * first time, the threads and traces that are new since the last dump, then
  * the heap dump and the sites table as they are now. */
@@ -357,14 +380,15 @@ static void write_dump(void) {
     bool first = dumps_written++ == 0;
     if (opts.binary) {
         write_binary_dump();
-        return;
+    } else {
+        if (first) write_header(date);
+        write_new_threads();
+        write_new_traces();
+        if (opts.heap_dump) hprof_dump_write(&dump, &out, date);
+        if (opts.heap_sites) write_sites(date);
+        if (opts.cpu_times) write_cpu_times(date);
     }
-    if (first) write_header(date);
-    write_new_threads();
-    write_new_traces();
-    if (opts.heap_dump) hprof_dump_write(&dump, &out, date);
-    if (opts.heap_sites) write_sites(date);
-    if (opts.cpu_times) write_cpu_times(date);
+    if (hprof_export_wanted(&export)) export_tables();
 }
 
 /* DATA_DUMP_REQUEST (SIGQUIT): a dump now, written through to the file,
@@ -388,12 +412,14 @@ static void write_profile(void) {
     if (dumps_written == 0) {
         if (opts.verbose) fprintf(stderr, "hprof: doe=n and no dump was requested: %s not written\n", opts.file);
         trace_output_abandon(&out);
+        hprof_export_abandon(&export);
         return;
     }
     if (dump.failed) {
         fprintf(stderr, "\nhprof: the heap dump could not be read (out of memory, or a malformed buffer); "
                         "%s not written\n", opts.file);
         trace_output_abandon(&out);
+        hprof_export_abandon(&export);
         return;
     }
     if (out_of_memory || sites.untracked || cpu_times.lost) {
@@ -401,10 +427,12 @@ static void write_profile(void) {
                         "or allocations made during a collection): the profile would be wrong; %s not written\n",
                 (unsigned long long)sites.untracked, (unsigned long long)cpu_times.lost, opts.file);
         trace_output_abandon(&out);
+        hprof_export_abandon(&export);
         return;
     }
     int error = trace_output_close(&out);
     if (error) report_write_error(error);
+    hprof_export_publish(&export);
     if (opts.verbose && opts.doe) fprintf(stderr, " done.\n");
 }
 
@@ -523,6 +551,7 @@ static void handle_event(const VMPI_Event *event) {
         closed = true;
         if (atomic_load(&lock.in_gc)) {
             trace_output_abandon(&out);
+            hprof_export_abandon(&export);
             break;
         }
         if (tracks_objects() && opts.doe) check_against_vm_heap();
@@ -584,6 +613,10 @@ VMPI_EXPORT int32_t VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved) {
     FILE *stream = opts.binary ? hprof_binary_stream(&out) : NULL;
     if (opts.binary && (!stream || !hprof_binary_open(&binary, stream))) {
         fprintf(stderr, "hprof: out of memory\n");
+        trace_output_abandon(&out);
+        return VMPI_ERR;
+    }
+    if (!hprof_export_open(&export, &opts)) {
         trace_output_abandon(&out);
         return VMPI_ERR;
     }
