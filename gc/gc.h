@@ -213,7 +213,7 @@ static inline Obj *gc_new_object(Gc *gc, void *block, uint32_t arena_id, const R
     obj->length = length;
     gc->stats.objects_allocated++;
     gc->stats.bytes_allocated += bytes;
-    vmpi_post_object_alloc(gc->stats.bytes_allocated, (VMPI_ArenaID)arena_id, obj, bytes);
+    vmpi_post_object_alloc(&gc->stats.bytes_allocated, (VMPI_ArenaID)arena_id, obj, bytes);
     return obj;
 }
 

@@ -69,7 +69,7 @@ void vmpi_refresh_enabled(int32_t code) {
     for (uint32_t i = 0; i < vmpi_num_agents; i++)
         if (vmpi_agents[i].enabled[code]) any = 1;
     vmpi_enabled[code] = any;
-    if (code == VMPI_EVENT_OBJECT_ALLOC || code == VMPI_EVENT_SAMPLED_OBJECT_ALLOC) vmpi_refresh_alloc_event_at();
+    if (code == VMPI_EVENT_OBJECT_ALLOC || code == VMPI_EVENT_SAMPLED_OBJECT_ALLOC) vmpi_refresh_alloc_bytes_left();
 }
 
 void vmpi_deliver(VmpiAgent *agent, const VMPI_Event *event) { vmpi_deliver_answered(agent, event, NULL); }
@@ -167,7 +167,7 @@ void vmpi_shutdown(void) {
     for (uint32_t i = 0; i < vmpi_num_agents; i++)
         memset(vmpi_agents[i].enabled, 0, sizeof vmpi_agents[i].enabled);
     memset(vmpi_enabled, 0, sizeof vmpi_enabled);
-    vmpi_refresh_alloc_event_at();
+    vmpi_refresh_alloc_bytes_left();
     /* Strict mode: every DisableGC matched by now (an agent may still
      * re-enable in its JVM_SHUT_DOWN).  The VM has flushed its output and
      * every agent has shut down, so the run ends here with status 1. */

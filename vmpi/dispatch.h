@@ -7,7 +7,7 @@
  *
  *   vmpi_enabled[code] is non-zero exactly when some loaded agent has `code`
  *   in its own enabled set; vmpi_refresh_enabled re-establishes this (and
- *   heap_sampling.h's vmpi_alloc_event_at, which stands for OBJECT_ALLOC
+ *   post.h's vmpi_alloc_bytes_left, which stands for OBJECT_ALLOC
  *   and SAMPLED_OBJECT_ALLOC on the allocation fast path) after every
  *   change to an agent's set.
  *

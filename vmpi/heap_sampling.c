@@ -11,7 +11,7 @@
 #include "control.h"
 #include "dispatch.h"
 
-uint64_t vmpi_alloc_event_at = UINT64_MAX;
+int64_t vmpi_alloc_bytes_left = VMPI_ALLOC_EVENT_NEVER;
 bool vmpi_heap_sampling_on;
 
 /* The last sampling generation handed out: each change to an agent's
@@ -63,18 +63,19 @@ static uint64_t draw_gap(VmpiThreadSampler *sampler, int32_t interval) {
     return (uint64_t)(-log(u) * interval) + 1;
 }
 
-void vmpi_refresh_alloc_event_at(void) {
+void vmpi_refresh_alloc_bytes_left(void) {
     vmpi_heap_sampling_on = false;
     for (uint32_t i = 0; i < vmpi_num_agents; i++)
         if (vmpi_wants_samples(&vmpi_agents[i])) vmpi_heap_sampling_on = true;
-    /* While agents sample, 0 sends the next allocation out of line to draw
-     * the gaps and set the threshold to the nearest point. */
-    vmpi_alloc_event_at = vmpi_enabled[VMPI_EVENT_OBJECT_ALLOC] || vmpi_heap_sampling_on ? 0 : UINT64_MAX;
+    /* While agents sample, the next allocation goes out of line to draw the
+     * gaps and count down to the nearest point. */
+    vmpi_alloc_bytes_left = vmpi_enabled[VMPI_EVENT_OBJECT_ALLOC] || vmpi_heap_sampling_on ? VMPI_ALLOC_EVENT_ALWAYS
+                                                                                          : VMPI_ALLOC_EVENT_NEVER;
 }
 
 void vmpi_heap_sampling_changed(VmpiAgent *agent) {
     agent->sampling_generation = ++last_generation;
-    vmpi_refresh_alloc_event_at();
+    vmpi_refresh_alloc_bytes_left();
 }
 
 /* Sends `alloc` to `agent` as SAMPLED_OBJECT_ALLOC with the allocating
@@ -128,7 +129,12 @@ void vmpi_sample_allocation(const VMPI_Event *alloc, uint64_t bytes_allocated) {
     for (uint32_t i = 0; i < vmpi_num_agents; i++)
         if (vmpi_wants_samples(&vmpi_agents[i]) && sampler->sample_at[i] < next) next = sampler->sample_at[i];
     /* A callback that changed some agent's sampling leaves gaps to draw
-     * at the next allocation. */
-    bool redraw = last_generation != generation;
-    vmpi_alloc_event_at = vmpi_enabled[VMPI_EVENT_OBJECT_ALLOC] || redraw ? 0 : next;
+     * at the next allocation.  Otherwise the next allocation that reaches
+     * `next` (bytes_allocated >= next) takes the count below 0. */
+    if (vmpi_enabled[VMPI_EVENT_OBJECT_ALLOC] || last_generation != generation)
+        vmpi_alloc_bytes_left = VMPI_ALLOC_EVENT_ALWAYS;
+    else if (next - bytes_allocated > (uint64_t)VMPI_ALLOC_EVENT_NEVER)
+        vmpi_alloc_bytes_left = VMPI_ALLOC_EVENT_NEVER;
+    else
+        vmpi_alloc_bytes_left = (int64_t)(next - bytes_allocated) - 1;
 }

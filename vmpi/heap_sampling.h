@@ -29,16 +29,18 @@
  * switches threads must rebase the running thread's points (sample_at -
  * bytes_allocated is the thread's remaining gap) when it switches.
  *
- * The fast path (invariant).  post.h's vmpi_post_object_alloc goes out of
- * line only when the heap's bytes_allocated reaches vmpi_alloc_event_at,
- * which is
- *   0            while some agent has OBJECT_ALLOC enabled, and after any
- *                change to an agent's sampling (the next allocation then
- *                draws the new gaps),
- *   the smallest sample point of the running thread while agents sample,
- *   UINT64_MAX   while nobody wants either;
- * so sampling alone costs one compare per allocation, and nothing between
- * samples.  It is never above the next sample point of the running thread.
+ * The fast path (invariant).  post.h's vmpi_post_object_alloc counts each
+ * allocation's size off vmpi_alloc_bytes_left and goes out of line only
+ * when it falls below 0.  It is
+ *   VMPI_ALLOC_EVENT_ALWAYS  while some agent has OBJECT_ALLOC enabled, and
+ *                            after any change to an agent's sampling (the
+ *                            next allocation then draws the new gaps),
+ *   next - bytes_allocated - 1, where next is the running thread's nearest
+ *                            sample point, while agents only sample,
+ *   VMPI_ALLOC_EVENT_NEVER   while nobody wants either;
+ * so sampling alone costs what the fast path always does (one subtraction
+ * and one branch), and nothing more between samples.  It never lets an
+ * allocation that reaches a sample point of the running thread pass.
  *
  * Allocations made while a SAMPLED_OBJECT_ALLOC is being delivered on the
  * thread (the agent's callback, and whatever it calls) are never sampled,
@@ -81,9 +83,9 @@ struct VmpiAgent;
  * new interval): every thread draws its gap again at its next allocation. */
 void vmpi_heap_sampling_changed(struct VmpiAgent *agent);
 
-/* Re-establishes vmpi_alloc_event_at's invariant after a change to who
+/* Re-establishes vmpi_alloc_bytes_left's invariant after a change to who
  * wants OBJECT_ALLOC or samples (dispatch.c's vmpi_refresh_enabled). */
-void vmpi_refresh_alloc_event_at(void);
+void vmpi_refresh_alloc_bytes_left(void);
 
 /* Whether some agent wants SAMPLED_OBJECT_ALLOC. */
 extern bool vmpi_heap_sampling_on;
@@ -91,7 +93,8 @@ extern bool vmpi_heap_sampling_on;
 /* The sampling half of an allocation event: `alloc` is the OBJECT_ALLOC
  * record of an allocation after which the heap's count is
  * `bytes_allocated`.  Sends SAMPLED_OBJECT_ALLOC to each agent whose sample
- * point this allocation reached, and moves vmpi_alloc_event_at. */
+ * point this allocation reached, and sets vmpi_alloc_bytes_left to count
+ * down to the next. */
 void vmpi_sample_allocation(const VMPI_Event *alloc, uint64_t bytes_allocated);
 
 #endif

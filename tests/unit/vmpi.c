@@ -113,7 +113,7 @@ static void notify_a(VMPI_Event *e) { record('a', e); }
  * announces it: the heap's count of bytes allocated goes up first. */
 static void post_alloc(VMPI_ArenaID arena_id, const Obj *obj, size_t size) {
     fake_gc.stats.bytes_allocated += size;
-    vmpi_post_object_alloc(fake_gc.stats.bytes_allocated, arena_id, obj, size);
+    vmpi_post_object_alloc(&fake_gc.stats.bytes_allocated, arena_id, obj, size);
 }
 static void notify_b(VMPI_Event *e) { record('b', e); }
 
@@ -403,15 +403,15 @@ Test(vmpi, sampling_interval_0_samples_every_allocation_and_negative_is_refused)
     VMPI_Interface *a = vmpi_register_listener(count_samples_a);
     cr_assert_eq(a->SetHeapSamplingInterval(-1), VMPI_ERR);
     cr_assert_eq(a->SetHeapSamplingInterval(0), VMPI_OK);
-    cr_assert_eq(vmpi_alloc_event_at, UINT64_MAX, "an interval alone samples nothing");
+    cr_assert_eq(vmpi_alloc_bytes_left, VMPI_ALLOC_EVENT_NEVER, "an interval alone samples nothing");
     cr_assert_eq(a->EnableEvent(VMPI_EVENT_SAMPLED_OBJECT_ALLOC, NULL), VMPI_OK);
     cr_assert_eq(vmpi_enabled[VMPI_EVENT_OBJECT_ALLOC], 0, "sampling does not turn OBJECT_ALLOC on");
     for (int i = 0; i < 100; i++) post_alloc(1, NODE_A, 32);
     cr_assert_eq(samples_a, 100);
     a->DisableEvent(VMPI_EVENT_SAMPLED_OBJECT_ALLOC, NULL);
+    cr_assert_eq(vmpi_alloc_bytes_left, VMPI_ALLOC_EVENT_NEVER, "nothing wanted: the fast path never calls out");
     for (int i = 0; i < 10; i++) post_alloc(1, NODE_A, 32);
     cr_assert_eq(samples_a, 100, "disabled: no samples");
-    cr_assert_eq(vmpi_alloc_event_at, UINT64_MAX, "nothing wanted: the fast path never calls out");
 }
 
 /* Samples over `bytes` allocated in 4 KiB objects, against the expected
@@ -441,15 +441,15 @@ Test(vmpi, sampling_alone_calls_out_only_at_sample_points) {
     VMPI_Interface *a = vmpi_register_listener(count_samples_a);
     a->SetHeapSamplingInterval(1024 * 1024);
     a->EnableEvent(VMPI_EVENT_SAMPLED_OBJECT_ALLOC, NULL);
-    cr_assert_eq(vmpi_alloc_event_at, 0, "the next allocation draws the gap");
+    cr_assert_eq(vmpi_alloc_bytes_left, VMPI_ALLOC_EVENT_ALWAYS, "the next allocation draws the gap");
     post_alloc(1, NODE_A, 32);
-    cr_assert_gt(vmpi_alloc_event_at, fake_gc.stats.bytes_allocated, "then the threshold is the sample point");
-    cr_assert_lt(vmpi_alloc_event_at, UINT64_MAX);
+    cr_assert_geq(vmpi_alloc_bytes_left, 0, "then it counts down to the sample point");
+    cr_assert_lt(vmpi_alloc_bytes_left, VMPI_ALLOC_EVENT_NEVER);
     a->EnableEvent(VMPI_EVENT_OBJECT_ALLOC, NULL);
-    cr_assert_eq(vmpi_alloc_event_at, 0, "OBJECT_ALLOC: every allocation calls out");
+    cr_assert_eq(vmpi_alloc_bytes_left, VMPI_ALLOC_EVENT_ALWAYS, "OBJECT_ALLOC: every allocation calls out");
     a->DisableEvent(VMPI_EVENT_OBJECT_ALLOC, NULL);
     post_alloc(1, NODE_A, 32);
-    cr_assert_gt(vmpi_alloc_event_at, fake_gc.stats.bytes_allocated);
+    cr_assert_geq(vmpi_alloc_bytes_left, 0);
 }
 
 Test(vmpi, allocations_in_a_sample_callback_are_not_sampled) {
@@ -472,7 +472,7 @@ Test(vmpi, the_same_seed_draws_the_same_gaps) {
         fake_gc.stats.bytes_allocated = 0;
         for (int i = 0; i < 20; i++) {
             post_alloc(1, NODE_A, 16);
-            points[run][i] = vmpi_alloc_event_at;
+            points[run][i] = fake_gc.stats.bytes_allocated + (uint64_t)vmpi_alloc_bytes_left;
         }
         vmpi_shutdown();
     }
