@@ -118,12 +118,7 @@ void vmpi_sample_allocation(const VMPI_Event *alloc, uint64_t bytes_allocated) {
         uint64_t unsampled = send_sample(agent, alloc, bytes_allocated);
         bytes_allocated += unsampled;
         for (uint32_t j = 0; j < VMPI_MAX_AGENTS; j++) sampler->sample_at[j] += unsampled;
-        /* The next point follows this one, so the rate stays one per
-         * interval; one the sampled allocation (or the callback's) already
-         * passed counts from its end. */
-        uint64_t gap = draw_gap(sampler, agent->sampling_interval);
-        sampler->sample_at[i] = sampler->sample_at[i] + gap > bytes_allocated ? sampler->sample_at[i] + gap
-                                                                              : bytes_allocated + gap;
+        sampler->sample_at[i] = bytes_allocated + draw_gap(sampler, agent->sampling_interval);
     }
     uint64_t next = UINT64_MAX;
     for (uint32_t i = 0; i < vmpi_num_agents; i++)

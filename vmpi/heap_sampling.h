@@ -10,16 +10,18 @@
  * form a Poisson process over the bytes a thread allocates, so an
  * allocation pattern with a fixed period cannot line up with them, and each
  * sample stands for `interval` bytes on average.  An allocation is sampled
- * when it reaches a sample point, and the next point is drawn from that
- * point, not from the allocation's end, so that the rate stays one sample
- * per interval (HotSpot subtracts the overshoot the same way); if the next
- * point also falls inside the allocation, it is drawn from the
- * allocation's end instead: one sample per allocation at most, as JVMTI
- * says, so objects not much smaller than the interval are sampled a little
- * less often than their bytes would make them.  An interval of 0 samples
- * every allocation.  The generator of each thread is
- * seeded from --seed when the VM was given one (the same seed and the same
- * program give the same samples), from the system's entropy otherwise
+ * when it reaches a sample point; the points it spans beyond the first are
+ * dropped (one sample per allocation at most, as JVMTI says), and the next
+ * point is drawn from the end of the allocation -- the same process with
+ * those points removed, as the distribution has no memory.  So an object
+ * of s bytes is sampled with probability 1 - exp(-s / interval),
+ * independently of every other: about s / interval for objects much
+ * smaller than the interval, which is what makes "one sample stands for
+ * `interval` bytes" right, and s / (1 - exp(-s / interval)) the exact
+ * weight of a sample of any size (docs/hprof.md).  An interval of 0
+ * samples every allocation.  The generator of each thread is seeded from
+ * --seed when the VM was given one (the same seed and the same program
+ * give the same samples), from the system's entropy otherwise
  * (vmpi_seed_heap_sampling, control.h).
  *
  * Where a sample point lies.  Points are counts of the heap's

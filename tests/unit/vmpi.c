@@ -414,8 +414,8 @@ Test(vmpi, sampling_interval_0_samples_every_allocation_and_negative_is_refused)
     cr_assert_eq(samples_a, 100, "disabled: no samples");
 }
 
-/* Samples over `bytes` allocated in 4 KiB objects, against the expected
- * bytes / interval. */
+/* Samples over `bytes` allocated in objects much smaller than the
+ * interval, against the expected bytes / interval. */
 static void expect_rate(int64_t samples, uint64_t bytes, uint64_t interval, const char *who) {
     double expected = (double)bytes / (double)interval;
     cr_assert(fabs((double)samples - expected) <= 0.1 * expected, "%s: %lld samples, %.0f expected", who,
@@ -430,7 +430,7 @@ Test(vmpi, sampling_defaults_to_512_kib_and_two_agents_draw_their_own_gaps) {
     b->EnableEvent(VMPI_EVENT_SAMPLED_OBJECT_ALLOC, NULL);
     cr_assert_eq(b->SetHeapSamplingInterval(16 * 1024), VMPI_OK);
     uint64_t start = fake_gc.stats.bytes_allocated;
-    for (int i = 0; i < 200000; i++) post_alloc(1, NODE_A, 4096);
+    for (int i = 0; i < 4000000; i++) post_alloc(1, NODE_A, 64);
     uint64_t bytes = fake_gc.stats.bytes_allocated - start;
     expect_rate(samples_a, bytes, 512 * 1024, "default interval");
     expect_rate(samples_b, bytes, 16 * 1024, "16 KiB interval");
