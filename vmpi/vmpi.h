@@ -151,18 +151,16 @@ typedef int32_t VMPI_ArenaID;
     F(instruction, INT32,     hi)                \
     F(instruction, INT32,     chosen_pair_index) \
     F(instruction, INT32,     is_default)
-#define VMPI_FIELDS_obj_alloc(F) \
-    F(obj_alloc, ARENA_ID,  arena_id) \
-    F(obj_alloc, OBJECT_ID, class_id) \
-    F(obj_alloc, INT32,     is_array) \
-    F(obj_alloc, INT32,     size)     \
-    F(obj_alloc, OBJECT_ID, obj_id)
+/* An allocation's fields, which SAMPLED_OBJECT_ALLOC's record begins with. */
+#define VMPI_ALLOCATION_FIELDS(F, member) \
+    F(member, ARENA_ID,  arena_id) \
+    F(member, OBJECT_ID, class_id) \
+    F(member, INT32,     is_array) \
+    F(member, INT32,     size)     \
+    F(member, OBJECT_ID, obj_id)
+#define VMPI_FIELDS_obj_alloc(F) VMPI_ALLOCATION_FIELDS(F, obj_alloc)
 #define VMPI_FIELDS_sampled_alloc(F) \
-    F(sampled_alloc, ARENA_ID,    arena_id)   \
-    F(sampled_alloc, OBJECT_ID,   class_id)   \
-    F(sampled_alloc, INT32,       is_array)   \
-    F(sampled_alloc, INT32,       size)       \
-    F(sampled_alloc, OBJECT_ID,   obj_id)     \
+    VMPI_ALLOCATION_FIELDS(F, sampled_alloc) \
     F(sampled_alloc, INT32,       num_frames) \
     F(sampled_alloc, CALL_FRAMES, frames)
 #define VMPI_FIELDS_obj_free(F) \

@@ -18,6 +18,9 @@ foreach(bad
     "heap=sites,heap=some@@option 'heap=some': takes dump, sites or all"
     "heap=sites,depth=x@@option 'depth=x': takes a number of frames from 0 to 1024"
     "heap=sites,depth=1025@@option 'depth=1025': takes a number"
+    "sample=-1@@option 'sample=-1': takes a sampling interval in bytes, from 0"
+    "sample=lots@@option 'sample=lots': takes a sampling interval in bytes, from 0"
+    "sample=4096,heap=sites@@option 'sample': cannot be used with heap=: it replaces heap=sites with estimates"
     "heap=sites,interval=0@@option 'interval=0': takes a positive number"
     "heap=sites,cutoff=2@@option 'cutoff=2': takes a ratio from 0 to 1"
     "heap=sites,lineno=maybe@@option 'lineno=maybe': takes y or n"
@@ -106,3 +109,10 @@ case(cli/hprof/doe_n_no_request 0 - "^hprof: doe=n and no dump was requested: ja
 case(cli/hprof/cpu_times_every_collector 0 - ""
      sh ${cli}/hprof_cpu_times.sh ${VMRUN} ${CMAKE_SOURCE_DIR}/examples/bench/fib.gcl
         ${CMAKE_SOURCE_DIR}/examples/binary_trees.gcl ${cli}/null_reference.gcl ${GCLAB_COLLECTORS})
+
+# sample=BYTES: sites estimated from heap sampling alone (hprof_sampled.h).
+# Estimates within 10% of heap=sites' exact totals per site, the same table
+# under every collector (cli/hprof_sampled.sh).  (Its bad values are refused
+# with the others, above.)
+case(cli/hprof/sampled_sites_every_collector 0 - ""
+     sh ${cli}/hprof_sampled.sh ${VMRUN} ${cli}/sampled_mix.gcl ${GCLAB_COLLECTORS})

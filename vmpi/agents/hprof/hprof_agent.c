@@ -39,6 +39,7 @@
 #include "hprof_cpu_times.h"
 #include "hprof_dump.h"
 #include "hprof_options.h"
+#include "hprof_sampled.h"
 #include "hprof_sites.h"
 #include "vmpi.h"
 
@@ -70,6 +71,7 @@ static size_t threads_written, traces_written; /* records already in an earlier 
 static HprofSites sites;
 static HprofDump dump;               /* heap=dump: the last level-2 dump, as text */
 static HprofCpuTimes cpu_times;     /* cpu=times (hprof_cpu_times.h) */
+static HprofSampled sampled;        /* sample= (hprof_sampled.h) */
 static VMPI_CallFrame *frames;      /* GetCallTrace's buffer: opts.depth frames */
 static IdMap class_ids, method_ids; /* ID -> tag = index below */
 static ClassInfo *classes;
@@ -327,7 +329,9 @@ static void write_dump(void) {
     time_t now = time(NULL);
     struct tm local;
     strftime(date, sizeof date, "%a %b %e %H:%M:%S %Y", localtime_r(&now, &local));
-    const char *heap = opts.heap_sites ? "allocation sites" : opts.heap_dump ? "Java heap" : "";
+    const char *heap = opts.heap_sites ? "allocation sites"
+                       : opts.heap_dump ? "Java heap"
+                       : opts.sample_interval >= 0 ? "sampled allocation sites" : "";
     if (opts.verbose)
         fprintf(stderr, "Dumping %s%s%s ...", heap, heap[0] && opts.cpu_times ? " and " : "",
                 opts.cpu_times ? "CPU usage by timing methods" : "");
@@ -336,6 +340,7 @@ static void write_dump(void) {
     write_new_traces();
     if (opts.heap_dump) hprof_dump_write(&dump, &out, date);
     if (opts.heap_sites) write_sites(date);
+    if (opts.sample_interval >= 0) hprof_sampled_write(&sampled, &out, opts.cutoff, date, write_class_name);
     if (opts.cpu_times) write_cpu_times(date);
 }
 
@@ -362,7 +367,7 @@ static void write_profile(void) {
         trace_output_abandon(&out);
         return;
     }
-    if (out_of_memory || sites.untracked || cpu_times.lost) {
+    if (out_of_memory || sites.untracked || cpu_times.lost || sampled.out_of_memory) {
         fprintf(stderr, "\nhprof: %llu allocations and %llu method entries could not be tracked (out of memory, "
                         "or allocations made during a collection): the profile would be wrong; %s not written\n",
                 (unsigned long long)sites.untracked, (unsigned long long)cpu_times.lost, opts.file);
@@ -447,9 +452,23 @@ static void object_alloc(const VMPI_Event *event) {
     hprof_sites_alloc(&sites, event, &trace, opts.thread ? thread_number(event->env_id) : 0);
 }
 
+/* sample=: the sample's own call trace, cut as GetCallTrace's would be. */
+static void sampled_alloc(const VMPI_Event *event) {
+    VMPI_CallTrace trace = {.env_id = event->env_id, .frames = frames,
+                            .num_frames = event->u.sampled_alloc.num_frames < opts.depth
+                                              ? event->u.sampled_alloc.num_frames : opts.depth};
+    for (int32_t i = 0; i < trace.num_frames; i++) { /* field by field: traces are hashed with their padding */
+        frames[i].method_id = event->u.sampled_alloc.frames[i].method_id;
+        frames[i].lineno = opts.lineno ? event->u.sampled_alloc.frames[i].lineno : 0;
+    }
+    hprof_sampled_add(&sampled, event,
+                      hprof_sites_trace(&sites, &trace, opts.thread ? thread_number(event->env_id) : 0));
+}
+
 static void handle_event(const VMPI_Event *event) {
     switch (event->event_type & ~VMPI_REQUESTED_EVENT) {
     case VMPI_EVENT_OBJECT_ALLOC: object_alloc(event); break;
+    case VMPI_EVENT_SAMPLED_OBJECT_ALLOC: sampled_alloc(event); break;
     case VMPI_EVENT_METHOD_ENTRY: method_entry(event); break;
     case VMPI_EVENT_METHOD_EXIT:
         hprof_cpu_times_exit(&cpu_times, event->env_id, event->u.method.method_id, vmpi->GetCurrentThreadCpuTime());
@@ -548,6 +567,11 @@ VMPI_EXPORT int32_t VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved) {
     };
     for (size_t i = 0; i < sizeof wanted / sizeof wanted[0]; i++)
         if (tracks_objects() || !is_heap_sites_event(wanted[i])) vmpi->EnableEvent(wanted[i], NULL);
+    hprof_sampled_init(&sampled, opts.sample_interval);
+    if (opts.sample_interval >= 0) {
+        vmpi->SetHeapSamplingInterval(opts.sample_interval);
+        vmpi->EnableEvent(VMPI_EVENT_SAMPLED_OBJECT_ALLOC, NULL);
+    }
     if (opts.cpu_times) {
         vmpi->EnableEvent(VMPI_EVENT_METHOD_ENTRY, NULL);
         vmpi->EnableEvent(VMPI_EVENT_METHOD_EXIT, NULL);

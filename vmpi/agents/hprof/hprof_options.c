@@ -31,6 +31,7 @@ void hprof_print_usage(FILE *stream) {
           "msa=y|n                Solaris micro state accounting n\n"
           "force=y|n              force output to <file>         y\n"
           "verbose=y|n            print messages about dumps     y\n"
+          "sample=<bytes>         sampled allocation sites       off\n"
           "\n"
           "Not implemented yet (refused): cpu=samples, cpu=old, monitor=y, format=b,\n"
           "net=..., force=n.  msa has no effect (Solaris only).  heap=all is the\n"
@@ -39,6 +40,9 @@ void hprof_print_usage(FILE *stream) {
           "Example:\n"
           "  - Get heap usage information based on the allocation sites:\n"
           "      vmrun -agentlib:hprof=heap=sites PROG.bc\n"
+          "  - Get allocation sites estimated from heap sampling every 512 KiB on\n"
+          "    average (instead of heap=; cheap, no live counts):\n"
+          "      vmrun -agentlib:hprof=sample=524288 PROG.bc\n"
           "  - Get method call counts and times by call trace:\n"
           "      vmrun -agentlib:hprof=cpu=times PROG.bc\n",
           stream);
@@ -85,7 +89,8 @@ typedef struct YesNoOption {
 
 HprofParse hprof_parse_options(char *options, HprofOptions *opts) {
     *opts = (HprofOptions){.heap_sites = true, .heap_dump = true, .depth = 4, .interval = 10,
-                           .cutoff = 0.0001, .lineno = true, .verbose = true, .doe = true};
+                           .cutoff = 0.0001, .lineno = true, .verbose = true, .doe = true,
+                           .sample_interval = -1};
     snprintf(opts->file, sizeof opts->file, "java.hprof.txt");
     bool force = true, msa = false, monitor = false;
     bool heap_given = false; /* heap=all is the default only when no profile is asked for */
@@ -138,6 +143,9 @@ HprofParse hprof_parse_options(char *options, HprofOptions *opts) {
         } else if (strcmp(name, "interval") == 0) {
             if (!parse_int(value, 1, INT32_MAX, &opts->interval))
                 return refuse(name, value, "takes a positive number of milliseconds");
+        } else if (strcmp(name, "sample") == 0) {
+            if (!parse_int(value, 0, INT32_MAX, &opts->sample_interval))
+                return refuse(name, value, "takes a sampling interval in bytes, from 0");
         } else if (strcmp(name, "cutoff") == 0) {
             if (!parse_ratio(value, &opts->cutoff)) return refuse(name, value, "takes a ratio from 0 to 1");
         } else {
@@ -152,7 +160,10 @@ HprofParse hprof_parse_options(char *options, HprofOptions *opts) {
     if (format[0] == 'b') return refuse("format", format, "not implemented yet");
     if (net) return refuse("net", net, "not implemented yet");
     if (cpu && !opts->cpu_times) return refuse("cpu", cpu, "not implemented yet");
-    if (cpu && !heap_given) opts->heap_sites = opts->heap_dump = false;
+    /* sample= is a heap profile of its own, estimated from samples. */
+    if (opts->sample_interval >= 0 && heap_given)
+        return refuse("sample", NULL, "cannot be used with heap=: it replaces heap=sites with estimates");
+    if ((cpu || opts->sample_interval >= 0) && !heap_given) opts->heap_sites = opts->heap_dump = false;
     for (size_t i = 0; i < sizeof yes_no / sizeof yes_no[0]; i++) {
         const YesNoOption *yn = &yes_no[i];
         if (yn->unimplemented && *yn->value == (yn->unimplemented[0] == 'y'))

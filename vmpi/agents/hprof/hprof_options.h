@@ -28,6 +28,8 @@ typedef struct HprofOptions {
     bool thread;                 /* thread= traces per thread (default n) */
     bool verbose;                /* verbose= messages about dumps (default y) */
     bool doe;                    /* doe= dump on exit (default y); else only on request */
+    int32_t sample_interval;     /* sample= heap sampling interval in bytes: sampled
+                                    sites (hprof_sampled.h); -1 when not given */
 } HprofOptions;
 
 typedef enum HprofParse {
