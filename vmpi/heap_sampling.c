@@ -1,7 +1,8 @@
 /*
  * heap_sampling.c -- SAMPLED_OBJECT_ALLOC: the per-thread gaps, drawn from
- * an exponential distribution, and the threshold that keeps the allocation
- * fast path at one compare (heap_sampling.h says how and why).
+ * an exponential distribution, and the countdown that keeps the allocation
+ * fast path at one subtraction and one branch (heap_sampling.h says how and
+ * why).
  */
 #include <math.h>
 #include <sys/random.h>
