@@ -56,7 +56,7 @@ static int by_estimated_bytes(const void *a, const void *b) {
 }
 
 void hprof_sampled_write(const HprofSampled *s, TraceOutput *out, double cutoff, const char *date,
-                         void (*write_class_name)(const HprofSite *site)) {
+                         const char *(*class_name)(const HprofSite *site, char *buffer, size_t size)) {
     const HprofSampledSite **order = malloc((s->num_sites ? s->num_sites : 1) * sizeof *order);
     if (!order) return;
     double total = 0;
@@ -84,7 +84,7 @@ void hprof_sampled_write(const HprofSampled *s, TraceOutput *out, double cutoff,
                  site->bytes, site->objects, (unsigned long long)site->samples,
                  HPROF_FIRST_TRACE + (size_t)site->site.trace);
         trace_output_text(out, line);
-        write_class_name(&site->site);
+        trace_output_text(out, class_name(&site->site, line, sizeof line));
         trace_output_text(out, "\n");
     }
     trace_output_text(out, "SITES END\n");

@@ -52,8 +52,9 @@ void hprof_sampled_init(HprofSampled *s, int32_t interval);
 void hprof_sampled_add(HprofSampled *s, const VMPI_Event *sample, uint32_t trace);
 
 /* The sampled SITES table, ordered by estimated bytes, cut at `cutoff`;
- * write_class_name writes a site's class as the heap=sites table does. */
+ * class_name names a site's class (in `buffer`) as the heap=sites table
+ * does. */
 void hprof_sampled_write(const HprofSampled *s, TraceOutput *out, double cutoff, const char *date,
-                         void (*write_class_name)(const HprofSite *site));
+                         const char *(*class_name)(const HprofSite *site, char *buffer, size_t size));
 
 #endif
