@@ -203,7 +203,8 @@ static inline uint64_t gc_total_bytes(const Gc *gc) {
 /* The one way an object comes to be, on every path: zero-filled `block`
  * (`bytes` == obj_size_for(cls, length)) gets its header -- class `cls`,
  * gc->fresh_gc_word, `length` -- is counted in objects_allocated and
- * bytes_allocated, and is announced by OBJECT_ALLOC in arena `arena_id`. */
+ * bytes_allocated, and is announced by OBJECT_ALLOC in arena `arena_id` (and
+ * sampled, by heap sampling's count of bytes_allocated: vmpi/post.h). */
 static inline Obj *gc_new_object(Gc *gc, void *block, uint32_t arena_id, const RtClass *cls,
                                  uint32_t length, size_t bytes) {
     Obj *obj = block;
@@ -212,7 +213,7 @@ static inline Obj *gc_new_object(Gc *gc, void *block, uint32_t arena_id, const R
     obj->length = length;
     gc->stats.objects_allocated++;
     gc->stats.bytes_allocated += bytes;
-    vmpi_post_object_alloc((VMPI_ArenaID)arena_id, obj, bytes);
+    vmpi_post_object_alloc(&gc->stats.bytes_allocated, (VMPI_ArenaID)arena_id, obj, bytes);
     return obj;
 }
 

@@ -21,6 +21,7 @@
 #include <stdio.h>
 
 #include "../gc/gc.h"
+#include "../vmpi/heap_sampling.h"
 #include "object.h"
 #include "program.h"
 
@@ -53,6 +54,7 @@ typedef struct VMThread {
     Frame *frames;          /* frames[0 .. depth) ; frames[depth-1] is running */
     uint32_t depth, max_depth;
     void *vmpi_local_storage; /* VMPI Set/GetThreadLocalStorage */
+    VmpiThreadSampler heap_sampler; /* VMPI heap sampling's gaps (vmpi/heap_sampling.h) */
 } VMThread;
 
 /* What a call needs to know about its callee, gathered when the program is
@@ -70,8 +72,8 @@ typedef struct VMOptions {
     const char *gc_name;
     GcConfig gc;            /* heap sizes, stress, verify, log; roots filled by vm_create */
     /* --seed: repeatable runs (vm_create reserves the fixed-address heap,
-     * gc/common/fixed.h); `seed` is for the VM's random choices, of which
-     * there are none yet. */
+     * gc/common/fixed.h); `seed` seeds the VM's random choices: heap
+     * sampling's gaps (vmpi/heap_sampling.h). */
     bool seeded;
     uint64_t seed;
     bool plain_code;        /* run the code as loaded, without superinstructions (tests) */

@@ -48,6 +48,11 @@ bool vmpi_class_load_hook_enabled(void);
  * Called by vm_create before any event is posted; NULL detaches. */
 void vmpi_attach_vm(const struct VmpiVmServices *services);
 
+/* Seeds heap sampling's random gaps (heap_sampling.h) with --seed's N, so
+ * that a run repeats its samples; NULL (no --seed) seeds them from the
+ * system's entropy, so that they vary.  vm_create calls it. */
+void vmpi_seed_heap_sampling(const uint64_t *seed);
+
 /* Posts JVM_SHUT_DOWN (once; later calls do nothing) and unloads agents.
  * vm_exit calls this, so every way out of the VM runs it. */
 void vmpi_shutdown(void);

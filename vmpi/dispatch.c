@@ -4,8 +4,7 @@
  * the agents' lifecycle (attach, register, shut down, unload).
  *
  * Invariant: vmpi_enabled[] always equals what the agents' own enabled sets
- * say (see dispatch.h for the one OBJECT_ALLOC exception); every change to a
- * set goes through vmpi_refresh_enabled.
+ * say; every change to a set goes through vmpi_refresh_enabled.
  *
  * Shutting down may start inside an agent's NotifyEvent: the check agent
  * calls ProfilerExit when it sees a violation, possibly in the middle of a
@@ -53,7 +52,7 @@ VmpiAgent *vmpi_agent_claim(void) {
     uint32_t slot = vmpi_num_agents++;
     VmpiAgent *agent = &vmpi_agents[slot];
     memset(agent, 0, sizeof *agent);
-    agent->sampling_interval = -1;
+    agent->sampling_interval = VMPI_DEFAULT_SAMPLING_INTERVAL;
     vmpi_interface_init(agent, slot);
     return agent;
 }
@@ -67,13 +66,10 @@ void vmpi_agent_release_last(void) {
 
 void vmpi_refresh_enabled(int32_t code) {
     uint8_t any = 0;
-    for (uint32_t i = 0; i < vmpi_num_agents; i++) {
-        const VmpiAgent *agent = &vmpi_agents[i];
-        if (agent->enabled[code]) any = 1;
-        if (code == VMPI_EVENT_OBJECT_ALLOC && vmpi_wants_samples(agent)) any = 1;
-    }
+    for (uint32_t i = 0; i < vmpi_num_agents; i++)
+        if (vmpi_agents[i].enabled[code]) any = 1;
     vmpi_enabled[code] = any;
-    if (code == VMPI_EVENT_SAMPLED_OBJECT_ALLOC) vmpi_refresh_enabled(VMPI_EVENT_OBJECT_ALLOC);
+    if (code == VMPI_EVENT_OBJECT_ALLOC || code == VMPI_EVENT_SAMPLED_OBJECT_ALLOC) vmpi_refresh_alloc_bytes_left();
 }
 
 void vmpi_deliver(VmpiAgent *agent, const VMPI_Event *event) { vmpi_deliver_answered(agent, event, NULL); }
@@ -100,28 +96,6 @@ void vmpi_deliver_answered(VmpiAgent *agent, const VMPI_Event *event, VMPI_Event
     vmpi_delivering = outer_event;
 }
 
-/* JVMTI 11 SetHeapSamplingInterval: a sample once every `interval` bytes
- * allocated, every allocation for 0.  gclab counts bytes down exactly
- * instead of drawing random intervals, so that runs repeat; the cost is
- * JVMTI's warned-of bias when allocation follows a fixed pattern. */
-static bool sample_due(VmpiAgent *agent, int64_t size) {
-    agent->bytes_until_sample -= size;
-    if (agent->bytes_until_sample > 0) return false;
-    agent->bytes_until_sample += agent->sampling_interval;
-    if (agent->bytes_until_sample <= 0) agent->bytes_until_sample = agent->sampling_interval;
-    return true;
-}
-
-/* The per-agent half of heap sampling: an OBJECT_ALLOC also reaches each
- * agent that wants samples as SAMPLED_OBJECT_ALLOC, when its countdown runs
- * out (vmpi_enabled[OBJECT_ALLOC] stands for both, see dispatch.h). */
-static void deliver_sample(VmpiAgent *agent, const VMPI_Event *alloc) {
-    if (!vmpi_wants_samples(agent) || !sample_due(agent, alloc->u.obj_alloc.size)) return;
-    VMPI_Event sampled = *alloc;
-    sampled.event_type = VMPI_EVENT_SAMPLED_OBJECT_ALLOC;
-    vmpi_deliver(agent, &sampled);
-}
-
 /* The broadcasts under way on this thread, innermost first (a handler's
  * call may post events in turn).  A shutdown that starts inside one -- an
  * agent's ProfilerExit from its NotifyEvent -- first offers the event to the
@@ -139,7 +113,6 @@ static _Thread_local Broadcast *broadcasts;
 
 static void offer(VmpiAgent *agent, const VMPI_Event *event) {
     if (agent->enabled[event->event_type & ~VMPI_REQUESTED_EVENT]) vmpi_deliver(agent, event);
-    if (event->event_type == VMPI_EVENT_OBJECT_ALLOC) deliver_sample(agent, event);
 }
 
 /* Offers each broadcast under way to the agents it has not reached yet. */
@@ -194,6 +167,7 @@ void vmpi_shutdown(void) {
     for (uint32_t i = 0; i < vmpi_num_agents; i++)
         memset(vmpi_agents[i].enabled, 0, sizeof vmpi_agents[i].enabled);
     memset(vmpi_enabled, 0, sizeof vmpi_enabled);
+    vmpi_refresh_alloc_bytes_left();
     /* Strict mode: every DisableGC matched by now (an agent may still
      * re-enable in its JVM_SHUT_DOWN).  The VM has flushed its output and
      * every agent has shut down, so the run ends here with status 1. */

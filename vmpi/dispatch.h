@@ -6,12 +6,10 @@
  * Invariants.
  *
  *   vmpi_enabled[code] is non-zero exactly when some loaded agent has `code`
- *   in its own enabled set, with one exception kept for the allocation fast
- *   path: vmpi_enabled[OBJECT_ALLOC] is also non-zero while some agent wants
- *   SAMPLED_OBJECT_ALLOC and has set a sampling interval, so that a
- *   collector's vmpi_post_object_alloc stays one branch and vmpi_dispatch,
- *   which serves every event, sorts the two out.  vmpi_refresh_enabled
- *   re-establishes this after every change to an agent's set.
+ *   in its own enabled set; vmpi_refresh_enabled re-establishes this (and
+ *   post.h's vmpi_alloc_bytes_left, which stands for OBJECT_ALLOC
+ *   and SAMPLED_OBJECT_ALLOC on the allocation fast path) after every
+ *   change to an agent's set.
  *
  *   Agents are kept in load order in vmpi_agents[0 .. vmpi_num_agents), and
  *   an event goes to each agent that enabled it in that order.  Each agent
@@ -33,18 +31,17 @@
 #include <stdint.h>
 
 #include "../gc/gc.h"
+#include "heap_sampling.h"
 #include "post.h"
 #include "vm_services.h"
 #include "vmpi.h"
-
-#define VMPI_MAX_AGENTS 8
 
 typedef struct VmpiAgent {
     VMPI_VM vm;                 /* handed to VMPI_OnLoad; its GetEnv finds this record */
     VMPI_Interface iface;       /* what GetEnv returns; NotifyEvent is the agent's */
     uint8_t enabled[VMPI_EVENT_CODE_LIMIT];
-    int32_t sampling_interval;  /* SetHeapSamplingInterval bytes; -1 until set */
-    int64_t bytes_until_sample; /* countdown to the next SAMPLED_OBJECT_ALLOC */
+    int32_t sampling_interval;  /* SetHeapSamplingInterval bytes (512 KiB until set) */
+    uint64_t sampling_generation; /* heap_sampling.c: taken anew at each change */
     bool shut_down;             /* JVM_SHUT_DOWN has been offered to it */
     void *library;              /* dlopen handle; NULL for in-process listeners */
     char *options;              /* malloc'd copy given to VMPI_OnLoad, or NULL */
@@ -78,10 +75,9 @@ VmpiAgent *vmpi_agent_claim(void);
 /* Gives back the most recently claimed slot (its VMPI_OnLoad failed). */
 void vmpi_agent_release_last(void);
 
-/* Whether `agent` gets SAMPLED_OBJECT_ALLOC: it enabled the event and set
- * an interval (JVMTI 11, SetHeapSamplingInterval). */
+/* Whether `agent` gets SAMPLED_OBJECT_ALLOC (heap_sampling.h). */
 static inline bool vmpi_wants_samples(const VmpiAgent *agent) {
-    return agent->enabled[VMPI_EVENT_SAMPLED_OBJECT_ALLOC] && agent->sampling_interval >= 0;
+    return agent->enabled[VMPI_EVENT_SAMPLED_OBJECT_ALLOC];
 }
 
 /* Recomputes vmpi_enabled[code] (and what depends on it) from the agents. */
@@ -111,9 +107,7 @@ void vmpi_deliver(VmpiAgent *agent, const VMPI_Event *event);
 void vmpi_deliver_answered(VmpiAgent *agent, const VMPI_Event *event, VMPI_Event *answer);
 
 /* Sends `event` to every agent that enabled its type, in load order, or to
- * the requester alone if it is a requested event.  An OBJECT_ALLOC that is
- * not requested also goes, as SAMPLED_OBJECT_ALLOC, to each agent whose
- * sampling interval has run out.  With `with_gc_disabled` the collector is
+ * the requester alone if it is a requested event.  With `with_gc_disabled` the collector is
  * disabled around the calls: JVMPI 1.2 section 1.4 sends every event
  * carrying an object ID with GC disabled, and gclab does the same for the
  * events of a collection, so that RunGC is refused there. */

@@ -50,10 +50,12 @@ void vmpi_fill_object_alloc(VMPI_Event *event, VMPI_ArenaID arena_id, const Obj 
     event->u.obj_alloc.obj_id = OBJECT_ID(obj);
 }
 
-void vmpi_send_object_alloc(VMPI_ArenaID arena_id, const Obj *obj, size_t size) {
+/* OBJECT_ALLOC, then heap sampling (post.h: one call for both). */
+void vmpi_send_object_alloc(const uint64_t *bytes_allocated, VMPI_ArenaID arena_id, const Obj *obj, size_t size) {
     VMPI_Event event;
     vmpi_fill_object_alloc(&event, arena_id, obj, size);
-    vmpi_dispatch(&event, true);
+    if (vmpi_enabled[VMPI_EVENT_OBJECT_ALLOC]) vmpi_dispatch(&event, true);
+    if (vmpi_heap_sampling_on) vmpi_sample_allocation(&event, *bytes_allocated);
 }
 
 void vmpi_send_object_free(const Obj *obj) {

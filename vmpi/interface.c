@@ -66,6 +66,7 @@ int32_t vmpi_set_event(VmpiAgent *agent, int32_t code, uint8_t on) {
     if (!can_enable(code)) return VMPI_NOT_AVAILABLE;
     agent->enabled[code] = on;
     vmpi_refresh_enabled(code);
+    if (code == VMPI_EVENT_SAMPLED_OBJECT_ALLOC) vmpi_heap_sampling_changed(agent);
     /* The interpreter hooks every instruction only while this is enabled,
      * and switches at its next safepoint (vm/interp/interp.c). */
     if (code == VMPI_EVENT_INSTRUCTION_START) vm_request(VM_REQUEST_DISPATCH);
@@ -73,12 +74,12 @@ int32_t vmpi_set_event(VmpiAgent *agent, int32_t code, uint8_t on) {
 }
 
 /* JVMTI 11: a negative interval is an illegal argument (guard.c refuses
- * it).  Sampling starts with the first call (JVMTI's 512 KiB default is not
- * assumed). */
+ * it).  The new interval applies from each thread's next allocation
+ * (heap_sampling.h); the agent samples only while SAMPLED_OBJECT_ALLOC is
+ * enabled. */
 int32_t vmpi_set_heap_sampling_interval(VmpiAgent *agent, int32_t interval) {
     agent->sampling_interval = interval;
-    agent->bytes_until_sample = interval;
-    vmpi_refresh_enabled(VMPI_EVENT_SAMPLED_OBJECT_ALLOC);
+    vmpi_heap_sampling_changed(agent);
     return VMPI_OK;
 }
 

@@ -27,7 +27,7 @@ extern uint8_t vmpi_enabled[VMPI_EVENT_CODE_LIMIT];
 
 void vmpi_send_arena_new(VMPI_ArenaID arena_id, const char *arena_name);
 void vmpi_send_arena_delete(VMPI_ArenaID arena_id);
-void vmpi_send_object_alloc(VMPI_ArenaID arena_id, const Obj *obj, size_t size);
+void vmpi_send_object_alloc(const uint64_t *bytes_allocated, VMPI_ArenaID arena_id, const Obj *obj, size_t size);
 void vmpi_send_object_free(const Obj *obj);
 void vmpi_send_object_move(VMPI_ArenaID arena_id, const Obj *obj, VMPI_ArenaID new_arena_id,
                            const Obj *new_obj);
@@ -112,9 +112,24 @@ static inline void vmpi_post_arena_delete(VMPI_ArenaID arena_id) {
     vmpi_record_arena_delete(arena_id);
     if (VMPI_IS_ENABLED(ARENA_DELETE)) vmpi_send_arena_delete(arena_id);
 }
-/* `obj` must have its header filled in: the event reads its class. */
-static inline void vmpi_post_object_alloc(VMPI_ArenaID arena_id, const Obj *obj, size_t size) {
-    if (VMPI_IS_ENABLED(OBJECT_ALLOC)) vmpi_send_object_alloc(arena_id, obj, size);
+/* The allocation event stands for OBJECT_ALLOC and heap sampling's
+ * SAMPLED_OBJECT_ALLOC both, and costs one subtraction and one branch: it
+ * goes out of line when vmpi_alloc_bytes_left, counted down by every
+ * allocation's size, falls below 0.  It is VMPI_ALLOC_EVENT_ALWAYS while
+ * some agent wants OBJECT_ALLOC, the bytes to the next sample point while
+ * agents only sample, VMPI_ALLOC_EVENT_NEVER otherwise
+ * (vmpi/heap_sampling.h); neither of the two ends is reached by any run
+ * (2^62 bytes).  *bytes_allocated is the heap's count of bytes allocated,
+ * this object's included, read only out of line (so that the fast path
+ * need not hold it in a register).  `obj` must have its header filled in:
+ * the event reads its class. */
+#define VMPI_ALLOC_EVENT_ALWAYS (-(INT64_C(1) << 62))
+#define VMPI_ALLOC_EVENT_NEVER (INT64_C(1) << 62)
+extern int64_t vmpi_alloc_bytes_left;
+static inline void vmpi_post_object_alloc(const uint64_t *bytes_allocated, VMPI_ArenaID arena_id,
+                                          const Obj *obj, size_t size) {
+    if (__builtin_expect((vmpi_alloc_bytes_left -= (int64_t)size) < 0, 0))
+        vmpi_send_object_alloc(bytes_allocated, arena_id, obj, size);
 }
 static inline void vmpi_post_object_free(const Obj *obj) {
     if (VMPI_IS_ENABLED(OBJECT_FREE)) vmpi_send_object_free(obj);

@@ -32,6 +32,7 @@
 
 #include "../gc/gc.h"
 #include "../vm/object.h"
+#include "heap_sampling.h"
 #include "vmpi.h"
 
 /* Where a thread's stack stands.  Two equal marks taken at different times
@@ -100,6 +101,9 @@ typedef struct VmpiVmServices {
     int32_t (*call_trace)(void *vm, VMPI_ThreadID thread, VMPI_CallFrame *frames, int32_t max_frames);
     /* The thread's Set/GetThreadLocalStorage slot. */
     void **(*local_storage)(void *vm, VMPI_ThreadID thread);
+    /* The thread's heap sampling state (heap_sampling.h), zero when the
+     * thread was made.  May be NULL (a mock VM): threads then share one. */
+    VmpiThreadSampler *(*heap_sampler)(void *vm, VMPI_ThreadID thread);
 
     /* ---- classes and methods --------------------------------------------------- */
     uint32_t (*num_classes)(void *vm);

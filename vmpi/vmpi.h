@@ -84,7 +84,7 @@ typedef int32_t VMPI_ArenaID;
  *   THREAD_ID        a thread (JVMPI's JNIEnv *)
  *   RAW_MONITOR      a raw monitor ID
  *   STRING           a NUL-terminated UTF-8 string, or NULL
- *   METHODS, FIELDS, CALL_TRACES, INT32_ARRAY
+ *   METHODS, FIELDS, CALL_TRACES, CALL_FRAMES, INT32_ARRAY
  *                    an array whose length is the last INT32 field before
  *                    it (so threads_status has num_traces entries)
  *   BUFFER           a pointer into a dump buffer (JVMPI 1.2, section 4)
@@ -134,7 +134,7 @@ typedef int32_t VMPI_ArenaID;
     X(RAW_MONITOR_CONTENDED_ENTER,  59, raw_monitor)       \
     X(RAW_MONITOR_CONTENDED_ENTERED, 60, raw_monitor)      \
     X(RAW_MONITOR_CONTENDED_EXIT,   61, raw_monitor)       \
-    X(SAMPLED_OBJECT_ALLOC,         62, obj_alloc)
+    X(SAMPLED_OBJECT_ALLOC,         62, sampled_alloc)
 
 #define VMPI_FIELDS_none(F)
 #define VMPI_FIELDS_method(F) \
@@ -151,12 +151,18 @@ typedef int32_t VMPI_ArenaID;
     F(instruction, INT32,     hi)                \
     F(instruction, INT32,     chosen_pair_index) \
     F(instruction, INT32,     is_default)
-#define VMPI_FIELDS_obj_alloc(F) \
-    F(obj_alloc, ARENA_ID,  arena_id) \
-    F(obj_alloc, OBJECT_ID, class_id) \
-    F(obj_alloc, INT32,     is_array) \
-    F(obj_alloc, INT32,     size)     \
-    F(obj_alloc, OBJECT_ID, obj_id)
+/* An allocation's fields, which SAMPLED_OBJECT_ALLOC's record begins with. */
+#define VMPI_ALLOCATION_FIELDS(F, member) \
+    F(member, ARENA_ID,  arena_id) \
+    F(member, OBJECT_ID, class_id) \
+    F(member, INT32,     is_array) \
+    F(member, INT32,     size)     \
+    F(member, OBJECT_ID, obj_id)
+#define VMPI_FIELDS_obj_alloc(F) VMPI_ALLOCATION_FIELDS(F, obj_alloc)
+#define VMPI_FIELDS_sampled_alloc(F) \
+    VMPI_ALLOCATION_FIELDS(F, sampled_alloc) \
+    F(sampled_alloc, INT32,       num_frames) \
+    F(sampled_alloc, CALL_FRAMES, frames)
 #define VMPI_FIELDS_obj_free(F) \
     F(obj_free, OBJECT_ID, obj_id)
 #define VMPI_FIELDS_obj_move(F) \
@@ -233,6 +239,7 @@ typedef int32_t VMPI_ArenaID;
 #define VMPI_KIND_TYPE_METHODS VMPI_Method *
 #define VMPI_KIND_TYPE_FIELDS VMPI_Field *
 #define VMPI_KIND_TYPE_CALL_TRACES VMPI_CallTrace *
+#define VMPI_KIND_TYPE_CALL_FRAMES VMPI_CallFrame *
 #define VMPI_KIND_TYPE_INT32_ARRAY int32_t *
 #define VMPI_KIND_TYPE_BUFFER char *
 #define VMPI_KIND_TYPE_BYTES unsigned char *
@@ -364,6 +371,20 @@ typedef struct VMPI_Event {
             int32_t size;
             VMPI_ObjectID obj_id;
         } obj_alloc;
+        /* JVMTI 11, SampledObjectAlloc: the allocation as OBJECT_ALLOC
+         * gives it (the same first members, so reading it as obj_alloc is
+         * right), then the allocating thread's (env_id's) call trace, as
+         * GetCallTrace gives one: frames[0] is the method that allocated,
+         * at most 64 frames, the innermost. */
+        struct {
+            VMPI_ArenaID arena_id;
+            VMPI_ObjectID class_id;
+            int32_t is_array;
+            int32_t size;
+            VMPI_ObjectID obj_id;
+            int32_t num_frames;
+            VMPI_CallFrame *frames;
+        } sampled_alloc;
         struct { VMPI_ObjectID obj_id; } obj_free;
         struct {
             VMPI_ArenaID arena_id;
@@ -479,8 +500,12 @@ typedef struct VMPI_Interface {
     int32_t (*SuspendThreadList)(int32_t count, VMPI_ThreadID *threads, int32_t *results);
     int32_t (*ResumeThreadList)(int32_t count, VMPI_ThreadID *threads, int32_t *results);
 
-    /* JVMTI 11 heap sampling: 0 samples every allocation; sampling posts
-     * SAMPLED_OBJECT_ALLOC (JVMTI 11, SetHeapSamplingInterval). */
+    /* JVMTI 11 heap sampling: SAMPLED_OBJECT_ALLOC once per
+     * sampling_interval bytes a thread allocates, on average (random gaps
+     * with that mean); 0 samples every allocation; a negative interval is
+     * refused (VMPI_ERR).  An agent that enables the event without calling
+     * this samples every 512 KiB, JVMTI's default
+     * (JVMTI 11, SetHeapSamplingInterval; docs/contracts.md). */
     int32_t (*SetHeapSamplingInterval)(int32_t sampling_interval);
 
     /* gclab extension: the running collector's --gc name ("semispace"), so an

@@ -18,6 +18,10 @@ foreach(bad
     "heap=sites,heap=some@@option 'heap=some': takes dump, sites or all"
     "heap=sites,depth=x@@option 'depth=x': takes a number of frames from 0 to 1024"
     "heap=sites,depth=1025@@option 'depth=1025': takes a number"
+    "sample=-1@@option 'sample=-1': takes a sampling interval in bytes, from 0"
+    "sample=lots@@option 'sample=lots': takes a sampling interval in bytes, from 0"
+    "sample=4096,heap=sites@@option 'sample': cannot be used with heap=: it replaces heap=sites with estimates"
+    "sample=4096,format=b@@option 'sample': cannot be used with format=b: its estimates have no binary record"
     "heap=sites,interval=0@@option 'interval=0': takes a positive number"
     "heap=sites,cutoff=2@@option 'cutoff=2': takes a ratio from 0 to 1"
     "heap=sites,lineno=maybe@@option 'lineno=maybe': takes y or n"
@@ -200,3 +204,10 @@ case(cli/hprof/pprof_folded_every_collector 0 - ""
 case(cli/hprof/pprof_cannot_open 1 - "^hprof: cannot open no/such/dir/p.pb.gz: No such file or directory@@${hprof_onload_failed}"
      sh -c "${hprof_refused}" ${VMRUN} -agentlib:hprof=heap=sites,pprof=no/such/dir/p.pb.gz ${hello})
 # ---- end of pprof= and folded= ------------------------------------------------------------
+
+# sample=BYTES: sites estimated from heap sampling alone (hprof_sampled.h).
+# Estimates within 10% of heap=sites' exact totals per site, the same table
+# under every collector (cli/hprof_sampled.sh).  (Its bad values are refused
+# with the others, above.)
+case(cli/hprof/sampled_sites_every_collector 0 - ""
+     sh ${cli}/hprof_sampled.sh ${VMRUN} ${cli}/sampled_mix.gcl ${GCLAB_COLLECTORS})

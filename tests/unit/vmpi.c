@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <limits.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -107,6 +108,13 @@ static void record(char who, const VMPI_Event *e) {
     log_[logged++] = (Received){.who = who, .event = *e, .gc_disabled = gc_is_disabled(&fake_gc)};
 }
 static void notify_a(VMPI_Event *e) { record('a', e); }
+
+/* An allocation of `size` bytes of `obj` in the fake heap, as gc_new_object
+ * announces it: the heap's count of bytes allocated goes up first. */
+static void post_alloc(VMPI_ArenaID arena_id, const Obj *obj, size_t size) {
+    fake_gc.stats.bytes_allocated += size;
+    vmpi_post_object_alloc(&fake_gc.stats.bytes_allocated, arena_id, obj, size);
+}
 static void notify_b(VMPI_Event *e) { record('b', e); }
 
 static int count_of(char who, int32_t type) {
@@ -181,7 +189,7 @@ Test(vmpi, object_alloc_fields_and_gc_disabled) {
     Obj *array = (Obj *)(void *)words;
     array->cls = &array_of_nodes;
     array->length = 2;
-    vmpi_post_object_alloc(3, array, 32);
+    post_alloc(3, array, 32);
     vmpi_post_gc_finish(5, 160, 4096);
     cr_assert_eq(logged, 2);
     const VMPI_Event *e = &log_[0].event;
@@ -371,23 +379,107 @@ Test(vmpi, java_frame_roots_are_numbered_callee_first) {
 
 /* ---- heap sampling ------------------------------------------------------------------------------ */
 
-Test(vmpi, heap_sampling_counts_bytes_down) {
-    VMPI_Interface *a = vmpi_register_listener(notify_a);
-    cr_assert_eq(a->EnableEvent(VMPI_EVENT_SAMPLED_OBJECT_ALLOC, NULL), VMPI_OK);
-    cr_assert_eq(vmpi_enabled[VMPI_EVENT_OBJECT_ALLOC], 0, "sampling is off until an interval is set");
+/* Counts of what the sampling listeners got. */
+static int64_t samples_a, samples_b, nested_allocations;
+static void count_samples_a(VMPI_Event *e) {
+    if (e->event_type == VMPI_EVENT_SAMPLED_OBJECT_ALLOC) samples_a++;
+}
+static void count_samples_b(VMPI_Event *e) {
+    if (e->event_type == VMPI_EVENT_SAMPLED_OBJECT_ALLOC) samples_b++;
+}
+/* Allocates from inside its sample callback, as an agent's VMPI call
+ * that allocates in the heap would. */
+static void allocate_in_callback(VMPI_Event *e) {
+    if (e->event_type != VMPI_EVENT_SAMPLED_OBJECT_ALLOC) return;
+    samples_a++;
+    nested_allocations++;
+    post_alloc(1, NODE_B, 48);
+}
+
+static const uint64_t test_seed = 7;
+
+Test(vmpi, sampling_interval_0_samples_every_allocation_and_negative_is_refused) {
+    vmpi_seed_heap_sampling(&test_seed);
+    VMPI_Interface *a = vmpi_register_listener(count_samples_a);
     cr_assert_eq(a->SetHeapSamplingInterval(-1), VMPI_ERR);
-    cr_assert_eq(a->SetHeapSamplingInterval(64), VMPI_OK);
-    cr_assert_neq(vmpi_enabled[VMPI_EVENT_OBJECT_ALLOC], 0, "the allocation fast path must call out");
-    for (int i = 0; i < 8; i++) vmpi_post_object_alloc(1, NODE_A, 32);
-    cr_assert_eq(count_of('a', VMPI_EVENT_SAMPLED_OBJECT_ALLOC), 4, "one sample per 64 bytes");
-    cr_assert_eq(count_of('a', VMPI_EVENT_OBJECT_ALLOC), 0, "OBJECT_ALLOC itself was not enabled");
-
     cr_assert_eq(a->SetHeapSamplingInterval(0), VMPI_OK);
-    for (int i = 0; i < 3; i++) vmpi_post_object_alloc(1, NODE_A, 32);
-    cr_assert_eq(count_of('a', VMPI_EVENT_SAMPLED_OBJECT_ALLOC), 7, "0 samples every allocation");
-
+    cr_assert_eq(vmpi_alloc_bytes_left, VMPI_ALLOC_EVENT_NEVER, "an interval alone samples nothing");
+    cr_assert_eq(a->EnableEvent(VMPI_EVENT_SAMPLED_OBJECT_ALLOC, NULL), VMPI_OK);
+    cr_assert_eq(vmpi_enabled[VMPI_EVENT_OBJECT_ALLOC], 0, "sampling does not turn OBJECT_ALLOC on");
+    for (int i = 0; i < 100; i++) post_alloc(1, NODE_A, 32);
+    cr_assert_eq(samples_a, 100);
     a->DisableEvent(VMPI_EVENT_SAMPLED_OBJECT_ALLOC, NULL);
-    cr_assert_eq(vmpi_enabled[VMPI_EVENT_OBJECT_ALLOC], 0);
+    cr_assert_eq(vmpi_alloc_bytes_left, VMPI_ALLOC_EVENT_NEVER, "nothing wanted: the fast path never calls out");
+    for (int i = 0; i < 10; i++) post_alloc(1, NODE_A, 32);
+    cr_assert_eq(samples_a, 100, "disabled: no samples");
+}
+
+/* Samples over `bytes` allocated in objects much smaller than the
+ * interval, against the expected bytes / interval. */
+static void expect_rate(int64_t samples, uint64_t bytes, uint64_t interval, const char *who) {
+    double expected = (double)bytes / (double)interval;
+    cr_assert(fabs((double)samples - expected) <= 0.1 * expected, "%s: %lld samples, %.0f expected", who,
+              (long long)samples, expected);
+}
+
+Test(vmpi, sampling_defaults_to_512_kib_and_two_agents_draw_their_own_gaps) {
+    vmpi_seed_heap_sampling(&test_seed);
+    VMPI_Interface *a = vmpi_register_listener(count_samples_a);
+    VMPI_Interface *b = vmpi_register_listener(count_samples_b);
+    a->EnableEvent(VMPI_EVENT_SAMPLED_OBJECT_ALLOC, NULL); /* no interval: JVMTI's 512 KiB */
+    b->EnableEvent(VMPI_EVENT_SAMPLED_OBJECT_ALLOC, NULL);
+    cr_assert_eq(b->SetHeapSamplingInterval(16 * 1024), VMPI_OK);
+    uint64_t start = fake_gc.stats.bytes_allocated;
+    for (int i = 0; i < 4000000; i++) post_alloc(1, NODE_A, 64);
+    uint64_t bytes = fake_gc.stats.bytes_allocated - start;
+    expect_rate(samples_a, bytes, 512 * 1024, "default interval");
+    expect_rate(samples_b, bytes, 16 * 1024, "16 KiB interval");
+}
+
+Test(vmpi, sampling_alone_calls_out_only_at_sample_points) {
+    vmpi_seed_heap_sampling(&test_seed);
+    VMPI_Interface *a = vmpi_register_listener(count_samples_a);
+    a->SetHeapSamplingInterval(1024 * 1024);
+    a->EnableEvent(VMPI_EVENT_SAMPLED_OBJECT_ALLOC, NULL);
+    cr_assert_eq(vmpi_alloc_bytes_left, VMPI_ALLOC_EVENT_ALWAYS, "the next allocation draws the gap");
+    post_alloc(1, NODE_A, 32);
+    cr_assert_geq(vmpi_alloc_bytes_left, 0, "then it counts down to the sample point");
+    cr_assert_lt(vmpi_alloc_bytes_left, VMPI_ALLOC_EVENT_NEVER);
+    a->EnableEvent(VMPI_EVENT_OBJECT_ALLOC, NULL);
+    cr_assert_eq(vmpi_alloc_bytes_left, VMPI_ALLOC_EVENT_ALWAYS, "OBJECT_ALLOC: every allocation calls out");
+    a->DisableEvent(VMPI_EVENT_OBJECT_ALLOC, NULL);
+    post_alloc(1, NODE_A, 32);
+    cr_assert_geq(vmpi_alloc_bytes_left, 0);
+}
+
+Test(vmpi, allocations_in_a_sample_callback_are_not_sampled) {
+    vmpi_seed_heap_sampling(&test_seed);
+    VMPI_Interface *a = vmpi_register_listener(allocate_in_callback);
+    a->SetHeapSamplingInterval(0);
+    a->EnableEvent(VMPI_EVENT_SAMPLED_OBJECT_ALLOC, NULL);
+    for (int i = 0; i < 50; i++) post_alloc(1, NODE_A, 32);
+    cr_assert_eq(nested_allocations, 50);
+    cr_assert_eq(samples_a, 50, "each allocation of the program once, none of the callback's");
+}
+
+Test(vmpi, the_same_seed_draws_the_same_gaps) {
+    uint64_t points[2][20];
+    for (int run = 0; run < 2; run++) {
+        vmpi_seed_heap_sampling(&test_seed);
+        VMPI_Interface *a = vmpi_register_listener(count_samples_a);
+        a->SetHeapSamplingInterval(4096);
+        a->EnableEvent(VMPI_EVENT_SAMPLED_OBJECT_ALLOC, NULL);
+        fake_gc.stats.bytes_allocated = 0;
+        for (int i = 0; i < 20; i++) {
+            post_alloc(1, NODE_A, 16);
+            points[run][i] = fake_gc.stats.bytes_allocated + (uint64_t)vmpi_alloc_bytes_left;
+        }
+        vmpi_shutdown();
+    }
+    cr_assert_arr_eq(points[0], points[1], sizeof points[0]);
+    bool varies = false;
+    for (int i = 1; i < 20; i++) varies |= points[0][i] != points[0][0];
+    cr_assert(varies || samples_a == 0, "gaps are drawn, not fixed");
 }
 
 /* ---- GC control -------------------------------------------------------------------------------------- */
@@ -607,7 +699,7 @@ Test(vmpi, trace_agent_writes_the_documented_format) {
     vmpi_post_arena_new(1, "heap \"one\"\n");
     vmpi_post_thread_start(&main_thread);
     vmpi_send_method_event(VMPI_EVENT_METHOD_ENTRY, &main_thread, &methods[0]);
-    vmpi_post_object_alloc(1, NODE_A, 24);
+    post_alloc(1, NODE_A, 24);
     vmpi_post_gc_start();
     vmpi_post_object_move(1, NODE_A, 2, NODE_B);
     vmpi_post_object_free(NODE_B);
@@ -672,7 +764,7 @@ static void load_trace_agent(const char *path) {
     snprintf(spec, sizeof spec, "trace=file=%s", path);
     cr_assert(vmpi_load_agent(spec, false, err, sizeof err), "%s", err);
     vmpi_post_arena_new(1, "heap");
-    vmpi_post_object_alloc(1, NODE_A, 24);
+    post_alloc(1, NODE_A, 24);
 }
 
 Test(vmpi, trace_file_of_a_killed_run_is_absent_and_of_a_normal_run_complete) {
@@ -761,7 +853,7 @@ Test(vmpi, event_table_lists_every_field_of_every_member) {
     const char *checked[32];
     size_t num_checked = 0;
     CHECK_MEMBER(method) CHECK_MEMBER(method_entry2) CHECK_MEMBER(instruction) CHECK_MEMBER(obj_alloc)
-    CHECK_MEMBER(obj_free) CHECK_MEMBER(obj_move) CHECK_MEMBER(new_arena) CHECK_MEMBER(delete_arena)
+    CHECK_MEMBER(sampled_alloc) CHECK_MEMBER(obj_free) CHECK_MEMBER(obj_move) CHECK_MEMBER(new_arena) CHECK_MEMBER(delete_arena)
     CHECK_MEMBER(thread_start) CHECK_MEMBER(class_load) CHECK_MEMBER(class_load_hook) CHECK_MEMBER(class_unload) CHECK_MEMBER(heap_dump)
     CHECK_MEMBER(object_dump) CHECK_MEMBER(monitor) CHECK_MEMBER(monitor_wait) CHECK_MEMBER(monitor_dump)
     CHECK_MEMBER(raw_monitor) CHECK_MEMBER(gc_info)

@@ -345,6 +345,7 @@ VM *vm_create(Program *program, const char *program_path, const VMOptions *opts)
     }
 
     vm_attach_vmpi(vm);
+    vmpi_seed_heap_sampling(opts->seeded ? &opts->seed : NULL);
     GcConfig config = opts->gc;
     config.roots = (GcRoots){.enumerate = vm_enumerate_roots, .vm = vm};
     config.is_known_class = vm_is_known_class;

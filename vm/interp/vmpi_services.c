@@ -78,6 +78,11 @@ static void **local_storage(void *vm, VMPI_ThreadID thread) {
     return &((VMThread *)thread)->vmpi_local_storage;
 }
 
+static VmpiThreadSampler *heap_sampler(void *vm, VMPI_ThreadID thread) {
+    (void)vm;
+    return &((VMThread *)thread)->heap_sampler;
+}
+
 /* ---- classes and methods ---------------------------------------------------------- */
 
 static uint32_t num_classes(void *vm) { return vm_num_linked_classes(vm); }
@@ -238,6 +243,7 @@ void vm_attach_vmpi(VM *vm) {
         .stack_mark = stack_mark,
         .call_trace = call_trace,
         .local_storage = local_storage,
+        .heap_sampler = heap_sampler,
         .num_classes = num_classes,
         .class_at = class_at,
         .class_index = class_index,

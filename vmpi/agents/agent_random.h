@@ -1,8 +1,9 @@
 /*
  * agent_random.h -- seeded random points, for agents that act at random
  * points of a run (check's dumps, toggles and late attach; the conformance
- * runner's driver agent, vmpi/conform/driver.c): the same seed and the
- * same run give the same points.  Header-only, as agent_common.h.
+ * runner's driver agent, vmpi/conform/driver.c), and for VMPI's own heap
+ * sampling (vmpi/heap_sampling.c): the same seed and the same run give the
+ * same points.  Header-only, as agent_common.h.
  */
 #ifndef GCLAB_AGENT_RANDOM_H
 #define GCLAB_AGENT_RANDOM_H

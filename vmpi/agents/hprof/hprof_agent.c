@@ -31,6 +31,9 @@
  * format=b writes the same dumps in the HPROF binary format instead
  * (hprof_binary.h), into the same file.
  *
+ * sample=BYTES enables heap sampling's SAMPLED_OBJECT_ALLOC instead of the
+ * object events, and writes a SITES table of estimates (hprof_sampled.h).
+ *
  * pprof= and folded= write the same tables, at the same dumps, as a pprof
  * profile and as folded stacks (hprof_export.h).
  */
@@ -47,6 +50,7 @@
 #include "hprof_dump.h"
 #include "hprof_export.h"
 #include "hprof_options.h"
+#include "hprof_sampled.h"
 #include "hprof_sites.h"
 #include "vmpi.h"
 
@@ -79,6 +83,7 @@ static HprofSites sites;
 static HprofDump dump;               /* heap=dump: the last level-2 dump, as text */
 static HprofCpuTimes cpu_times;     /* cpu=times (hprof_cpu_times.h) */
 static HprofBinary binary;          /* format=b (hprof_binary.h) */
+static HprofSampled sampled;        /* sample= (hprof_sampled.h) */
 static HprofExport export;          /* pprof= and folded= (hprof_export.h) */
 static VMPI_CallFrame *frames;      /* GetCallTrace's buffer: opts.depth frames */
 static IdMap class_ids, method_ids; /* ID -> tag = index below */
@@ -373,7 +378,9 @@ static void write_dump(void) {
     time_t now = time(NULL);
     struct tm local;
     strftime(date, sizeof date, "%a %b %e %H:%M:%S %Y", localtime_r(&now, &local));
-    const char *heap = opts.heap_sites ? "allocation sites" : opts.heap_dump ? "Java heap" : "";
+    const char *heap = opts.heap_sites ? "allocation sites"
+                       : opts.heap_dump ? "Java heap"
+                       : opts.sample_interval >= 0 ? "sampled allocation sites" : "";
     if (opts.verbose)
         fprintf(stderr, "Dumping %s%s%s ...", heap, heap[0] && opts.cpu_times ? " and " : "",
                 opts.cpu_times ? "CPU usage by timing methods" : "");
@@ -386,6 +393,7 @@ static void write_dump(void) {
         write_new_traces();
         if (opts.heap_dump) hprof_dump_write(&dump, &out, date);
         if (opts.heap_sites) write_sites(date);
+        if (opts.sample_interval >= 0) hprof_sampled_write(&sampled, &out, opts.cutoff, date, site_class_name);
         if (opts.cpu_times) write_cpu_times(date);
     }
     if (hprof_export_wanted(&export)) export_tables();
@@ -422,7 +430,7 @@ static void write_profile(void) {
         hprof_export_abandon(&export);
         return;
     }
-    if (out_of_memory || sites.untracked || cpu_times.lost) {
+    if (out_of_memory || sites.untracked || cpu_times.lost || sampled.out_of_memory) {
         fprintf(stderr, "\nhprof: %llu allocations and %llu method entries could not be tracked (out of memory, "
                         "or allocations made during a collection): the profile would be wrong; %s not written\n",
                 (unsigned long long)sites.untracked, (unsigned long long)cpu_times.lost, opts.file);
@@ -509,9 +517,23 @@ static void object_alloc(const VMPI_Event *event) {
     hprof_sites_alloc(&sites, event, &trace, opts.thread ? thread_number(event->env_id) : 0);
 }
 
+/* sample=: the sample's own call trace, cut as GetCallTrace's would be. */
+static void sampled_alloc(const VMPI_Event *event) {
+    VMPI_CallTrace trace = {.env_id = event->env_id, .frames = frames,
+                            .num_frames = event->u.sampled_alloc.num_frames < opts.depth
+                                              ? event->u.sampled_alloc.num_frames : opts.depth};
+    for (int32_t i = 0; i < trace.num_frames; i++) { /* field by field: traces are hashed with their padding */
+        frames[i].method_id = event->u.sampled_alloc.frames[i].method_id;
+        frames[i].lineno = opts.lineno ? event->u.sampled_alloc.frames[i].lineno : 0;
+    }
+    hprof_sampled_add(&sampled, event,
+                      hprof_sites_trace(&sites, &trace, opts.thread ? thread_number(event->env_id) : 0));
+}
+
 static void handle_event(const VMPI_Event *event) {
     switch (event->event_type & ~VMPI_REQUESTED_EVENT) {
     case VMPI_EVENT_OBJECT_ALLOC: object_alloc(event); break;
+    case VMPI_EVENT_SAMPLED_OBJECT_ALLOC: sampled_alloc(event); break;
     case VMPI_EVENT_METHOD_ENTRY: method_entry(event); break;
     case VMPI_EVENT_METHOD_EXIT:
         hprof_cpu_times_exit(&cpu_times, event->env_id, event->u.method.method_id, vmpi->GetCurrentThreadCpuTime());
@@ -629,6 +651,11 @@ VMPI_EXPORT int32_t VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved) {
     };
     for (size_t i = 0; i < sizeof wanted / sizeof wanted[0]; i++)
         if (tracks_objects() || !is_heap_sites_event(wanted[i])) vmpi->EnableEvent(wanted[i], NULL);
+    hprof_sampled_init(&sampled, opts.sample_interval);
+    if (opts.sample_interval >= 0) {
+        vmpi->SetHeapSamplingInterval(opts.sample_interval);
+        vmpi->EnableEvent(VMPI_EVENT_SAMPLED_OBJECT_ALLOC, NULL);
+    }
     if (opts.cpu_times) {
         vmpi->EnableEvent(VMPI_EVENT_METHOD_ENTRY, NULL);
         vmpi->EnableEvent(VMPI_EVENT_METHOD_EXIT, NULL);

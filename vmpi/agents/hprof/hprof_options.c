@@ -32,6 +32,7 @@ void hprof_print_usage(FILE *stream) {
           "msa=y|n                Solaris micro state accounting n\n"
           "force=y|n              force output to <file>         y\n"
           "verbose=y|n            print messages about dumps     y\n"
+          "sample=<bytes>         sampled allocation sites       off\n"
           "pprof=<file>           also as a gzipped pprof profile off\n"
           "folded=<file>          also as folded stacks          off\n"
           "folded_value=<kind>    what folded stacks count       inuse_space|cpu\n"
@@ -43,6 +44,9 @@ void hprof_print_usage(FILE *stream) {
           "Example:\n"
           "  - Get heap usage information based on the allocation sites:\n"
           "      vmrun -agentlib:hprof=heap=sites PROG.bc\n"
+          "  - Get allocation sites estimated from heap sampling every 512 KiB on\n"
+          "    average (instead of heap=; cheap, no live counts):\n"
+          "      vmrun -agentlib:hprof=sample=524288 PROG.bc\n"
           "  - Get method call counts and times by call trace:\n"
           "      vmrun -agentlib:hprof=cpu=times PROG.bc\n"
           "  - The allocation sites for go tool pprof, and allocated bytes for a flame graph:\n"
@@ -135,7 +139,8 @@ const char *hprof_default_value_type(const HprofOptions *opts) { return opts->he
 
 HprofParse hprof_parse_options(char *options, HprofOptions *opts) {
     *opts = (HprofOptions){.heap_sites = true, .heap_dump = true, .depth = 4, .interval = 10,
-                           .cutoff = 0.0001, .lineno = true, .verbose = true, .doe = true};
+                           .cutoff = 0.0001, .lineno = true, .verbose = true, .doe = true,
+                           .sample_interval = -1};
     snprintf(opts->file, sizeof opts->file, "java.hprof.txt");
     bool force = true, msa = false, monitor = false;
     bool heap_given = false; /* heap=all is the default only when no profile is asked for */
@@ -194,6 +199,9 @@ HprofParse hprof_parse_options(char *options, HprofOptions *opts) {
         } else if (strcmp(name, "interval") == 0) {
             if (!parse_int(value, 1, INT32_MAX, &opts->interval))
                 return refuse(name, value, "takes a positive number of milliseconds");
+        } else if (strcmp(name, "sample") == 0) {
+            if (!parse_int(value, 0, INT32_MAX, &opts->sample_interval))
+                return refuse(name, value, "takes a sampling interval in bytes, from 0");
         } else if (strcmp(name, "cutoff") == 0) {
             if (!parse_ratio(value, &opts->cutoff)) return refuse(name, value, "takes a ratio from 0 to 1");
         } else {
@@ -207,7 +215,12 @@ HprofParse hprof_parse_options(char *options, HprofOptions *opts) {
     /* What this version does not do yet (docs/hprof.md). */
     if (net) return refuse("net", net, "not implemented yet");
     if (cpu && !opts->cpu_times) return refuse("cpu", cpu, "not implemented yet");
-    if (cpu && !heap_given) opts->heap_sites = opts->heap_dump = false;
+    /* sample= is a heap profile of its own, estimated from samples. */
+    if (opts->sample_interval >= 0 && heap_given)
+        return refuse("sample", NULL, "cannot be used with heap=: it replaces heap=sites with estimates");
+    if (opts->sample_interval >= 0 && format[0] == 'b')
+        return refuse("sample", NULL, "cannot be used with format=b: its estimates have no binary record");
+    if ((cpu || opts->sample_interval >= 0) && !heap_given) opts->heap_sites = opts->heap_dump = false;
     opts->binary = format[0] == 'b';
     if (opts->binary && !file_given) snprintf(opts->file, sizeof opts->file, "java.hprof");
     for (size_t i = 0; i < sizeof yes_no / sizeof yes_no[0]; i++) {

@@ -29,6 +29,8 @@ typedef struct HprofOptions {
     bool thread;                 /* thread= traces per thread (default n) */
     bool verbose;                /* verbose= messages about dumps (default y) */
     bool doe;                    /* doe= dump on exit (default y); else only on request */
+    int32_t sample_interval;     /* sample= heap sampling interval in bytes: sampled
+                                    sites (hprof_sampled.h); -1 when not given */
     char pprof_file[4096];       /* pprof= the tables as a gzipped pprof profile, or "" */
     char folded_file[4096];      /* folded= the tables as folded stacks, or "" */
     char folded_value[32];       /* folded_value= the kind of value folded stacks sum */

@@ -180,6 +180,18 @@ static void put_FIELDS(const char *name, const VMPI_Field *fields, int32_t *coun
     trace_output_text(&out, "]");
 }
 
+static void put_CALL_FRAMES(const char *name, const VMPI_CallFrame *frames, int32_t *count) {
+    key(name);
+    trace_output_text(&out, "[");
+    for (int32_t i = 0; i < *count; i++) {
+        begin_element(i, "method_id");
+        trace_output_uint(&out, (uint64_t)(uintptr_t)frames[i].method_id);
+        int_field("lineno", frames[i].lineno);
+        trace_output_text(&out, "}");
+    }
+    trace_output_text(&out, "]");
+}
+
 /* Left out of the trace: the kinds only the dump events have (HEAP_DUMP,
  * OBJECT_DUMP, MONITOR_DUMP), whose bytes are in the VM's native byte order,
  * meant for the process that asked (vmpi.h), and CLASS_LOAD_HOOK's program
