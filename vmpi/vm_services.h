@@ -100,6 +100,11 @@ typedef struct VmpiVmServices {
     int32_t (*call_trace)(void *vm, VMPI_ThreadID thread, VMPI_CallFrame *frames, int32_t max_frames);
     /* The thread's Set/GetThreadLocalStorage slot. */
     void **(*local_storage)(void *vm, VMPI_ThreadID thread);
+    /* Asks every running thread to call vmpi_serve_suspension (post.h) at
+     * its next safepoint; async-safe, callable from any OS thread.  NULL if
+     * the VM cannot stop its threads (a mock VM): suspension is then
+     * bookkeeping only (vmpi/threads.c). */
+    void (*request_suspension)(void *vm);
 
     /* ---- classes and methods --------------------------------------------------- */
     uint32_t (*num_classes)(void *vm);
