@@ -140,8 +140,13 @@ static int32_t suspend_one(VMPI_ThreadID env) {
     } else if (!s && num_suspensions == MAX_SUSPENDED) {
         result = 2;
     } else {
-        if (!s) s = &suspensions[num_suspensions++];
-        *s = (Suspension){.thread = env, .suspended = true, .by_itself = by_itself, .ran = true};
+        if (!s) {
+            s = &suspensions[num_suspensions++];
+            *s = (Suspension){.thread = env, .ran = true};
+        }
+        /* Resumed but not yet awake, it is still parked and has not run. */
+        s->suspended = true;
+        s->by_itself = by_itself;
         if (by_itself) s->mark = stack_mark(env);
         else result = wait_until_parked(env);
     }

@@ -30,7 +30,6 @@ foreach(bad
     "heap=sites,format=b,cpu=times@@option 'format=b': cannot be used with cpu=old or cpu=times"
     "heap=sites,format=b@@option 'format=b': not implemented yet"
     "heap=sites,net=localhost:5000@@option 'net=localhost:5000': not implemented yet"
-    "heap=sites,cpu=samples@@option 'cpu=samples': not implemented yet"
     "heap=sites,cpu=old@@option 'cpu=old': not implemented yet"
     "heap=sites,monitor=y@@option 'monitor=y': not implemented yet"
     "heap=sites,force=n@@option 'force=n': not implemented yet")
@@ -106,3 +105,15 @@ case(cli/hprof/doe_n_no_request 0 - "^hprof: doe=n and no dump was requested: ja
 case(cli/hprof/cpu_times_every_collector 0 - ""
      sh ${cli}/hprof_cpu_times.sh ${VMRUN} ${CMAKE_SOURCE_DIR}/examples/bench/fib.gcl
         ${CMAKE_SOURCE_DIR}/examples/binary_trees.gcl ${cli}/null_reference.gcl ${GCLAB_COLLECTORS})
+# cpu=samples: a sampler thread suspends the program every `interval` ms and
+# counts its traces; under every collector, strict, with heap=sites too
+# (cli/hprof_cpu_samples.sh).
+case(cli/hprof/cpu_samples_every_collector 0 - ""
+     sh ${cli}/hprof_cpu_samples.sh ${VMRUN} ${CMAKE_SOURCE_DIR}/examples/bench/fib.gcl
+        ${CMAKE_SOURCE_DIR}/examples/bench/binary_trees.gcl ${GCLAB_COLLECTORS})
+# A program shorter than one interval: the sampler is stopped at exit all the
+# same, and the table is there, empty.
+case(cli/hprof/cpu_samples_short_run 0 ${CMAKE_SOURCE_DIR}/examples/hello.expected
+     "^Dumping CPU usage by sampling running threads ... done.$"
+     sh -c "\"$0\" --vmpi-strict -agentlib:hprof=cpu=samples,interval=60000,file=short.txt \"$1\" || exit 98\ngrep -q '^CPU SAMPLES BEGIN (total = 0) ' short.txt || exit 10\ntail -n 1 short.txt | grep -q '^CPU SAMPLES END$' || exit 11"
+     ${VMRUN} ${hello})

@@ -26,7 +26,9 @@
  *
  * cpu=times counts every METHOD_ENTRY and times it to its METHOD_EXIT by
  * call trace (hprof_cpu_times.h), sharing the traces with heap=sites, and
- * writes the CPU TIME (ms) table after the sites.
+ * writes the CPU TIME (ms) table after the sites.  cpu=samples counts the
+ * traces a sampler thread takes every `interval` ms (hprof_cpu_samples.h)
+ * in the same table of costs by trace, and writes the CPU SAMPLES table.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -36,6 +38,7 @@
 #include <unistd.h>
 
 #include "../agent_common.h"
+#include "hprof_cpu_samples.h"
 #include "hprof_cpu_times.h"
 #include "hprof_dump.h"
 #include "hprof_options.h"
@@ -69,7 +72,8 @@ static uint32_t dumps_written;      /* at exit and on request (DATA_DUMP_REQUEST
 static size_t threads_written, traces_written; /* records already in an earlier dump */
 static HprofSites sites;
 static HprofDump dump;               /* heap=dump: the last level-2 dump, as text */
-static HprofCpuTimes cpu_times;     /* cpu=times (hprof_cpu_times.h) */
+static HprofCpuTimes cpu_times;     /* cpu=times, or cpu=samples' counts (hprof_cpu_times.h) */
+static HprofSampler sampler;        /* cpu=samples (hprof_cpu_samples.h) */
 static VMPI_CallFrame *frames;      /* GetCallTrace's buffer: opts.depth frames */
 static IdMap class_ids, method_ids; /* ID -> tag = index below */
 static ClassInfo *classes;
@@ -161,6 +165,10 @@ static void record_thread(const VMPI_Event *event, bool start) {
         thread_envs[num_threads] = env;
         number = FIRST_THREAD_NUMBER + (uint32_t)num_threads++;
     }
+    if (opts.cpu_samples && number) {
+        if (!start) hprof_sampler_thread_end(&sampler, env);
+        else if (!hprof_sampler_thread_start(&sampler, env)) out_of_memory = true;
+    }
     if (!number || !push((void **)&thread_records, num_thread_records, sizeof *thread_records)) return;
     ThreadRecord *r = &thread_records[num_thread_records++];
     *r = (ThreadRecord){.start = start, .number = number};
@@ -188,8 +196,8 @@ static void write_header(const char *date) {
     trace_output_text(&out, "Header for -agentlib:hprof ASCII Output (gclab VMPI, after JDK 5.0 JVMTI based)\n"
                             "\nThe layout is the HPROF agent manual's: THREAD START/END records, TRACEs\n"
                             "(frames Class.method(File:line), innermost first), the HEAP DUMP\n"
-                            "(heap=dump), the SITES table (heap=sites) and the CPU TIME (ms) table\n"
-                            "(cpu=times).\n"
+                            "(heap=dump), the SITES table (heap=sites), and the CPU SAMPLES\n"
+                            "(cpu=samples) or CPU TIME (ms) table (cpu=times).\n"
                             "\n--------\n\n");
 }
 
@@ -283,10 +291,10 @@ static void write_sites(const char *date) {
     free(order);
 }
 
-/* The manual's CPU TIME (ms) table (the layout of JDK hprof's text output):
- * one row per trace entered, by self time, cut at `cutoff`; the method is
- * the trace's innermost frame. */
-static void write_cpu_times(const char *date) {
+/* The manual's CPU SAMPLES or CPU TIME (ms) table (the layout of JDK
+ * hprof's text output): one row per trace sampled or entered, by samples or
+ * self time, cut at `cutoff`; the method is the trace's innermost frame. */
+static void write_cpu_table(const char *date) {
     HprofCpuRow *rows;
     int64_t total;
     ptrdiff_t num_rows = hprof_cpu_times_rows(&cpu_times, sites.num_traces, &rows, &total);
@@ -294,7 +302,8 @@ static void write_cpu_times(const char *date) {
         out_of_memory = true;
         return;
     }
-    write_line("CPU TIME (ms) BEGIN (total = %lld) %s\n", (long long)(total / 1000000), date);
+    const char *title = opts.cpu_samples ? "CPU SAMPLES" : "CPU TIME (ms)";
+    write_line("%s BEGIN (total = %lld) %s\n", title, (long long)(opts.cpu_samples ? total : total / 1000000), date);
     if (num_rows > 0) trace_output_text(&out, "rank   self  accum   count trace method\n");
     double accum = 0;
     for (ptrdiff_t i = 0; i < num_rows; i++) {
@@ -311,7 +320,7 @@ static void write_cpu_times(const char *date) {
             trace_output_text(&out, "<empty trace>");
         trace_output_text(&out, "\n");
     }
-    trace_output_text(&out, "CPU TIME (ms) END\n");
+    write_line("%s END\n", title);
     free(rows);
 }
 
@@ -328,15 +337,17 @@ static void write_dump(void) {
     struct tm local;
     strftime(date, sizeof date, "%a %b %e %H:%M:%S %Y", localtime_r(&now, &local));
     const char *heap = opts.heap_sites ? "allocation sites" : opts.heap_dump ? "Java heap" : "";
+    const char *cpu = opts.cpu_times     ? "CPU usage by timing methods"
+                      : opts.cpu_samples ? "CPU usage by sampling running threads"
+                                         : "";
     if (opts.verbose)
-        fprintf(stderr, "Dumping %s%s%s ...", heap, heap[0] && opts.cpu_times ? " and " : "",
-                opts.cpu_times ? "CPU usage by timing methods" : "");
+        fprintf(stderr, "Dumping %s%s%s ...", heap, heap[0] && cpu[0] ? " and " : "", cpu);
     if (dumps_written++ == 0) write_header(date);
     write_new_threads();
     write_new_traces();
     if (opts.heap_dump) hprof_dump_write(&dump, &out, date);
     if (opts.heap_sites) write_sites(date);
-    if (opts.cpu_times) write_cpu_times(date);
+    if (opts.cpu_times || opts.cpu_samples) write_cpu_table(date);
 }
 
 /* DATA_DUMP_REQUEST (SIGQUIT): a dump now, written through to the file,
@@ -438,6 +449,15 @@ static void method_entry(const VMPI_Event *event) {
                           vmpi->GetCurrentThreadCpuTime());
 }
 
+/* cpu=samples: a trace the sampler took (hprof_cpu_samples.h), on its
+ * thread with the lock held. */
+static void record_sample(VMPI_ThreadID env, VMPI_CallTrace *trace) {
+    if (closed) return;
+    if (!opts.lineno)
+        for (int32_t i = 0; i < trace->num_frames; i++) trace->frames[i].lineno = 0;
+    hprof_cpu_times_sample(&cpu_times, hprof_sites_trace(&sites, trace, opts.thread ? thread_number(env) : 0));
+}
+
 static void object_alloc(const VMPI_Event *event) {
     if (atomic_load(&lock.in_gc)) { /* no allocation allowed now: the site cannot be recorded */
         sites.untracked++;
@@ -477,6 +497,12 @@ static void handle_event(const VMPI_Event *event) {
         else hprof_dump_read(&dump, event, &sites, thread_number);
         break;
     case VMPI_EVENT_DATA_DUMP_REQUEST: dump_on_request(); break;
+    case VMPI_EVENT_JVM_INIT_DONE:
+        if (opts.cpu_samples && !hprof_sampler_start(&sampler)) {
+            fprintf(stderr, "hprof: cannot start the sampler thread: no CPU samples\n");
+            out_of_memory = true;
+        }
+        break;
     case VMPI_EVENT_JVM_SHUT_DOWN:
         closed = true;
         if (atomic_load(&lock.in_gc)) {
@@ -508,6 +534,8 @@ static void notify_event(VMPI_Event *event) {
     if (at_exit && outside_gc && tracks_objects())
         vmpi->RequestEvent(VMPI_EVENT_HEAP_DUMP, &(VMPI_HeapDumpArg){VMPI_DUMP_LEVEL_0});
     if ((at_exit || code == VMPI_EVENT_DATA_DUMP_REQUEST) && outside_gc && opts.heap_dump) request_heap_dump();
+    /* The sampler's last sample is taken before the lock is (it takes it). */
+    if (code == VMPI_EVENT_JVM_SHUT_DOWN && opts.cpu_samples) hprof_sampler_stop(&sampler, atomic_load(&lock.in_gc));
     bool entered = agent_lock_before(vmpi, &lock, code);
     if (!closed) handle_event(event);
     agent_lock_after(vmpi, &lock, code, entered);
@@ -534,7 +562,8 @@ VMPI_EXPORT int32_t VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved) {
     if (!agent_get_env(vm, "hprof", &vmpi)) return VMPI_ERR;
     frames = calloc((size_t)opts.depth + 1, sizeof *frames);
     if (!frames || !hprof_sites_init(&sites) || !idmap_init(&class_ids, 64) || !idmap_init(&method_ids, 256) ||
-        !hprof_dump_init(&dump)) {
+        !hprof_dump_init(&dump) ||
+        (opts.cpu_samples && !hprof_sampler_init(&sampler, vmpi, &lock, opts.interval, opts.depth, record_sample))) {
         fprintf(stderr, "hprof: out of memory\n");
         return VMPI_ERR;
     }
@@ -548,6 +577,7 @@ VMPI_EXPORT int32_t VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved) {
     };
     for (size_t i = 0; i < sizeof wanted / sizeof wanted[0]; i++)
         if (tracks_objects() || !is_heap_sites_event(wanted[i])) vmpi->EnableEvent(wanted[i], NULL);
+    if (opts.cpu_samples) vmpi->EnableEvent(VMPI_EVENT_JVM_INIT_DONE, NULL);
     if (opts.cpu_times) {
         vmpi->EnableEvent(VMPI_EVENT_METHOD_ENTRY, NULL);
         vmpi->EnableEvent(VMPI_EVENT_METHOD_EXIT, NULL);

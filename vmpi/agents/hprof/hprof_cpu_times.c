@@ -54,6 +54,16 @@ void hprof_cpu_times_enter(HprofCpuTimes *c, VMPI_ThreadID env, VMPI_MethodID me
     t->last_time = now;
 }
 
+void hprof_cpu_times_sample(HprofCpuTimes *c, uint32_t trace) {
+    if (trace == UINT32_MAX ||
+        !grow_zeroed((void **)&c->costs, &c->costs_capacity, (size_t)trace + 1, sizeof *c->costs)) {
+        c->lost++;
+        return;
+    }
+    c->costs[trace].count++;
+    c->costs[trace].self_time++;
+}
+
 /* Ends the thread's innermost call at `now`. */
 static void end_call(HprofCpuTimes *c, HprofThreadCalls *t, int64_t now) {
     HprofCall *call = &t->calls[--t->depth];

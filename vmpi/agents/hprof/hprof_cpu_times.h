@@ -62,6 +62,11 @@ void hprof_cpu_times_free(HprofCpuTimes *c);
 void hprof_cpu_times_enter(HprofCpuTimes *c, VMPI_ThreadID env, VMPI_MethodID method, uint32_t trace,
                            int64_t now);
 
+/* cpu=samples (hprof_cpu_samples.h) keeps its counts here too: one sample
+ * under `trace` counts as an entry that took one unit of time, so that the
+ * rows rank traces by samples. */
+void hprof_cpu_times_sample(HprofCpuTimes *c, uint32_t trace);
+
 /* METHOD_EXIT of `method` on thread `env` at CPU time `now`. */
 void hprof_cpu_times_exit(HprofCpuTimes *c, VMPI_ThreadID env, VMPI_MethodID method, int64_t now);
 
