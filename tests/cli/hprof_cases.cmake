@@ -30,7 +30,6 @@ foreach(bad
     "heap=sites,format=b,cpu=times@@option 'format=b': cannot be used with cpu=old or cpu=times"
     "heap=sites,format=b@@option 'format=b': not implemented yet"
     "heap=sites,net=localhost:5000@@option 'net=localhost:5000': not implemented yet"
-    "heap=sites,cpu=old@@option 'cpu=old': not implemented yet"
     "heap=sites,monitor=y@@option 'monitor=y': not implemented yet"
     "heap=sites,force=n@@option 'force=n': not implemented yet")
   string(REPLACE "@@" ";" pair "${bad}")
@@ -117,3 +116,8 @@ case(cli/hprof/cpu_samples_short_run 0 ${CMAKE_SOURCE_DIR}/examples/hello.expect
      "^Dumping CPU usage by sampling running threads ... done.$"
      sh -c "\"$0\" --vmpi-strict -agentlib:hprof=cpu=samples,interval=60000,file=short.txt \"$1\" || exit 98\ngrep -q '^CPU SAMPLES BEGIN (total = 0) ' short.txt || exit 10\ntail -n 1 short.txt | grep -q '^CPU SAMPLES END$' || exit 11"
      ${VMRUN} ${hello})
+# cpu=old: the older HPROF's prof lines, exact call counts by caller, under
+# every collector, strict, and through a runtime error (cli/hprof_cpu_old.sh).
+case(cli/hprof/cpu_old_every_collector 0 - ""
+     sh ${cli}/hprof_cpu_old.sh ${VMRUN} ${CMAKE_SOURCE_DIR}/examples/bench/fib.gcl ${cli}/null_reference.gcl
+        ${GCLAB_COLLECTORS})

@@ -29,6 +29,8 @@
  * writes the CPU TIME (ms) table after the sites.  cpu=samples counts the
  * traces a sampler thread takes every `interval` ms (hprof_cpu_samples.h)
  * in the same table of costs by trace, and writes the CPU SAMPLES table.
+ * cpu=old times calls as cpu=times does but by pair of methods, callee and
+ * caller (hprof_cpu_old.h), and writes the older HPROF's prof lines.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -38,6 +40,7 @@
 #include <unistd.h>
 
 #include "../agent_common.h"
+#include "hprof_cpu_old.h"
 #include "hprof_cpu_samples.h"
 #include "hprof_cpu_times.h"
 #include "hprof_dump.h"
@@ -72,7 +75,8 @@ static uint32_t dumps_written;      /* at exit and on request (DATA_DUMP_REQUEST
 static size_t threads_written, traces_written; /* records already in an earlier dump */
 static HprofSites sites;
 static HprofDump dump;               /* heap=dump: the last level-2 dump, as text */
-static HprofCpuTimes cpu_times;     /* cpu=times, or cpu=samples' counts (hprof_cpu_times.h) */
+static HprofCpuTimes cpu_times;     /* cpu=times; cpu=samples' counts; cpu=old's by pair (hprof_cpu_times.h) */
+static HprofCpuOld cpu_old;         /* cpu=old: the pairs of methods (hprof_cpu_old.h) */
 static HprofSampler sampler;        /* cpu=samples (hprof_cpu_samples.h) */
 static VMPI_CallFrame *frames;      /* GetCallTrace's buffer: opts.depth frames */
 static IdMap class_ids, method_ids; /* ID -> tag = index below */
@@ -197,7 +201,8 @@ static void write_header(const char *date) {
                             "\nThe layout is the HPROF agent manual's: THREAD START/END records, TRACEs\n"
                             "(frames Class.method(File:line), innermost first), the HEAP DUMP\n"
                             "(heap=dump), the SITES table (heap=sites), and the CPU SAMPLES\n"
-                            "(cpu=samples) or CPU TIME (ms) table (cpu=times).\n"
+                            "(cpu=samples) or CPU TIME (ms) table (cpu=times), or the older\n"
+                            "HPROF's prof lines, count callee caller time (cpu=old).\n"
                             "\n--------\n\n");
 }
 
@@ -324,6 +329,27 @@ static void write_cpu_table(const char *date) {
     free(rows);
 }
 
+/* cpu=old: the older HPROF's prof lines, by count (hprof_cpu_old.h). */
+static void write_cpu_old(void) {
+    HprofCpuRow *rows;
+    ptrdiff_t num_rows = hprof_cpu_old_rows(&cpu_old, &cpu_times, &rows);
+    if (num_rows < 0) {
+        out_of_memory = true;
+        return;
+    }
+    trace_output_text(&out, "count callee caller time\n");
+    for (ptrdiff_t i = 0; i < num_rows; i++) {
+        const HprofCallPair *pair = &cpu_old.pairs[rows[i].trace];
+        write_line("%llu ", (unsigned long long)rows[i].count);
+        write_method_name(pair->callee);
+        trace_output_text(&out, " ");
+        if (pair->caller) write_method_name(pair->caller);
+        else trace_output_text(&out, "<unknown caller>");
+        write_line(" %lld\n", (long long)(rows[i].total_time / 1000000));
+    }
+    free(rows);
+}
+
 static void report_write_error(int error) {
     fprintf(stderr, "hprof: cannot write %s: %s\n", opts.file, strerror(error));
 }
@@ -339,6 +365,7 @@ static void write_dump(void) {
     const char *heap = opts.heap_sites ? "allocation sites" : opts.heap_dump ? "Java heap" : "";
     const char *cpu = opts.cpu_times     ? "CPU usage by timing methods"
                       : opts.cpu_samples ? "CPU usage by sampling running threads"
+                      : opts.cpu_old     ? "CPU usage in old prof format"
                                          : "";
     if (opts.verbose)
         fprintf(stderr, "Dumping %s%s%s ...", heap, heap[0] && cpu[0] ? " and " : "", cpu);
@@ -348,6 +375,7 @@ static void write_dump(void) {
     if (opts.heap_dump) hprof_dump_write(&dump, &out, date);
     if (opts.heap_sites) write_sites(date);
     if (opts.cpu_times || opts.cpu_samples) write_cpu_table(date);
+    if (opts.cpu_old) write_cpu_old();
 }
 
 /* DATA_DUMP_REQUEST (SIGQUIT): a dump now, written through to the file,
@@ -440,13 +468,19 @@ static VMPI_CallTrace call_trace(VMPI_ThreadID env) {
     return trace;
 }
 
-/* cpu=times: the entered method's trace (its frame innermost), and the
- * time taken after the agent's own work, so that it is not charged. */
+/* cpu=times: the entered method's trace (its frame innermost); cpu=old:
+ * the pair of it and its caller.  The time is taken after the agent's own
+ * work, so that it is not charged. */
 static void method_entry(const VMPI_Event *event) {
-    VMPI_CallTrace trace = call_trace(event->env_id);
-    uint32_t number = hprof_sites_trace(&sites, &trace, opts.thread ? thread_number(event->env_id) : 0);
-    hprof_cpu_times_enter(&cpu_times, event->env_id, event->u.method.method_id, number,
-                          vmpi->GetCurrentThreadCpuTime());
+    VMPI_MethodID method = event->u.method.method_id;
+    uint32_t number;
+    if (opts.cpu_old) {
+        number = hprof_cpu_old_pair(&cpu_old, method, hprof_cpu_times_caller(&cpu_times, event->env_id));
+    } else {
+        VMPI_CallTrace trace = call_trace(event->env_id);
+        number = hprof_sites_trace(&sites, &trace, opts.thread ? thread_number(event->env_id) : 0);
+    }
+    hprof_cpu_times_enter(&cpu_times, event->env_id, method, number, vmpi->GetCurrentThreadCpuTime());
 }
 
 /* cpu=samples: a trace the sampler took (hprof_cpu_samples.h), on its
@@ -578,7 +612,7 @@ VMPI_EXPORT int32_t VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved) {
     for (size_t i = 0; i < sizeof wanted / sizeof wanted[0]; i++)
         if (tracks_objects() || !is_heap_sites_event(wanted[i])) vmpi->EnableEvent(wanted[i], NULL);
     if (opts.cpu_samples) vmpi->EnableEvent(VMPI_EVENT_JVM_INIT_DONE, NULL);
-    if (opts.cpu_times) {
+    if (opts.cpu_times || opts.cpu_old) {
         vmpi->EnableEvent(VMPI_EVENT_METHOD_ENTRY, NULL);
         vmpi->EnableEvent(VMPI_EVENT_METHOD_EXIT, NULL);
     }

@@ -70,6 +70,7 @@ static void end_call(HprofCpuTimes *c, HprofThreadCalls *t, int64_t now) {
     int64_t elapsed = now > call->start ? now - call->start : 0;
     int64_t self = elapsed > call->callees ? elapsed - call->callees : 0;
     c->costs[call->trace].self_time += self;
+    c->costs[call->trace].total_time += elapsed;
     if (t->depth > 0) t->calls[t->depth - 1].callees += elapsed;
 }
 
@@ -84,6 +85,14 @@ void hprof_cpu_times_exit(HprofCpuTimes *c, VMPI_ThreadID env, VMPI_MethodID met
     while (match > 0 && t->calls[match - 1].method_id != method) match--;
     if (match == 0) return;
     while (t->depth >= match) end_call(c, t, now);
+}
+
+VMPI_MethodID hprof_cpu_times_caller(const HprofCpuTimes *c, VMPI_ThreadID env) {
+    for (size_t i = c->num_threads; i-- > 0;) {
+        const HprofThreadCalls *t = &c->threads[i];
+        if (t->env == env) return t->depth ? t->calls[t->depth - 1].method_id : NULL;
+    }
+    return NULL;
 }
 
 void hprof_cpu_times_close(HprofCpuTimes *c, VMPI_ThreadID env, int64_t now) {
@@ -109,7 +118,7 @@ ptrdiff_t hprof_cpu_times_rows(const HprofCpuTimes *c, size_t num_traces, HprofC
     for (size_t i = 0; i < known; i++) {
         const HprofCost *cost = &c->costs[i];
         if (!cost->count) continue; /* a trace of heap=sites only */
-        (*rows)[n++] = (HprofCpuRow){(uint32_t)i, cost->count, cost->self_time};
+        (*rows)[n++] = (HprofCpuRow){(uint32_t)i, cost->count, cost->self_time, cost->total_time};
         *total += cost->self_time;
     }
     qsort(*rows, n, sizeof **rows, by_self_time);

@@ -45,6 +45,7 @@ typedef struct HprofThreadCalls {
 typedef struct HprofCost {
     uint64_t count;       /* entries under the trace */
     int64_t self_time;    /* ns */
+    int64_t total_time;   /* ns, the calls' own and their callees' (cpu=old) */
 } HprofCost;
 
 typedef struct HprofCpuTimes {
@@ -74,11 +75,15 @@ void hprof_cpu_times_exit(HprofCpuTimes *c, VMPI_ThreadID env, VMPI_MethodID met
  * a stack ends, the other threads' at their last event. */
 void hprof_cpu_times_close(HprofCpuTimes *c, VMPI_ThreadID env, int64_t now);
 
+/* The method of `env`'s innermost call, NULL if it is in none (cpu=old:
+ * the caller of the method being entered). */
+VMPI_MethodID hprof_cpu_times_caller(const HprofCpuTimes *c, VMPI_ThreadID env);
+
 /* One row of the CPU TIME table. */
 typedef struct HprofCpuRow {
     uint32_t trace;
     uint64_t count;
-    int64_t self_time;
+    int64_t self_time, total_time;
 } HprofCpuRow;
 
 /* The traces entered, by self time (then trace number), in *rows (to

@@ -32,7 +32,7 @@ void hprof_print_usage(FILE *stream) {
           "force=y|n              force output to <file>         y\n"
           "verbose=y|n            print messages about dumps     y\n"
           "\n"
-          "Not implemented yet (refused): cpu=old, monitor=y, format=b,\n"
+          "Not implemented yet (refused): monitor=y, format=b,\n"
           "net=..., force=n.  msa has no effect (Solaris only).  heap=all is the\n"
           "default only when neither heap= nor cpu= is given.\n"
           "\n"
@@ -121,6 +121,7 @@ HprofParse hprof_parse_options(char *options, HprofOptions *opts) {
             cpu = value;
             opts->cpu_times = strcmp(value, "times") == 0;
             opts->cpu_samples = strcmp(value, "samples") == 0;
+            opts->cpu_old = strcmp(value, "old") == 0;
         } else if (strcmp(name, "format") == 0) {
             if (!value || (strcmp(value, "a") != 0 && strcmp(value, "b") != 0))
                 return refuse(name, value, "takes a or b");
@@ -154,7 +155,6 @@ HprofParse hprof_parse_options(char *options, HprofOptions *opts) {
     /* What this version does not do yet (docs/hprof.md). */
     if (format[0] == 'b') return refuse("format", format, "not implemented yet");
     if (net) return refuse("net", net, "not implemented yet");
-    if (cpu && strcmp(cpu, "old") == 0) return refuse("cpu", cpu, "not implemented yet");
     if (cpu && !heap_given) opts->heap_sites = opts->heap_dump = false;
     for (size_t i = 0; i < sizeof yes_no / sizeof yes_no[0]; i++) {
         const YesNoOption *yn = &yes_no[i];
