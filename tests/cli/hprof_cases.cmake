@@ -30,7 +30,6 @@ foreach(bad
     "heap=sites,format=b,cpu=times@@option 'format=b': cannot be used with cpu=old or cpu=times"
     "heap=sites,format=b@@option 'format=b': not implemented yet"
     "heap=sites,net=localhost:5000@@option 'net=localhost:5000': not implemented yet"
-    "heap=sites,monitor=y@@option 'monitor=y': not implemented yet"
     "heap=sites,force=n@@option 'force=n': not implemented yet")
   string(REPLACE "@@" ";" pair "${bad}")
   list(GET pair 0 options)
@@ -121,3 +120,7 @@ case(cli/hprof/cpu_samples_short_run 0 ${CMAKE_SOURCE_DIR}/examples/hello.expect
 case(cli/hprof/cpu_old_every_collector 0 - ""
      sh ${cli}/hprof_cpu_old.sh ${VMRUN} ${CMAKE_SOURCE_DIR}/examples/bench/fib.gcl ${cli}/null_reference.gcl
         ${GCLAB_COLLECTORS})
+# monitor=y: the MONITOR DUMP and MONITOR TIME sections, alone and with an
+# agent's raw monitor contended (cli/hprof_monitor.sh).
+case(cli/hprof/monitor_sections 0 - ""
+     sh ${cli}/hprof_monitor.sh ${VMRUN} $<TARGET_FILE:test_agent_monitor_dump> ${hello})

@@ -31,6 +31,9 @@
  * in the same table of costs by trace, and writes the CPU SAMPLES table.
  * cpu=old times calls as cpu=times does but by pair of methods, callee and
  * caller (hprof_cpu_old.h), and writes the older HPROF's prof lines.
+ * monitor=y writes the MONITOR DUMP (from a MONITOR_DUMP asked for at each
+ * dump) and MONITOR TIME (from the raw monitor contention events)
+ * sections (hprof_monitor.h).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -44,6 +47,7 @@
 #include "hprof_cpu_samples.h"
 #include "hprof_cpu_times.h"
 #include "hprof_dump.h"
+#include "hprof_monitor.h"
 #include "hprof_options.h"
 #include "hprof_sites.h"
 #include "vmpi.h"
@@ -78,6 +82,7 @@ static HprofDump dump;               /* heap=dump: the last level-2 dump, as tex
 static HprofCpuTimes cpu_times;     /* cpu=times; cpu=samples' counts; cpu=old's by pair (hprof_cpu_times.h) */
 static HprofCpuOld cpu_old;         /* cpu=old: the pairs of methods (hprof_cpu_old.h) */
 static HprofSampler sampler;        /* cpu=samples (hprof_cpu_samples.h) */
+static HprofMonitors monitors;      /* monitor=y (hprof_monitor.h) */
 static VMPI_CallFrame *frames;      /* GetCallTrace's buffer: opts.depth frames */
 static IdMap class_ids, method_ids; /* ID -> tag = index below */
 static ClassInfo *classes;
@@ -376,6 +381,7 @@ static void write_dump(void) {
     if (opts.heap_sites) write_sites(date);
     if (opts.cpu_times || opts.cpu_samples) write_cpu_table(date);
     if (opts.cpu_old) write_cpu_old();
+    if (opts.monitor && !hprof_monitors_write(&monitors, &out, date, opts.cutoff)) out_of_memory = true;
 }
 
 /* DATA_DUMP_REQUEST (SIGQUIT): a dump now, written through to the file,
@@ -401,7 +407,7 @@ static void write_profile(void) {
         trace_output_abandon(&out);
         return;
     }
-    if (out_of_memory || sites.untracked || cpu_times.lost) {
+    if (out_of_memory || sites.untracked || cpu_times.lost || monitors.failed) {
         fprintf(stderr, "\nhprof: %llu allocations and %llu method entries could not be tracked (out of memory, "
                         "or allocations made during a collection): the profile would be wrong; %s not written\n",
                 (unsigned long long)sites.untracked, (unsigned long long)cpu_times.lost, opts.file);
@@ -458,14 +464,35 @@ static void check_against_vm_heap(void) {
 
 /* ---- events -------------------------------------------------------------------------- */
 
+static void drop_lines_unless_lineno(VMPI_CallTrace *trace) {
+    if (!opts.lineno)
+        for (int32_t i = 0; i < trace->num_frames; i++) trace->frames[i].lineno = 0;
+}
+
 /* The thread's call trace in `frames`, `depth` deep, lines dropped with
  * lineno=n. */
 static VMPI_CallTrace call_trace(VMPI_ThreadID env) {
     VMPI_CallTrace trace = {.env_id = env, .frames = frames};
     vmpi->GetCallTrace(&trace, opts.depth);
-    if (!opts.lineno)
-        for (int32_t i = 0; i < trace.num_frames; i++) frames[i].lineno = 0;
+    drop_lines_unless_lineno(&trace);
     return trace;
+}
+
+/* The thread's call trace now as a TRACE record: its index. */
+static uint32_t current_trace_index(VMPI_ThreadID env) {
+    VMPI_CallTrace trace = call_trace(env);
+    return hprof_sites_trace(&sites, &trace, opts.thread ? thread_number(env) : 0);
+}
+
+/* A trace taken elsewhere (the sampler's, a monitor dump's) as a TRACE
+ * record: cut to `depth` frames in `frames`, lines dropped with lineno=n;
+ * its index in the sites' traces. */
+static uint32_t trace_index(VMPI_ThreadID env, const VMPI_CallTrace *taken) {
+    VMPI_CallTrace trace = {.env_id = env, .frames = frames,
+                            .num_frames = taken->num_frames < opts.depth ? taken->num_frames : opts.depth};
+    for (int32_t i = 0; i < trace.num_frames; i++) frames[i] = taken->frames[i];
+    drop_lines_unless_lineno(&trace);
+    return hprof_sites_trace(&sites, &trace, opts.thread ? thread_number(env) : 0);
 }
 
 /* cpu=times: the entered method's trace (its frame innermost); cpu=old:
@@ -477,8 +504,7 @@ static void method_entry(const VMPI_Event *event) {
     if (opts.cpu_old) {
         number = hprof_cpu_old_pair(&cpu_old, method, hprof_cpu_times_caller(&cpu_times, event->env_id));
     } else {
-        VMPI_CallTrace trace = call_trace(event->env_id);
-        number = hprof_sites_trace(&sites, &trace, opts.thread ? thread_number(event->env_id) : 0);
+        number = current_trace_index(event->env_id);
     }
     hprof_cpu_times_enter(&cpu_times, event->env_id, method, number, vmpi->GetCurrentThreadCpuTime());
 }
@@ -486,10 +512,7 @@ static void method_entry(const VMPI_Event *event) {
 /* cpu=samples: a trace the sampler took (hprof_cpu_samples.h), on its
  * thread with the lock held. */
 static void record_sample(VMPI_ThreadID env, VMPI_CallTrace *trace) {
-    if (closed) return;
-    if (!opts.lineno)
-        for (int32_t i = 0; i < trace->num_frames; i++) trace->frames[i].lineno = 0;
-    hprof_cpu_times_sample(&cpu_times, hprof_sites_trace(&sites, trace, opts.thread ? thread_number(env) : 0));
+    if (!closed) hprof_cpu_times_sample(&cpu_times, trace_index(env, trace));
 }
 
 static void object_alloc(const VMPI_Event *event) {
@@ -531,6 +554,11 @@ static void handle_event(const VMPI_Event *event) {
         else hprof_dump_read(&dump, event, &sites, thread_number);
         break;
     case VMPI_EVENT_DATA_DUMP_REQUEST: dump_on_request(); break;
+    case VMPI_EVENT_RAW_MONITOR_CONTENDED_ENTER: hprof_monitor_contended_enter(); break;
+    case VMPI_EVENT_RAW_MONITOR_CONTENDED_ENTERED:
+        hprof_monitor_contended_entered(&monitors, event, current_trace_index(event->env_id));
+        break;
+    case VMPI_EVENT_MONITOR_DUMP: hprof_monitor_read_dump(&monitors, event, trace_index, thread_number); break;
     case VMPI_EVENT_JVM_INIT_DONE:
         if (opts.cpu_samples && !hprof_sampler_start(&sampler)) {
             fprintf(stderr, "hprof: cannot start the sampler thread: no CPU samples\n");
@@ -568,6 +596,8 @@ static void notify_event(VMPI_Event *event) {
     if (at_exit && outside_gc && tracks_objects())
         vmpi->RequestEvent(VMPI_EVENT_HEAP_DUMP, &(VMPI_HeapDumpArg){VMPI_DUMP_LEVEL_0});
     if ((at_exit || code == VMPI_EVENT_DATA_DUMP_REQUEST) && outside_gc && opts.heap_dump) request_heap_dump();
+    if ((at_exit || code == VMPI_EVENT_DATA_DUMP_REQUEST) && outside_gc && opts.monitor)
+        vmpi->RequestEvent(VMPI_EVENT_MONITOR_DUMP, NULL);
     /* The sampler's last sample is taken before the lock is (it takes it). */
     if (code == VMPI_EVENT_JVM_SHUT_DOWN && opts.cpu_samples) hprof_sampler_stop(&sampler, atomic_load(&lock.in_gc));
     bool entered = agent_lock_before(vmpi, &lock, code);
@@ -612,6 +642,10 @@ VMPI_EXPORT int32_t VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved) {
     for (size_t i = 0; i < sizeof wanted / sizeof wanted[0]; i++)
         if (tracks_objects() || !is_heap_sites_event(wanted[i])) vmpi->EnableEvent(wanted[i], NULL);
     if (opts.cpu_samples) vmpi->EnableEvent(VMPI_EVENT_JVM_INIT_DONE, NULL);
+    if (opts.monitor) {
+        vmpi->EnableEvent(VMPI_EVENT_RAW_MONITOR_CONTENDED_ENTER, NULL);
+        vmpi->EnableEvent(VMPI_EVENT_RAW_MONITOR_CONTENDED_ENTERED, NULL);
+    }
     if (opts.cpu_times || opts.cpu_old) {
         vmpi->EnableEvent(VMPI_EVENT_METHOD_ENTRY, NULL);
         vmpi->EnableEvent(VMPI_EVENT_METHOD_EXIT, NULL);

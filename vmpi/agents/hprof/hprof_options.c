@@ -32,7 +32,7 @@ void hprof_print_usage(FILE *stream) {
           "force=y|n              force output to <file>         y\n"
           "verbose=y|n            print messages about dumps     y\n"
           "\n"
-          "Not implemented yet (refused): monitor=y, format=b,\n"
+          "Not implemented yet (refused): format=b,\n"
           "net=..., force=n.  msa has no effect (Solaris only).  heap=all is the\n"
           "default only when neither heap= nor cpu= is given.\n"
           "\n"
@@ -89,14 +89,14 @@ HprofParse hprof_parse_options(char *options, HprofOptions *opts) {
     *opts = (HprofOptions){.heap_sites = true, .heap_dump = true, .depth = 4, .interval = 10,
                            .cutoff = 0.0001, .lineno = true, .verbose = true, .doe = true};
     snprintf(opts->file, sizeof opts->file, "java.hprof.txt");
-    bool force = true, msa = false, monitor = false;
+    bool force = true, msa = false;
     bool heap_given = false; /* heap=all is the default only when no profile is asked for */
     const char *format = "a", *cpu = NULL, *net = NULL;
     const YesNoOption yes_no[] = {
         {"lineno", &opts->lineno, NULL}, {"thread", &opts->thread, NULL},
         {"verbose", &opts->verbose, NULL}, {"doe", &opts->doe, NULL},
         {"force", &force, "n"},          {"msa", &msa, NULL},
-        {"monitor", &monitor, "y"},
+        {"monitor", &opts->monitor, NULL},
     };
     char *name, *value;
     while (options && agent_next_option(&options, &name, &value)) {
@@ -149,7 +149,7 @@ HprofParse hprof_parse_options(char *options, HprofOptions *opts) {
         }
     }
     /* The manual's notes: pairs that cannot go together. */
-    if (format[0] == 'b' && monitor) return refuse("format", format, "cannot be used with monitor=y");
+    if (format[0] == 'b' && opts->monitor) return refuse("format", format, "cannot be used with monitor=y");
     if (format[0] == 'b' && cpu && strcmp(cpu, "samples") != 0)
         return refuse("format", format, "cannot be used with cpu=old or cpu=times");
     /* What this version does not do yet (docs/hprof.md). */

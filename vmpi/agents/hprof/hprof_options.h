@@ -22,6 +22,7 @@ typedef struct HprofOptions {
     bool cpu_times;              /* cpu=times */
     bool cpu_samples;            /* cpu=samples */
     bool cpu_old;                /* cpu=old */
+    bool monitor;                /* monitor= the monitor sections (default n) */
     char file[4096];             /* file= (default java.hprof.txt) */
     int32_t depth;               /* depth= frames per trace (default 4) */
     int32_t interval;            /* interval= ms between CPU samples (default 10) */
