@@ -13,8 +13,11 @@
  * IDs take sizeof(void *) bytes, values their JVMPI sizes (section 4.1), all
  * in native byte order (vmpi.h).  gclab has no superclasses, class loaders,
  * signers, protection domains, interfaces or constant pools: those IDs are
- * NULL and those counts 0.  A string's bytes are not a field: a String is an
- * INSTANCE_DUMP with no field values.
+ * NULL and those counts 0.  A string's bytes are not a field (its class
+ * declares none): a String is an INSTANCE_DUMP whose values are, at level 2,
+ * its UTF-8 bytes and, at level 1, nothing.  A reader that goes by the
+ * class's fields finds none and skips them by the record's length; hprof's
+ * format=b writes them as the string's characters.
  *
  * Roots come from the VM's precise root set as its enumerate_roots
  * classifies them (vm_services.h), each with the record a JVM gives the
@@ -144,6 +147,7 @@ static void dump_object(DumpBuffer *b, Obj *obj, int32_t level) {
         size_t size_at = put_u4_later(b);
         ObjectDump fields = {.buffer = b, .level = level};
         vmpi_vm->instance_field_values(vmpi_vm->vm, obj, put_value, &fields);
+        if (cls->kind == CLASS_STRING && level == VMPI_DUMP_LEVEL_2) put(b, str_chars(obj), obj->length);
         patch_u4(b, size_at);
     }
 }

@@ -22,13 +22,19 @@ foreach(bad
     "heap=sites,cutoff=2@@option 'cutoff=2': takes a ratio from 0 to 1"
     "heap=sites,lineno=maybe@@option 'lineno=maybe': takes y or n"
     "heap=sites,file=@@option 'file=': takes a file name"
+    "heap=dump,pprof=p.pb.gz@@option 'pprof=p.pb.gz': has no table to write: give heap=sites, heap=all or cpu=times"
+    "heap=sites,folded=@@option 'folded=': takes a file name"
+    "heap=sites,folded=f.folded,folded_value=calls@@option 'folded_value=calls': takes alloc_objects, alloc_space"
+    "cpu=times,folded=f.folded,folded_value=inuse_space@@option 'folded_value=inuse_space': takes alloc_objects"
+    "heap=sites,folded_value=alloc_space@@option 'folded_value=alloc_space': is for folded=<file>, not given"
+    "heap=sites,pprof=java.hprof.txt@@option 'pprof=java.hprof.txt': names the file of file="
+    "heap=sites,pprof=p,folded=p@@option 'folded=p': names the file of file= or pprof="
     "heap=sites,net=nohost@@option 'net=nohost': takes <host>:<port>"
     "heap=sites,cpu=often@@option 'cpu=often': takes samples, times or old"
     "heap=sites,format=c@@option 'format=c': takes a or b"
     "heap=sites,format=b,monitor=y@@option 'format=b': cannot be used with monitor=y"
     "heap=sites,format=b,cpu=old@@option 'format=b': cannot be used with cpu=old or cpu=times"
     "heap=sites,format=b,cpu=times@@option 'format=b': cannot be used with cpu=old or cpu=times"
-    "heap=sites,format=b@@option 'format=b': not implemented yet"
     "heap=sites,net=localhost:5000@@option 'net=localhost:5000': not implemented yet"
     "heap=sites,force=n@@option 'force=n': not implemented yet")
   string(REPLACE "@@" ";" pair "${bad}")
@@ -124,3 +130,91 @@ case(cli/hprof/cpu_old_every_collector 0 - ""
 # agent's raw monitor contended (cli/hprof_monitor.sh).
 case(cli/hprof/monitor_sections 0 - ""
      sh ${cli}/hprof_monitor.sh ${VMRUN} $<TARGET_FILE:test_agent_monitor_dump> ${hello})
+
+# format=b (vmpi/agents/hprof/hprof_binary.h).  VisualVM's heap library, from
+# Debian's visualvm (.ci/install-deps installs it and a JDK), reads the dump
+# hprof writes under every collector: the classes and instance counts are
+# the VM's heap walk, and values read back are the program's
+# (tests/hprof/visualvm/visualvm_read.sh).
+set(visualvm_heap_jar /usr/share/visualvm/visualvm/modules/org-graalvm-visualvm-lib-jfluid-heap.jar
+    CACHE FILEPATH "VisualVM's heap library (dpkg -L visualvm | grep jfluid-heap)")
+set(visualvm_tests ${CMAKE_CURRENT_SOURCE_DIR}/hprof/visualvm)
+case(cli/hprof/format_b_read_by_visualvm 0 - ""
+     sh ${visualvm_tests}/visualvm_read.sh ${VMRUN} ${visualvm_heap_jar} ${visualvm_tests}/shapes.gcl
+        ${GCLAB_COLLECTORS})
+# The manual's default name for format=b is java.hprof, and it starts with
+# the 1.0.2 header (in a directory of its own: no java.hprof.txt appears).
+case(cli/hprof/format_b_default_file 0 - "the VM's heap agrees"
+     sh -c "mkdir -p format_b && cd format_b || exit 97\nrm -f java.hprof java.hprof.txt\n\"$0\" -agentlib:hprof=format=b \"$1\" > /dev/null || exit 98\n[ \"$(head -c 18 java.hprof)\" = 'JAVA PROFILE 1.0.2' ] || exit 10\n! [ -e java.hprof.txt ]"
+     ${VMRUN} ${CMAKE_SOURCE_DIR}/tests/heap/known_heap.gcl)
+# format=b on request: SIGQUIT appends a heap dump and ALLOC SITES to the
+# binary profile, checked record by record, and VisualVM opens every dump
+# (tests/hprof/format_b_signal.sh).
+set(hprof_tests ${CMAKE_CURRENT_SOURCE_DIR}/hprof)
+case(cli/hprof/format_b_dump_on_SIGQUIT 0 - ""
+     sh ${hprof_tests}/format_b_signal.sh 2 heap=all ${visualvm_heap_jar} -- ${VMRUN} ${cli}/work_then_finish.gcl)
+case(cli/hprof/format_b_dump_on_SIGQUIT_only_doe_n 0 - ""
+     sh ${hprof_tests}/format_b_signal.sh 1 heap=all,doe=n ${visualvm_heap_jar} -- ${VMRUN} ${cli}/work_then_finish.gcl)
+# format=b,heap=sites in a small heap: well-formed records, no heap dump, and
+# HEAP SUMMARY's live objects and bytes, and the ALLOC SITES listed with
+# cutoff=0, are the VM's heap at exit (the level-0 count hprof checks).
+set(hprof_binary_sites "rm -f sites.hprof
+\"$0\" --heap=512k -agentlib:hprof=format=b,heap=sites,cutoff=0,file=sites.hprof \"$2\" 10 > /dev/null 2> sites.err || exit 98
+cat sites.err >&2
+python3 \"$1\" sites.hprof > sites.records || exit 10
+live=$(awk '/^hprof: live at exit: / {print $5, $7}' sites.err)
+[ -n \"$live\" ] && grep -q \"^summary $live$\" sites.records || exit 11
+grep -q \"^sites [1-9][0-9]* \${live% *}$\" sites.records || exit 12
+! grep -q '^records 1c ' sites.records || exit 13")
+case(cli/hprof/format_b_sites 0 - "the VM's heap agrees"
+     sh -c "${hprof_binary_sites}" ${VMRUN} ${hprof_tests}/hprof_records.py ${CMAKE_SOURCE_DIR}/examples/binary_trees.gcl)
+# format=b,heap=dump: a well-formed heap dump, every reference in it resolved,
+# of the objects the VM's heap holds and a char[] per String (hprof_binary.h;
+# the Strings counted in a text heap=dump of the same program), and no ALLOC
+# SITES.
+set(hprof_binary_dump "rm -f dump.hprof dump.txt
+\"$0\" -agentlib:hprof=heap=dump,file=dump.txt \"$2\" > /dev/null 2>&1 || exit 97
+\"$0\" -agentlib:hprof=format=b,heap=dump,file=dump.hprof \"$2\" > /dev/null 2> dump.err || exit 98
+cat dump.err >&2
+python3 \"$1\" dump.hprof > dump.records || exit 10
+live=$(awk '/^hprof: live at exit: / {print $5}' dump.err)
+strings=$(grep -c ' class=String@' dump.txt)
+grep -q \"^heap_dump $((live + strings))$\" dump.records || exit 11
+! grep -q '^records 06 ' dump.records || exit 12")
+case(cli/hprof/format_b_heap_dump 0 - "the VM's heap agrees@@^Dumping Java heap ... done.$"
+     sh -c "${hprof_binary_dump}" ${VMRUN} ${hprof_tests}/hprof_records.py ${CMAKE_SOURCE_DIR}/tests/heap/known_heap.gcl)
+# format=b is complete or absent, as text is: doe=n with no request writes
+# no java.hprof; a run killed while it writes leaves only its .partial file;
+# a run that ends in a runtime error still writes a well-formed profile with
+# its heap dump (each in a directory of its own).
+case(cli/hprof/format_b_doe_n_no_request 0 - "^hprof: doe=n and no dump was requested: java.hprof not written$"
+     sh -c "mkdir -p format_b_doe_n && cd format_b_doe_n || exit 97\nrm -f java.hprof*\n\"$0\" -agentlib:hprof=format=b,doe=n \"$1\" > /dev/null || exit 98\n! [ -e java.hprof ]"
+     ${VMRUN} ${hello})
+set(hprof_binary_killed "mkdir -p format_b_killed && cd format_b_killed || exit 97
+rm -f java.hprof* out
+\"$0\" -agentlib:hprof=format=b \"$1\" > out &
+i=0
+while [ ! -s out ] && [ $i -lt 600 ]
+do sleep 0.1
+i=$((i + 1))
+done
+kill -s KILL $! && wait $!
+ls java.hprof.*.partial > /dev/null || exit 10
+! [ -e java.hprof ]")
+case(cli/hprof/format_b_killed_leaves_no_profile 0 - -
+     sh -c "${hprof_binary_killed}" ${VMRUN} ${cli}/spin_forever.gcl)
+case(cli/hprof/format_b_runtime_error 0 - "error: null reference"
+     sh -c "mkdir -p format_b_error && cd format_b_error || exit 97\nrm -f java.hprof\n\"$0\" -agentlib:hprof=format=b \"$1\" > /dev/null\n[ $? -eq 1 ] || exit 98\npython3 \"$2\" java.hprof > records || exit 10\ngrep -q '^heap_dump 1$' records"
+     ${VMRUN} ${cli}/null_reference.gcl ${hprof_tests}/hprof_records.py)
+
+# ---- pprof= and folded= (docs/hprof.md, "pprof and folded stacks") -------------------
+# go tool pprof reads the profile, and it and the folded stacks say what the
+# SITES and CPU TIME tables of the same run say, under every collector
+# (cli/hprof_pprof.sh).
+case(cli/hprof/pprof_folded_every_collector 0 - ""
+     sh ${cli}/hprof_pprof.sh ${VMRUN} ${CMAKE_SOURCE_DIR}/examples/binary_trees.gcl ${GCLAB_COLLECTORS})
+# A pprof= file that cannot be written stops the VM before the program runs,
+# and leaves no text profile either.
+case(cli/hprof/pprof_cannot_open 1 - "^hprof: cannot open no/such/dir/p.pb.gz: No such file or directory@@${hprof_onload_failed}"
+     sh -c "${hprof_refused}" ${VMRUN} -agentlib:hprof=heap=sites,pprof=no/such/dir/p.pb.gz ${hello})
+# ---- end of pprof= and folded= ------------------------------------------------------------

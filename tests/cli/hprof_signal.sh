@@ -14,15 +14,10 @@
 # never asserted.
 set -u
 . "$(dirname "$0")/verdict.sh"
+. "$(dirname "$0")/hprof_sigquit_run.sh"
 dumps=$1 options=$2
 shift 3
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
-cd "$scratch" || exit 1
-
-wait_for='i=0; while [ ! -s out ] && [ $i -lt 600 ] && kill -0 $$ 2>/dev/null; do sleep 0.1; i=$((i + 1)); done'
-sh -c "( $wait_for; kill -s QUIT \$\$ ) & exec \"\$0\" --vmpi-strict -agentlib:hprof=$options \"\$@\" >out 2>err </dev/null" "$@"
-status=$?
+hprof_sigquit_run "$options" "$@"
 
 count() { grep -c "$1" java.hprof.txt; }
 [ "$status" -eq 0 ] || complain "exit status $status, expected 0"

@@ -544,7 +544,13 @@ static void expect_instances(Reader *r, bool with_primitives) {
         } else {
             cr_assert_eq(obj, roots[ROOT_C], "an object the mock never made");
             cr_assert_eq(take_id(r), &string_class);
-            cr_assert_eq(take_u4(r), 0, "a string's bytes are not a field");
+            /* no fields: its values are its bytes, at level 2 only */
+            cr_assert_eq(take_u4(r), with_primitives ? 5 : 0, "a string's values are its bytes at level 2");
+            char bytes[5];
+            if (with_primitives) {
+                take(r, bytes, sizeof bytes);
+                cr_assert(memcmp(bytes, "hello", sizeof bytes) == 0, "a string's values are its bytes");
+            }
             seen[ROOT_C] = true;
         }
     }

@@ -34,6 +34,12 @@
  * monitor=y writes the MONITOR DUMP (from a MONITOR_DUMP asked for at each
  * dump) and MONITOR TIME (from the raw monitor contention events)
  * sections (hprof_monitor.h).
+ *
+ * format=b writes the same dumps in the HPROF binary format instead
+ * (hprof_binary.h), into the same file.
+ *
+ * pprof= and folded= write the same tables, at the same dumps, as a pprof
+ * profile and as folded stacks (hprof_export.h).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -43,10 +49,12 @@
 #include <unistd.h>
 
 #include "../agent_common.h"
+#include "hprof_binary.h"
 #include "hprof_cpu_old.h"
 #include "hprof_cpu_samples.h"
 #include "hprof_cpu_times.h"
 #include "hprof_dump.h"
+#include "hprof_export.h"
 #include "hprof_monitor.h"
 #include "hprof_options.h"
 #include "hprof_sites.h"
@@ -83,6 +91,8 @@ static HprofCpuTimes cpu_times;     /* cpu=times; cpu=samples' counts; cpu=old's
 static HprofCpuOld cpu_old;         /* cpu=old: the pairs of methods (hprof_cpu_old.h) */
 static HprofSampler sampler;        /* cpu=samples (hprof_cpu_samples.h) */
 static HprofMonitors monitors;      /* monitor=y (hprof_monitor.h) */
+static HprofBinary binary;          /* format=b (hprof_binary.h) */
+static HprofExport export;          /* pprof= and folded= (hprof_export.h) */
 static VMPI_CallFrame *frames;      /* GetCallTrace's buffer: opts.depth frames */
 static IdMap class_ids, method_ids; /* ID -> tag = index below */
 static ClassInfo *classes;
@@ -149,15 +159,14 @@ static const ClassInfo *class_info(uint64_t class_id) {
     return e ? &classes[e->tag] : NULL;
 }
 
-/* The class a site counts, as the manual names them ("Node", "int[]"). */
-static void write_class_name(const HprofSite *site) {
+/* The class a site counts, as the manual names them ("Node", "int[]"), in
+ * `buffer`. */
+static const char *site_class_name(const HprofSite *site, char *buffer, size_t size) {
     const ClassInfo *c = class_info(site->class_id);
-    if (site->is_array > VMPI_CLASS && site->is_array <= VMPI_LONG) {
-        trace_output_text(&out, hprof_primitive_name(site->is_array));
-    } else {
-        trace_output_text(&out, c ? c->name : "<unknown class>");
-    }
-    if (site->is_array != VMPI_NORMAL_OBJECT) trace_output_text(&out, "[]");
+    bool primitive = site->is_array > VMPI_CLASS && site->is_array <= VMPI_LONG;
+    snprintf(buffer, size, "%s%s", primitive ? hprof_primitive_name(site->is_array) : c ? c->name : "<unknown class>",
+             site->is_array != VMPI_NORMAL_OBJECT ? "[]" : "");
+    return buffer;
 }
 
 static uint32_t thread_number(VMPI_ThreadID env) {
@@ -225,22 +234,29 @@ static void write_new_threads(void) {
     threads_written = num_thread_records;
 }
 
-/* Writes "Class.method"; returns the class, NULL if unknown. */
-static const ClassInfo *write_method_name(VMPI_MethodID method_id) {
+/* A method's class, name and source file ("" if unknown). */
+static HprofMethodName method_name(VMPI_MethodID method_id) {
     const IdEntry *e = idmap_find(&method_ids, (uint64_t)(uintptr_t)method_id);
     const MethodInfo *m = e ? &methods[e->tag] : NULL;
     const ClassInfo *c = m ? &classes[m->class_index] : NULL;
-    trace_output_text(&out, c ? c->name : "<unknown class>");
+    return (HprofMethodName){c ? c->name : "<unknown class>", m ? m->name : "<unknown method>",
+                             c ? c->source : ""};
+}
+
+/* Writes "Class.method"; returns the method's names. */
+static HprofMethodName write_method_name(VMPI_MethodID method_id) {
+    HprofMethodName names = method_name(method_id);
+    trace_output_text(&out, names.class_name);
     trace_output_text(&out, ".");
-    trace_output_text(&out, m ? m->name : "<unknown method>");
-    return c;
+    trace_output_text(&out, names.method_name);
+    return names;
 }
 
 static void write_frame(const VMPI_CallFrame *frame) {
     trace_output_text(&out, "\t");
-    const ClassInfo *c = write_method_name(frame->method_id);
+    HprofMethodName names = write_method_name(frame->method_id);
     trace_output_text(&out, "(");
-    trace_output_text(&out, c && c->source[0] ? c->source : "Unknown Source");
+    trace_output_text(&out, names.source[0] ? names.source : "Unknown Source");
     if (opts.lineno && frame->lineno > 0) write_line(":%d", frame->lineno);
     trace_output_text(&out, ")\n");
 }
@@ -269,18 +285,26 @@ static int by_live_bytes(const void *a, const void *b) {
     return x->class_id < y->class_id ? -1 : x->class_id > y->class_id;
 }
 
-static void write_sites(const char *date) {
+/* The sites in the table's order, and their live bytes; NULL if out of memory. */
+static uint32_t *sites_by_live_bytes(uint64_t *total_live) {
     uint32_t *order = malloc((sites.num_sites ? sites.num_sites : 1) * sizeof *order);
     if (!order) {
         out_of_memory = true;
-        return;
+        return NULL;
     }
-    uint64_t total_live = 0;
+    *total_live = 0;
     for (size_t i = 0; i < sites.num_sites; i++) {
         order[i] = (uint32_t)i;
-        total_live += sites.sites[i].live_bytes;
+        *total_live += sites.sites[i].live_bytes;
     }
     qsort(order, sites.num_sites, sizeof *order, by_live_bytes);
+    return order;
+}
+
+static void write_sites(const char *date) {
+    uint64_t total_live;
+    uint32_t *order = sites_by_live_bytes(&total_live);
+    if (!order) return;
     write_line("SITES BEGIN (ordered by live bytes) %s\n", date);
     trace_output_text(&out, "          percent          live          alloc'ed  stack class\n"
                             " rank   self  accum     bytes objs     bytes  objs trace name\n");
@@ -294,7 +318,8 @@ static void write_sites(const char *date) {
                    (unsigned long long)site->live_bytes, (unsigned long long)site->live_objects,
                    (unsigned long long)site->alloc_bytes, (unsigned long long)site->alloc_objects,
                    HPROF_FIRST_TRACE + (size_t)site->trace);
-        write_class_name(site);
+        char class_name[256];
+        trace_output_text(&out, site_class_name(site, class_name, sizeof class_name));
         trace_output_text(&out, "\n");
     }
     trace_output_text(&out, "SITES END\n");
@@ -359,6 +384,27 @@ static void report_write_error(int error) {
     fprintf(stderr, "hprof: cannot write %s: %s\n", opts.file, strerror(error));
 }
 
+/* format=b: the same dump as records (hprof_binary.h); the threads are
+ * already written, as they started and ended. */
+static void write_binary_dump(void) {
+    uint64_t total_live;
+    uint32_t *order = opts.heap_sites ? sites_by_live_bytes(&total_live) : NULL;
+    if (!opts.heap_sites || order)
+        hprof_binary_write_dump(&binary, &sites, opts.heap_dump, order, opts.cutoff);
+    free(order);
+}
+
+/* pprof= and folded=: the tables of this dump as stacks, for their files. */
+static void export_tables(void) {
+    HprofStacks stacks;
+    hprof_stacks_init(&stacks, &sites, method_name);
+    bool done = (!opts.heap_sites || hprof_stacks_add_sites(&stacks, site_class_name)) &&
+                (!opts.cpu_times || hprof_stacks_add_cpu_times(&stacks, &cpu_times)) &&
+                hprof_export_dump(&export, &stacks);
+    hprof_stacks_free(&stacks);
+    if (!done) out_of_memory = true;
+}
+
 /* One dump, at exit or on request, appended to the file: the header the
  * first time, the threads and traces that are new since the last dump, then
  * the heap dump and the sites table as they are now. */
@@ -374,14 +420,20 @@ static void write_dump(void) {
                                          : "";
     if (opts.verbose)
         fprintf(stderr, "Dumping %s%s%s ...", heap, heap[0] && cpu[0] ? " and " : "", cpu);
-    if (dumps_written++ == 0) write_header(date);
-    write_new_threads();
-    write_new_traces();
-    if (opts.heap_dump) hprof_dump_write(&dump, &out, date);
-    if (opts.heap_sites) write_sites(date);
-    if (opts.cpu_times || opts.cpu_samples) write_cpu_table(date);
-    if (opts.cpu_old) write_cpu_old();
-    if (opts.monitor && !hprof_monitors_write(&monitors, &out, date, opts.cutoff)) out_of_memory = true;
+    bool first = dumps_written++ == 0;
+    if (opts.binary) {
+        write_binary_dump();
+    } else {
+        if (first) write_header(date);
+        write_new_threads();
+        write_new_traces();
+        if (opts.heap_dump) hprof_dump_write(&dump, &out, date);
+        if (opts.heap_sites) write_sites(date);
+        if (opts.cpu_times || opts.cpu_samples) write_cpu_table(date);
+        if (opts.cpu_old) write_cpu_old();
+        if (opts.monitor && !hprof_monitors_write(&monitors, &out, date, opts.cutoff)) out_of_memory = true;
+    }
+    if (hprof_export_wanted(&export)) export_tables();
 }
 
 /* DATA_DUMP_REQUEST (SIGQUIT): a dump now, written through to the file,
@@ -396,15 +448,23 @@ static void dump_on_request(void) {
  * something in it would be wrong or no dump was made. */
 static void write_profile(void) {
     if (opts.doe) write_dump();
+    if (opts.binary) {
+        FILE *stream = binary.out;
+        dump.failed |= binary.failed;
+        hprof_binary_close(&binary);
+        fclose(stream);
+    }
     if (dumps_written == 0) {
         if (opts.verbose) fprintf(stderr, "hprof: doe=n and no dump was requested: %s not written\n", opts.file);
         trace_output_abandon(&out);
+        hprof_export_abandon(&export);
         return;
     }
     if (dump.failed) {
         fprintf(stderr, "\nhprof: the heap dump could not be read (out of memory, or a malformed buffer); "
                         "%s not written\n", opts.file);
         trace_output_abandon(&out);
+        hprof_export_abandon(&export);
         return;
     }
     if (out_of_memory || sites.untracked || cpu_times.lost || monitors.failed) {
@@ -412,10 +472,12 @@ static void write_profile(void) {
                         "or allocations made during a collection): the profile would be wrong; %s not written\n",
                 (unsigned long long)sites.untracked, (unsigned long long)cpu_times.lost, opts.file);
         trace_output_abandon(&out);
+        hprof_export_abandon(&export);
         return;
     }
     int error = trace_output_close(&out);
     if (error) report_write_error(error);
+    hprof_export_publish(&export);
     if (opts.verbose && opts.doe) fprintf(stderr, " done.\n");
 }
 
@@ -545,12 +607,20 @@ static void handle_event(const VMPI_Event *event) {
         break;
     case VMPI_EVENT_CLASS_LOAD:
         record_class(event);
-        if (opts.heap_dump) hprof_dump_learn_class(&dump, event);
+        if (opts.binary) hprof_binary_class_load(&binary, event);
+        else if (opts.heap_dump) hprof_dump_learn_class(&dump, event);
         break;
-    case VMPI_EVENT_THREAD_START: record_thread(event, true); break;
-    case VMPI_EVENT_THREAD_END: record_thread(event, false); break;
+    case VMPI_EVENT_THREAD_START:
+        record_thread(event, true);
+        if (opts.binary) hprof_binary_thread_start(&binary, thread_number(event->u.thread_start.thread_env_id), event);
+        break;
+    case VMPI_EVENT_THREAD_END:
+        record_thread(event, false);
+        if (opts.binary) hprof_binary_thread_end(&binary, thread_number(event->env_id));
+        break;
     case VMPI_EVENT_HEAP_DUMP:
         if (event->u.heap_dump.dump_level == VMPI_DUMP_LEVEL_0) count_vm_heap(event);
+        else if (opts.binary) hprof_binary_read_heap_dump(&binary, event, &sites, thread_number);
         else hprof_dump_read(&dump, event, &sites, thread_number);
         break;
     case VMPI_EVENT_DATA_DUMP_REQUEST: dump_on_request(); break;
@@ -569,6 +639,7 @@ static void handle_event(const VMPI_Event *event) {
         closed = true;
         if (atomic_load(&lock.in_gc)) {
             trace_output_abandon(&out);
+            hprof_export_abandon(&export);
             break;
         }
         if (tracks_objects() && opts.doe) check_against_vm_heap();
@@ -632,6 +703,16 @@ VMPI_EXPORT int32_t VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved) {
         return VMPI_ERR;
     }
     if (!agent_open_output(vmpi, "hprof", opts.file, &out, &lock)) return VMPI_ERR;
+    FILE *stream = opts.binary ? hprof_binary_stream(&out) : NULL;
+    if (opts.binary && (!stream || !hprof_binary_open(&binary, stream))) {
+        fprintf(stderr, "hprof: out of memory\n");
+        trace_output_abandon(&out);
+        return VMPI_ERR;
+    }
+    if (!hprof_export_open(&export, &opts)) {
+        trace_output_abandon(&out);
+        return VMPI_ERR;
+    }
     vmpi->NotifyEvent = notify_event;
     static const int32_t wanted[] = {
         VMPI_EVENT_OBJECT_ALLOC, VMPI_EVENT_OBJECT_FREE, VMPI_EVENT_OBJECT_MOVE,

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "hprof_reader.h"
 #include "hprof_sites.h"
 
 void hprof_monitors_free(HprofMonitors *m) {
@@ -62,33 +63,7 @@ void hprof_monitor_contended_entered(HprofMonitors *m, const VMPI_Event *event, 
 
 /* ---- MONITOR DUMP -------------------------------------------------------------------- */
 
-/* The dump's buffer, read in order; `bad` once a read would pass its end. */
-typedef struct DumpCursor {
-    const char *at, *end;
-    bool bad;
-} DumpCursor;
-
-static void next(DumpCursor *c, void *into, size_t n) {
-    if (c->bad || (size_t)(c->end - c->at) < n) {
-        c->bad = true;
-        memset(into, 0, n);
-        return;
-    }
-    memcpy(into, c->at, n);
-    c->at += n;
-}
-
-static void *next_pointer(DumpCursor *c) {
-    void *p;
-    next(c, &p, sizeof p);
-    return p;
-}
-
-static uint32_t next_count(DumpCursor *c) {
-    uint32_t n;
-    next(c, &n, sizeof n);
-    return n;
-}
+static void *take_pointer(HprofReader *r) { return (void *)(uintptr_t)hprof_take_id(r); }
 
 /* text NULL: a record read and not written. */
 static void write_thread(FILE *text, VMPI_ThreadID env, HprofThreadNumber thread_number) {
@@ -99,23 +74,23 @@ static void write_thread(FILE *text, VMPI_ThreadID env, HprofThreadNumber thread
 }
 
 /* "\tLABEL: thread 200002, <agent thread>" from a count and that many IDs. */
-static void write_waiters(FILE *text, DumpCursor *c, const char *label, HprofThreadNumber thread_number) {
+static void write_waiters(FILE *text, HprofReader *r, const char *label, HprofThreadNumber thread_number) {
     if (text) fprintf(text, "\t%s:", label);
-    uint32_t n = next_count(c);
-    for (uint32_t i = 0; i < n && !c->bad; i++) {
+    uint32_t n = hprof_take_u4(r);
+    for (uint32_t i = 0; i < n && !r->overrun; i++) {
         if (text) fputs(i ? ", " : " ", text);
-        write_thread(text, next_pointer(c), thread_number);
+        write_thread(text, take_pointer(r), thread_number);
     }
     if (text) fputc('\n', text);
 }
 
 /* One JVMPI_MONITOR_RAW record (vmpi/monitor_dump.c gives its layout). */
-static void read_raw_monitor(FILE *text, DumpCursor *c, HprofThreadNumber thread_number) {
-    const char *name = next_pointer(c);
-    void *id = next_pointer(c);
-    VMPI_ThreadID owner = next_pointer(c);
-    uint32_t entries = next_count(c);
-    bool shown = !c->bad && name && name[0] != '_';
+static void read_raw_monitor(FILE *text, HprofReader *r, HprofThreadNumber thread_number) {
+    const char *name = take_pointer(r);
+    void *id = take_pointer(r);
+    VMPI_ThreadID owner = take_pointer(r);
+    uint32_t entries = hprof_take_u4(r);
+    bool shown = !r->overrun && name && name[0] != '_';
     FILE *out = shown ? text : NULL; /* an agent's private lock: read, not written */
     if (out) {
         fprintf(out, "    RAW MONITOR \"%s\"(%p)%s\n", name, id, entries ? "" : " unowned");
@@ -125,8 +100,8 @@ static void read_raw_monitor(FILE *text, DumpCursor *c, HprofThreadNumber thread
             fprintf(out, ", entry count: %u\n", entries);
         }
     }
-    write_waiters(out, c, "waiting to enter", thread_number);
-    write_waiters(out, c, "waiting to be notified", thread_number);
+    write_waiters(out, r, "waiting to enter", thread_number);
+    write_waiters(out, r, "waiting to be notified", thread_number);
 }
 
 /* JVMTI HPROF's letters for a thread's state. */
@@ -159,14 +134,12 @@ void hprof_monitor_read_dump(HprofMonitors *m, const VMPI_Event *event, HprofTra
         write_status(text, event->u.monitor_dump.threads_status[t]);
         fputc('\n', text);
     }
-    DumpCursor c = {.at = event->u.monitor_dump.begin, .end = event->u.monitor_dump.end};
-    while (c.at < c.end && !c.bad) {
-        uint8_t type;
-        next(&c, &type, 1);
-        if (type != VMPI_MONITOR_RAW) c.bad = true; /* the VM makes no other (monitor_dump.c) */
-        else read_raw_monitor(text, &c, thread_number);
+    HprofReader r = {.at = event->u.monitor_dump.begin, .end = event->u.monitor_dump.end};
+    while (r.at < r.end && !r.overrun) {
+        if (hprof_take_u1(&r) != VMPI_MONITOR_RAW) r.overrun = true; /* the VM makes no other (monitor_dump.c) */
+        else read_raw_monitor(text, &r, thread_number);
     }
-    if (fclose(text) != 0 || c.bad) m->failed = true;
+    if (fclose(text) != 0 || r.overrun) m->failed = true;
 }
 
 /* ---- writing --------------------------------------------------------------------------- */
