@@ -126,6 +126,12 @@ case(cli/hprof/cpu_samples_short_run 0 ${CMAKE_SOURCE_DIR}/examples/hello.expect
 case(cli/hprof/cpu_old_every_collector 0 - ""
      sh ${cli}/hprof_cpu_old.sh ${VMRUN} ${CMAKE_SOURCE_DIR}/examples/bench/fib.gcl ${cli}/null_reference.gcl
         ${GCLAB_COLLECTORS})
+# format=b with cpu=samples, which the manual allows: one CPU SAMPLES record,
+# its total the sum of its traces' samples and not 0, every trace written
+# (tests/hprof/hprof_records.py checks the record).
+case(cli/hprof/format_b_cpu_samples 0 - "^Dumping CPU usage by sampling running threads ... done.$"
+     sh -c "rm -f samples.hprof\n\"$0\" --vmpi-strict -agentlib:hprof=format=b,cpu=samples,interval=1,file=samples.hprof \"$2\" 34 > /dev/null || exit 98\npython3 \"$1\" samples.hprof > samples.records || exit 10\ngrep -q '^records 0d 1$' samples.records || exit 11\ngrep -q '^cpu_samples [1-9][0-9]* [1-9][0-9]*$' samples.records || exit 12"
+     ${VMRUN} ${CMAKE_CURRENT_SOURCE_DIR}/hprof/hprof_records.py ${CMAKE_SOURCE_DIR}/examples/bench/fib.gcl)
 # monitor=y: the MONITOR DUMP and MONITOR TIME sections, alone and with an
 # agent's raw monitor contended (cli/hprof_monitor.sh).
 case(cli/hprof/monitor_sections 0 - ""

@@ -392,6 +392,14 @@ static void write_binary_dump(void) {
     if (!opts.heap_sites || order)
         hprof_binary_write_dump(&binary, &sites, opts.heap_dump, order, opts.cutoff);
     free(order);
+    if (opts.cpu_samples) { /* the text's CPU SAMPLES rows, every one: the record has no cutoff */
+        HprofCpuRow *rows;
+        int64_t total;
+        ptrdiff_t num_rows = hprof_cpu_times_rows(&cpu_times, sites.num_traces, &rows, &total);
+        if (num_rows < 0) out_of_memory = true;
+        else hprof_binary_write_cpu_samples(&binary, rows, (size_t)num_rows, (uint64_t)total);
+        free(rows);
+    }
 }
 
 /* pprof= and folded=: the tables of this dump as stacks, for their files. */
