@@ -43,6 +43,7 @@ void vmpi_attach_vm(const VmpiVmServices *services) {
     if (services) attached_vm = *services;
     vmpi_vm = services ? &attached_vm : NULL;
     vmpi_forget_arenas(); /* the arenas were the last VM's */
+    vmpi_forget_threads();
 }
 
 bool vmpi_any_agent(void) { return vmpi_num_agents > 0; }
@@ -161,6 +162,7 @@ static void vmpi_post_shutdown(void) {
 }
 
 void vmpi_shutdown(void) {
+    vmpi_threads_shut_down(); /* an agent thread waiting in SuspendThread goes on */
     vmpi_post_shutdown();
     /* Nothing more reaches an agent after its JVM_SHUT_DOWN: its files are
      * closed.  The collector may still post while the VM is torn down. */

@@ -193,6 +193,11 @@ void vmpi_suspend_thread(VMPI_ThreadID env);
 void vmpi_resume_thread(VMPI_ThreadID env);
 int32_t vmpi_get_thread_status(VMPI_ThreadID env);
 int32_t vmpi_thread_has_run(VMPI_ThreadID env);
+/* The VM is shutting down: no thread will reach a safepoint again, so a
+ * SuspendThread waiting for one gives up (dispatch.c, before JVM_SHUT_DOWN). */
+void vmpi_threads_shut_down(void);
+/* A new VM attached: no thread is suspended or ended. */
+void vmpi_forget_threads(void);
 int32_t vmpi_suspend_thread_list(int32_t count, VMPI_ThreadID *threads, int32_t *results);
 int32_t vmpi_resume_thread_list(int32_t count, VMPI_ThreadID *threads, int32_t *results);
 int32_t vmpi_create_system_thread(char *name, int32_t priority, void (*f)(void *));

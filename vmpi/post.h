@@ -72,6 +72,12 @@ static inline bool vmpi_method_entry_enabled(void) {
     memcpy(&both, &vmpi_enabled[VMPI_EVENT_METHOD_ENTRY], sizeof both);
     return __builtin_expect(both != 0, 0);
 }
+/* Thread suspension (vmpi/threads.c).  At a safepoint where the VM asked
+ * for it (VmpiVmServices.request_suspension): parks `thread` while another
+ * thread has it suspended.  And at the end of a thread, after THREAD_END:
+ * a SuspendThread waiting for it gives up. */
+void vmpi_serve_suspension(const struct VMThread *thread);
+void vmpi_thread_ended(const struct VMThread *thread);
 /* JVM_SHUT_DOWN is not posted: vmpi_shutdown (control.h) offers it to each
  * agent once. */
 void vmpi_send_jvm_init_done(void);

@@ -9,13 +9,35 @@
  * before using it, so a stale or made-up ID does nothing instead of
  * crashing.
  *
- * Suspension is bookkeeping only: the interpreter has no point at which
- * another OS thread could stop it, and gclab runs one VM thread.  A
- * "suspended" thread keeps its flag (GetThreadStatus reports
- * VMPI_THREAD_SUSPENDED, as JVMPI 1.4.2 says) but keeps running, and
- * ThreadHasRun answers by comparing the thread's stack mark with the one
- * taken when it was suspended.  Invariant: `suspensions` holds one entry per
- * currently suspended thread.
+ * Suspension stops a VM thread at its next safepoint.  SuspendThread from
+ * another OS thread (an agent's system thread) records the suspension,
+ * asks the VM for a safepoint (VmpiVmServices.request_suspension: one bit
+ * of vm_pending_requests, so the interpreter's poll is all it costs), and
+ * waits until the target has parked there, in vmpi_serve_suspension, on a
+ * condition variable until ResumeThread.  So when SuspendThread returns the
+ * target's stack is still and GetCallTrace reads it whole.  A thread parks
+ * only at the interpreter's safepoints, never inside a collection or an
+ * event, so the heap is consistent and it holds no agent's lock while
+ * parked; a suspender must not hold a lock the target may be waiting for
+ * (the agent's lock, taken by its event handlers), or neither goes on.
+ * SuspendThread gives up, leaving the thread unsuspended, when the target
+ * cannot reach a safepoint any more: it ended (vmpi_thread_ended), or the
+ * VM is shutting down (vmpi_threads_shut_down, before JVM_SHUT_DOWN is
+ * posted), or another thread resumed it first.
+ *
+ * A thread that suspends itself only gets the flag (there would be nobody
+ * to resume it): it keeps running, and ThreadHasRun compares its stack mark
+ * with the one taken when it suspended itself.  Likewise on a VM that
+ * cannot stop its threads (no request_suspension: a mock VM).
+ *
+ * ThreadHasRun is false from the moment a thread parks until it wakes after
+ * ResumeThread; a thread never suspended has run.  GetThreadStatus has
+ * VMPI_THREAD_SUSPENDED from SuspendThread to ResumeThread (JVMPI 1.4.2).
+ *
+ * Invariant: `suspensions` holds one entry per thread that has been
+ * suspended and has not ended; `parked` is true only while the thread waits
+ * in vmpi_serve_suspension; `ended_threads` lists the threads that ended
+ * since the VM attached.  All of it under `suspension_lock`.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -55,17 +77,32 @@ int64_t vmpi_get_current_thread_cpu_time(void) {
 
 typedef struct Suspension {
     VMPI_ThreadID thread;
-    VmpiStackMark mark;     /* the thread's stack when suspended */
+    bool suspended;         /* by SuspendThread, until ResumeThread */
+    bool by_itself;         /* it suspended itself: bookkeeping only, it runs on */
+    bool parked;            /* stopped at a safepoint (vmpi_serve_suspension) */
+    bool ran;               /* has run since it was last suspended */
+    VmpiStackMark mark;     /* by_itself: its stack when it suspended itself */
 } Suspension;
 
 static Suspension suspensions[MAX_SUSPENDED];
-static uint32_t num_suspended;
+static uint32_t num_suspensions;
+static VMPI_ThreadID *ended_threads;
+static size_t num_ended, ended_capacity;
+static bool shutting_down;
 static pthread_mutex_t suspension_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Broadcast when a thread parks, is resumed or ends, and at shutdown. */
+static pthread_cond_t suspension_changed = PTHREAD_COND_INITIALIZER;
 
 static Suspension *find_suspension(VMPI_ThreadID thread) {
-    for (uint32_t i = 0; i < num_suspended; i++)
+    for (uint32_t i = 0; i < num_suspensions; i++)
         if (suspensions[i].thread == thread) return &suspensions[i];
     return NULL;
+}
+
+static bool has_ended(VMPI_ThreadID thread) {
+    for (size_t i = 0; i < num_ended; i++)
+        if (ended_threads[i] == thread) return true;
+    return false;
 }
 
 static VmpiStackMark stack_mark(VMPI_ThreadID thread) { return vmpi_vm->stack_mark(vmpi_vm->vm, thread); }
@@ -74,17 +111,44 @@ static bool same_mark(VmpiStackMark a, VmpiStackMark b) {
     return a.depth == b.depth && a.top_pc == b.top_pc && a.ref_top == b.ref_top;
 }
 
+/* With the lock held: asks the VM to stop `env` at its next safepoint and
+ * waits until it has parked there (0), or until it cannot: it ended, the
+ * VM is shutting down, or another thread resumed it first (1). */
+static int32_t wait_until_parked(VMPI_ThreadID env) {
+    vmpi_vm->request_suspension(vmpi_vm->vm);
+    for (;;) {
+        Suspension *s = find_suspension(env); /* entries move when a thread ends */
+        if (!s || !s->suspended) return 1;
+        if (s->parked) return 0;
+        if (shutting_down || has_ended(env)) {
+            s->suspended = false;
+            return 1;
+        }
+        pthread_cond_wait(&suspension_changed, &suspension_lock);
+    }
+}
+
 /* 0 on success, non-zero otherwise (JVMPI 1.4.2, SuspendThreadList results). */
 static int32_t suspend_one(VMPI_ThreadID env) {
     if (!vmpi_is_thread(env)) return 1;
+    bool by_itself = env == vmpi_current_env() || !vmpi_vm->request_suspension;
     pthread_mutex_lock(&suspension_lock);
+    Suspension *s = find_suspension(env);
     int32_t result = 0;
-    if (find_suspension(env)) {
-        result = 1; /* already suspended */
-    } else if (num_suspended == MAX_SUSPENDED) {
+    if (shutting_down || has_ended(env) || (s && s->suspended)) {
+        result = 1;
+    } else if (!s && num_suspensions == MAX_SUSPENDED) {
         result = 2;
     } else {
-        suspensions[num_suspended++] = (Suspension){.thread = env, .mark = stack_mark(env)};
+        if (!s) {
+            s = &suspensions[num_suspensions++];
+            *s = (Suspension){.thread = env, .ran = true};
+        }
+        /* Resumed but not yet awake, it is still parked and has not run. */
+        s->suspended = true;
+        s->by_itself = by_itself;
+        if (by_itself) s->mark = stack_mark(env);
+        else result = wait_until_parked(env);
     }
     pthread_mutex_unlock(&suspension_lock);
     return result;
@@ -94,14 +158,78 @@ static int32_t resume_one(VMPI_ThreadID env) {
     if (!vmpi_is_thread(env)) return 1;
     pthread_mutex_lock(&suspension_lock);
     Suspension *s = find_suspension(env);
-    if (s) *s = suspensions[--num_suspended];
+    bool was_suspended = s && s->suspended;
+    if (was_suspended) {
+        s->suspended = false;
+        if (s->by_itself) s->ran = true; /* it never stopped */
+        pthread_cond_broadcast(&suspension_changed);
+    }
     pthread_mutex_unlock(&suspension_lock);
-    return s ? 0 : 1;
+    return was_suspended ? 0 : 1;
 }
 
 void vmpi_suspend_thread(VMPI_ThreadID env) { (void)suspend_one(env); }
 
 void vmpi_resume_thread(VMPI_ThreadID env) { (void)resume_one(env); }
+
+/* The VM thread `thread`, at a safepoint: parks while another thread has it
+ * suspended. */
+void vmpi_serve_suspension(const struct VMThread *thread) {
+    VMPI_ThreadID env = (VMPI_ThreadID)(uintptr_t)thread;
+    pthread_mutex_lock(&suspension_lock);
+    Suspension *s = find_suspension(env);
+    if (s && s->suspended && !s->by_itself) {
+        s->parked = true;
+        s->ran = false;
+        pthread_cond_broadcast(&suspension_changed);
+        while ((s = find_suspension(env)) && s->suspended) pthread_cond_wait(&suspension_changed, &suspension_lock);
+        if (s) {
+            s->parked = false;
+            s->ran = true;
+        }
+    }
+    /* The request is one bit for every thread: this one may have taken
+     * another's.  Ask again for a thread still on its way to park. */
+    for (uint32_t i = 0; i < num_suspensions; i++) {
+        const Suspension *other = &suspensions[i];
+        if (other->suspended && !other->by_itself && !other->parked) vmpi_vm->request_suspension(vmpi_vm->vm);
+    }
+    pthread_mutex_unlock(&suspension_lock);
+}
+
+void vmpi_thread_ended(const struct VMThread *thread) {
+    VMPI_ThreadID env = (VMPI_ThreadID)(uintptr_t)thread;
+    pthread_mutex_lock(&suspension_lock);
+    Suspension *s = find_suspension(env);
+    if (s) *s = suspensions[--num_suspensions];
+    if (num_ended == ended_capacity) {
+        size_t capacity = ended_capacity ? 2 * ended_capacity : 8;
+        VMPI_ThreadID *grown = realloc(ended_threads, capacity * sizeof *grown);
+        if (grown) {
+            ended_threads = grown;
+            ended_capacity = capacity;
+        }
+    }
+    /* Out of memory: a suspender of the ended thread waits for shutdown. */
+    if (num_ended < ended_capacity) ended_threads[num_ended++] = env;
+    pthread_cond_broadcast(&suspension_changed);
+    pthread_mutex_unlock(&suspension_lock);
+}
+
+void vmpi_threads_shut_down(void) {
+    pthread_mutex_lock(&suspension_lock);
+    shutting_down = true;
+    pthread_cond_broadcast(&suspension_changed);
+    pthread_mutex_unlock(&suspension_lock);
+}
+
+void vmpi_forget_threads(void) {
+    pthread_mutex_lock(&suspension_lock);
+    num_suspensions = 0;
+    num_ended = 0;
+    shutting_down = false;
+    pthread_mutex_unlock(&suspension_lock);
+}
 
 /* JVMPI 1.4.2 SuspendThreadList and ResumeThreadList: `one` for each
  * thread, its result in results[i]; VMPI_ERR if any of them failed. */
@@ -128,7 +256,8 @@ int32_t vmpi_resume_thread_list(int32_t count, VMPI_ThreadID *threads, int32_t *
 int32_t vmpi_get_thread_status(VMPI_ThreadID env) {
     if (!vmpi_is_thread(env)) return 0;
     pthread_mutex_lock(&suspension_lock);
-    bool suspended = find_suspension(env) != NULL;
+    const Suspension *s = find_suspension(env);
+    bool suspended = s && s->suspended;
     pthread_mutex_unlock(&suspension_lock);
     return VMPI_THREAD_RUNNABLE | (suspended ? VMPI_THREAD_SUSPENDED : 0);
 }
@@ -137,7 +266,7 @@ int32_t vmpi_thread_has_run(VMPI_ThreadID env) {
     if (!vmpi_is_thread(env)) return 0;
     pthread_mutex_lock(&suspension_lock);
     const Suspension *s = find_suspension(env);
-    bool ran = !s || !same_mark(s->mark, stack_mark(env));
+    bool ran = !s || (s->suspended && s->by_itself ? !same_mark(s->mark, stack_mark(env)) : s->ran);
     pthread_mutex_unlock(&suspension_lock);
     return ran;
 }

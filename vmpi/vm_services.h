@@ -104,6 +104,11 @@ typedef struct VmpiVmServices {
     /* The thread's heap sampling state (heap_sampling.h), zero when the
      * thread was made.  May be NULL (a mock VM): threads then share one. */
     VmpiThreadSampler *(*heap_sampler)(void *vm, VMPI_ThreadID thread);
+    /* Asks every running thread to call vmpi_serve_suspension (post.h) at
+     * its next safepoint; async-safe, callable from any OS thread.  NULL if
+     * the VM cannot stop its threads (a mock VM): suspension is then
+     * bookkeeping only (vmpi/threads.c). */
+    void (*request_suspension)(void *vm);
 
     /* ---- classes and methods --------------------------------------------------- */
     uint32_t (*num_classes)(void *vm);

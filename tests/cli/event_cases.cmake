@@ -72,3 +72,21 @@ case(cli/class_hook/late_is_refused 0 ${CMAKE_SOURCE_DIR}/examples/hello.expecte
 case(cli/events/monitor_dump 0 ${CMAKE_SOURCE_DIR}/examples/hello.expected
      "^monitor_dump: held: held owner=me entries=2 entering=0 notified=0$@@^monitor_dump: held: threads=1 status=1 frames_env=me$@@^monitor_dump: held: free owner=none entries=0 entering=0 notified=0$@@^monitor_dump: entering: held owner=me entries=2 entering=1 notified=0$@@^monitor_dump: waiting: cond owner=none entries=0 entering=0 notified=1$"
      ${VMRUN} -agentpath:$<TARGET_FILE:test_agent_monitor_dump> ${hello})
+
+# Thread suspension (tests/agents/suspender.c): a system thread stops the
+# running program at its safepoints under every collector, reads a stable
+# trace while it is parked, and sees ThreadHasRun false then, true after
+# ResumeThread.  A SuspendThread of a thread that can no longer reach a
+# safepoint (ended, or shutting down after a runtime error) gives up.
+foreach(gc ${GCLAB_COLLECTORS})
+  case(cli/events/suspend_thread/${gc} 0 -
+       "^suspender: first safepoint: status=suspended has_run=0 frames=1 stable$@@^suspender: resumed: status=runnable has_run=1$@@^suspender: running: 20 suspensions, every trace stable, has_run 0 while suspended, 1 after$@@^suspender: done$"
+       ${VMRUN} --gc=${gc} --vmpi-strict -agentpath:$<TARGET_FILE:test_agent_suspender>
+       ${CMAKE_SOURCE_DIR}/examples/bench/binary_trees.gcl 17)
+endforeach()
+case(cli/events/suspend_thread_ended 0 ${CMAKE_SOURCE_DIR}/examples/hello.expected
+     "^suspender: at exit: SuspendThread returned, status=runnable$"
+     ${VMRUN} --vmpi-strict -agentpath:$<TARGET_FILE:test_agent_suspender>=at_exit ${hello})
+case(cli/events/suspend_thread_shutting_down 1 -
+     "^error: null reference$@@^suspender: at exit: SuspendThread returned, status=runnable$"
+     ${VMRUN} --vmpi-strict -agentpath:$<TARGET_FILE:test_agent_suspender>=at_exit ${cli}/null_reference.gcl)

@@ -40,9 +40,6 @@ foreach(bad
     "heap=sites,format=b,cpu=old@@option 'format=b': cannot be used with cpu=old or cpu=times"
     "heap=sites,format=b,cpu=times@@option 'format=b': cannot be used with cpu=old or cpu=times"
     "heap=sites,net=localhost:5000@@option 'net=localhost:5000': not implemented yet"
-    "heap=sites,cpu=samples@@option 'cpu=samples': not implemented yet"
-    "heap=sites,cpu=old@@option 'cpu=old': not implemented yet"
-    "heap=sites,monitor=y@@option 'monitor=y': not implemented yet"
     "heap=sites,force=n@@option 'force=n': not implemented yet")
   string(REPLACE "@@" ";" pair "${bad}")
   list(GET pair 0 options)
@@ -116,6 +113,33 @@ case(cli/hprof/doe_n_no_request 0 - "^hprof: doe=n and no dump was requested: ja
 case(cli/hprof/cpu_times_every_collector 0 - ""
      sh ${cli}/hprof_cpu_times.sh ${VMRUN} ${CMAKE_SOURCE_DIR}/examples/bench/fib.gcl
         ${CMAKE_SOURCE_DIR}/examples/binary_trees.gcl ${cli}/null_reference.gcl ${GCLAB_COLLECTORS})
+# cpu=samples: a sampler thread suspends the program every `interval` ms and
+# counts its traces; under every collector, strict, with heap=sites too
+# (cli/hprof_cpu_samples.sh).
+case(cli/hprof/cpu_samples_every_collector 0 - ""
+     sh ${cli}/hprof_cpu_samples.sh ${VMRUN} ${CMAKE_SOURCE_DIR}/examples/bench/fib.gcl
+        ${CMAKE_SOURCE_DIR}/examples/bench/binary_trees.gcl ${GCLAB_COLLECTORS})
+# A program shorter than one interval: the sampler is stopped at exit all the
+# same, and the table is there, empty.
+case(cli/hprof/cpu_samples_short_run 0 ${CMAKE_SOURCE_DIR}/examples/hello.expected
+     "^Dumping CPU usage by sampling running threads ... done.$"
+     sh -c "\"$0\" --vmpi-strict -agentlib:hprof=cpu=samples,interval=60000,file=short.txt \"$1\" || exit 98\ngrep -q '^CPU SAMPLES BEGIN (total = 0) ' short.txt || exit 10\ntail -n 1 short.txt | grep -q '^CPU SAMPLES END$' || exit 11"
+     ${VMRUN} ${hello})
+# cpu=old: the older HPROF's prof lines, exact call counts by caller, under
+# every collector, strict, and through a runtime error (cli/hprof_cpu_old.sh).
+case(cli/hprof/cpu_old_every_collector 0 - ""
+     sh ${cli}/hprof_cpu_old.sh ${VMRUN} ${CMAKE_SOURCE_DIR}/examples/bench/fib.gcl ${cli}/null_reference.gcl
+        ${GCLAB_COLLECTORS})
+# format=b with cpu=samples, which the manual allows: one CPU SAMPLES record,
+# its total the sum of its traces' samples and not 0, every trace written
+# (tests/hprof/hprof_records.py checks the record).
+case(cli/hprof/format_b_cpu_samples 0 - "^Dumping CPU usage by sampling running threads ... done.$"
+     sh -c "rm -f samples.hprof\n\"$0\" --vmpi-strict -agentlib:hprof=format=b,cpu=samples,interval=1,file=samples.hprof \"$2\" 34 > /dev/null || exit 98\npython3 \"$1\" samples.hprof > samples.records || exit 10\ngrep -q '^records 0d 1$' samples.records || exit 11\ngrep -q '^cpu_samples [1-9][0-9]* [1-9][0-9]*$' samples.records || exit 12"
+     ${VMRUN} ${CMAKE_CURRENT_SOURCE_DIR}/hprof/hprof_records.py ${CMAKE_SOURCE_DIR}/examples/bench/fib.gcl)
+# monitor=y: the MONITOR DUMP and MONITOR TIME sections, alone and with an
+# agent's raw monitor contended (cli/hprof_monitor.sh).
+case(cli/hprof/monitor_sections 0 - ""
+     sh ${cli}/hprof_monitor.sh ${VMRUN} $<TARGET_FILE:test_agent_monitor_dump> ${hello})
 
 # format=b (vmpi/agents/hprof/hprof_binary.h).  VisualVM's heap library, from
 # Debian's visualvm (.ci/install-deps installs it and a JDK), reads the dump

@@ -9,6 +9,8 @@ sub-record by sub-record, and prints what it holds, one fact a line:
     summary LIVE_OBJECTS LIVE_BYTES  per HEAP SUMMARY
     sites LISTED LIVE_OBJECTS  per ALLOC SITES: sites listed and the live
                                objects they sum to
+    cpu_samples TOTAL TRACES   per CPU SAMPLES: its total, which must be the
+                               sum of its traces' samples, and its traces
 
 It exits non-zero, naming the offset, on anything malformed: a bad header, a
 record running past the end, a sub-record running past its segment, a
@@ -77,6 +79,16 @@ def main(path):
                 used_traces.append((at, trace))
                 listed += objs
             facts.append(f"sites {n} {listed}")
+        elif tag == 0x0D:
+            total, n = struct.unpack_from(">II", data, body)
+            samples = 0
+            for i in range(n):
+                count, trace = struct.unpack_from(">II", data, body + 8 + 8 * i)
+                used_traces.append((at, trace))
+                samples += count
+            if samples != total:
+                fail(at, f"CPU SAMPLES of total {total} lists {samples} samples")
+            facts.append(f"cpu_samples {total} {n}")
         elif tag == 0x07:
             live_bytes, live_objects = struct.unpack_from(">II", data, body)
             facts.append(f"summary {live_objects} {live_bytes}")

@@ -13,6 +13,8 @@
 #include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <limits.h>
 #include <math.h>
@@ -22,6 +24,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "vm/interp/internal.h"
+#include "vm/interp/safepoint.h"
 #include "vm/vm.h"
 #include "vmpi/control.h"
 #include "vmpi/post.h"
@@ -556,9 +560,12 @@ Test(vmpi, call_trace_is_callee_first_with_lines) {
     cr_assert_null(a->GetMethodClass((VMPI_MethodID)((char *)&methods[0] + 1)), "inside a method record");
 }
 
+/* A thread that suspends itself keeps running (nobody would resume it):
+ * the flag is set and ThreadHasRun compares its stack. */
 Test(vmpi, suspend_resume_and_status) {
     VMPI_Interface *a = vmpi_register_listener(notify_a);
     VMPI_ThreadID main_env = (VMPI_ThreadID)&main_thread;
+    vm_set_current_thread(&main_thread);
     cr_assert_eq(a->GetThreadStatus(main_env), VMPI_THREAD_RUNNABLE);
     a->SuspendThread(main_env);
     cr_assert_eq(a->GetThreadStatus(main_env), VMPI_THREAD_RUNNABLE | VMPI_THREAD_SUSPENDED);
@@ -572,6 +579,36 @@ Test(vmpi, suspend_resume_and_status) {
     cr_assert_eq(a->SuspendThreadList(1, list, results), VMPI_OK);
     cr_assert_eq(results[0], 0);
     cr_assert_neq(a->GetThreadStatus(main_env) & VMPI_THREAD_SUSPENDED, 0);
+}
+
+/* Suspended from another OS thread, main parks at its next safepoint, and
+ * SuspendThread returns only then; ResumeThread lets it go on. */
+static VMPI_Interface *suspender_iface;
+static int32_t status_while_parked, ran_while_parked;
+
+static void *suspend_main(void *arg) {
+    (void)arg;
+    VMPI_ThreadID main_env = (VMPI_ThreadID)&main_thread;
+    suspender_iface->SuspendThread(main_env);
+    status_while_parked = suspender_iface->GetThreadStatus(main_env);
+    ran_while_parked = suspender_iface->ThreadHasRun(main_env);
+    suspender_iface->ResumeThread(main_env);
+    return NULL;
+}
+
+Test(vmpi, suspension_parks_at_a_safepoint) {
+    suspender_iface = vmpi_register_listener(notify_a);
+    vm_set_current_thread(&main_thread);
+    atomic_store(&vm_pending_requests, 0);
+    pthread_t suspender;
+    cr_assert_eq(pthread_create(&suspender, NULL, suspend_main, NULL), 0);
+    while (!vm_safepoint_requested()) sched_yield(); /* main runs until asked */
+    vm_safepoint(&main_thread);                      /* parks until resumed */
+    pthread_join(suspender, NULL);
+    cr_assert_eq(status_while_parked, VMPI_THREAD_RUNNABLE | VMPI_THREAD_SUSPENDED);
+    cr_assert_not(ran_while_parked, "parked since it was suspended");
+    cr_assert(suspender_iface->ThreadHasRun((VMPI_ThreadID)&main_thread), "woke and ran");
+    cr_assert_eq(suspender_iface->GetThreadStatus((VMPI_ThreadID)&main_thread), VMPI_THREAD_RUNNABLE);
 }
 
 Test(vmpi, thread_local_storage_and_objects) {

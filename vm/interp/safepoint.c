@@ -22,6 +22,11 @@
  * is served once per safepoint however many signals came before it, and is
  * lost if the program ends first.  They are installed with SA_RESTART, so
  * that a write they interrupt goes on instead of failing.
+ *
+ * VM_REQUEST_SUSPEND comes from an agent's system thread calling
+ * SuspendThread (vmpi/threads.c): the thread serves it last, by parking in
+ * vmpi_serve_suspension until it is resumed.  A safepoint is the only place
+ * a thread parks: its frames are saved and no collection is under way.
  */
 #include "safepoint.h"
 
@@ -89,12 +94,14 @@ void vm_safepoint(VMThread *thread) {
         vm_exit(thread->vm, 128 + sig);
     }
     /* Cleared before they are served: a signal that comes meanwhile asks again. */
-    uint32_t data = atomic_fetch_and(&vm_pending_requests,
-                                     ~(uint32_t)(VM_REQUEST_DATA_DUMP | VM_REQUEST_DATA_RESET | VM_REQUEST_DISPATCH));
+    uint32_t data = atomic_fetch_and(&vm_pending_requests, ~(uint32_t)(VM_REQUEST_DATA_DUMP | VM_REQUEST_DATA_RESET |
+                                                                        VM_REQUEST_DISPATCH | VM_REQUEST_SUSPEND));
     if (data & VM_REQUEST_DATA_DUMP) {
         fprintf(stderr, "vmrun: SIGQUIT: stack trace of thread %s\n", thread->name);
         vm_print_stack_trace(thread);
         vmpi_post_data_request(VMPI_EVENT_DATA_DUMP_REQUEST);
     }
     if (data & VM_REQUEST_DATA_RESET) vmpi_post_data_request(VMPI_EVENT_DATA_RESET_REQUEST);
+    /* Last, so that a suspended thread has served everything else. */
+    if (data & VM_REQUEST_SUSPEND) vmpi_serve_suspension(thread);
 }

@@ -1,7 +1,7 @@
 /*
- * safepoint.h -- requests from outside the interpreter (signal handlers
- * today: stop, data dump, data reset; thread suspension or a thread switch
- * later),
+ * safepoint.h -- requests from outside the interpreter (signal handlers:
+ * stop, data dump, data reset; an agent thread's SuspendThread; a thread
+ * switch later),
  * and the points where a running thread serves them.
  *
  * Invariant: a request is served only at a safepoint, where the thread's
@@ -30,6 +30,8 @@ typedef enum VmRequest {
     VM_REQUEST_DATA_RESET = 1u << 2, /* SIGUSR2: DATA_RESET_REQUEST */
     VM_REQUEST_DISPATCH = 1u << 3,   /* INSTRUCTION_START was enabled or disabled:
                                         the interpreter picks its dispatch table again */
+    VM_REQUEST_SUSPEND = 1u << 4,    /* an agent's SuspendThread: park until resumed
+                                        (vmpi/threads.c, vmpi_serve_suspension) */
 } VmRequest;
 
 /* The pending VmRequest bits, for every thread of the process. */

@@ -55,6 +55,7 @@ VMThread *vm_thread_create(VM *vm, const char *name) {
 
 void vm_thread_end(VMThread *thread) {
     vmpi_post_thread_end(thread);
+    vmpi_thread_ended(thread);
     thread->rtop = thread->rstack; /* an ended thread holds no roots */
     thread->ptop = thread->pstack;
     thread->depth = 0;

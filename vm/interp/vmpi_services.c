@@ -14,6 +14,7 @@
  * statics and fields; String and the array classes have none of those.
  */
 #include "internal.h"
+#include "safepoint.h"
 #include "../../vmpi/control.h"
 #include "../../vmpi/vm_services.h"
 
@@ -71,6 +72,11 @@ static int32_t call_trace(void *vm, VMPI_ThreadID thread, VMPI_CallFrame *frames
         frames[k].lineno = frame_line(frame);
     }
     return (int32_t)n;
+}
+
+static void request_suspension(void *vm) {
+    (void)vm;
+    vm_request(VM_REQUEST_SUSPEND);
 }
 
 static void **local_storage(void *vm, VMPI_ThreadID thread) {
@@ -244,6 +250,7 @@ void vm_attach_vmpi(VM *vm) {
         .call_trace = call_trace,
         .local_storage = local_storage,
         .heap_sampler = heap_sampler,
+        .request_suspension = request_suspension,
         .num_classes = num_classes,
         .class_at = class_at,
         .class_index = class_index,

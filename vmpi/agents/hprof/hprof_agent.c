@@ -26,7 +26,14 @@
  *
  * cpu=times counts every METHOD_ENTRY and times it to its METHOD_EXIT by
  * call trace (hprof_cpu_times.h), sharing the traces with heap=sites, and
- * writes the CPU TIME (ms) table after the sites.
+ * writes the CPU TIME (ms) table after the sites.  cpu=samples counts the
+ * traces a sampler thread takes every `interval` ms (hprof_cpu_samples.h)
+ * in the same table of costs by trace, and writes the CPU SAMPLES table.
+ * cpu=old times calls as cpu=times does but by pair of methods, callee and
+ * caller (hprof_cpu_old.h), and writes the older HPROF's prof lines.
+ * monitor=y writes the MONITOR DUMP (from a MONITOR_DUMP asked for at each
+ * dump) and MONITOR TIME (from the raw monitor contention events)
+ * sections (hprof_monitor.h).
  *
  * format=b writes the same dumps in the HPROF binary format instead
  * (hprof_binary.h), into the same file.
@@ -46,9 +53,12 @@
 
 #include "../agent_common.h"
 #include "hprof_binary.h"
+#include "hprof_cpu_old.h"
+#include "hprof_cpu_samples.h"
 #include "hprof_cpu_times.h"
 #include "hprof_dump.h"
 #include "hprof_export.h"
+#include "hprof_monitor.h"
 #include "hprof_options.h"
 #include "hprof_sampled.h"
 #include "hprof_sites.h"
@@ -81,7 +91,10 @@ static uint32_t dumps_written;      /* at exit and on request (DATA_DUMP_REQUEST
 static size_t threads_written, traces_written; /* records already in an earlier dump */
 static HprofSites sites;
 static HprofDump dump;               /* heap=dump: the last level-2 dump, as text */
-static HprofCpuTimes cpu_times;     /* cpu=times (hprof_cpu_times.h) */
+static HprofCpuTimes cpu_times;     /* cpu=times; cpu=samples' counts; cpu=old's by pair (hprof_cpu_times.h) */
+static HprofCpuOld cpu_old;         /* cpu=old: the pairs of methods (hprof_cpu_old.h) */
+static HprofSampler sampler;        /* cpu=samples (hprof_cpu_samples.h) */
+static HprofMonitors monitors;      /* monitor=y (hprof_monitor.h) */
 static HprofBinary binary;          /* format=b (hprof_binary.h) */
 static HprofSampled sampled;        /* sample= (hprof_sampled.h) */
 static HprofExport export;          /* pprof= and folded= (hprof_export.h) */
@@ -175,6 +188,10 @@ static void record_thread(const VMPI_Event *event, bool start) {
         thread_envs[num_threads] = env;
         number = FIRST_THREAD_NUMBER + (uint32_t)num_threads++;
     }
+    if (opts.cpu_samples && number) {
+        if (!start) hprof_sampler_thread_end(&sampler, env);
+        else if (!hprof_sampler_thread_start(&sampler, env)) out_of_memory = true;
+    }
     if (!number || !push((void **)&thread_records, num_thread_records, sizeof *thread_records)) return;
     ThreadRecord *r = &thread_records[num_thread_records++];
     *r = (ThreadRecord){.start = start, .number = number};
@@ -202,8 +219,9 @@ static void write_header(const char *date) {
     trace_output_text(&out, "Header for -agentlib:hprof ASCII Output (gclab VMPI, after JDK 5.0 JVMTI based)\n"
                             "\nThe layout is the HPROF agent manual's: THREAD START/END records, TRACEs\n"
                             "(frames Class.method(File:line), innermost first), the HEAP DUMP\n"
-                            "(heap=dump), the SITES table (heap=sites) and the CPU TIME (ms) table\n"
-                            "(cpu=times).\n"
+                            "(heap=dump), the SITES table (heap=sites), and the CPU SAMPLES\n"
+                            "(cpu=samples) or CPU TIME (ms) table (cpu=times), or the older\n"
+                            "HPROF's prof lines, count callee caller time (cpu=old).\n"
                             "\n--------\n\n");
 }
 
@@ -313,10 +331,10 @@ static void write_sites(const char *date) {
     free(order);
 }
 
-/* The manual's CPU TIME (ms) table (the layout of JDK hprof's text output):
- * one row per trace entered, by self time, cut at `cutoff`; the method is
- * the trace's innermost frame. */
-static void write_cpu_times(const char *date) {
+/* The manual's CPU SAMPLES or CPU TIME (ms) table (the layout of JDK
+ * hprof's text output): one row per trace sampled or entered, by samples or
+ * self time, cut at `cutoff`; the method is the trace's innermost frame. */
+static void write_cpu_table(const char *date) {
     HprofCpuRow *rows;
     int64_t total;
     ptrdiff_t num_rows = hprof_cpu_times_rows(&cpu_times, sites.num_traces, &rows, &total);
@@ -324,7 +342,8 @@ static void write_cpu_times(const char *date) {
         out_of_memory = true;
         return;
     }
-    write_line("CPU TIME (ms) BEGIN (total = %lld) %s\n", (long long)(total / 1000000), date);
+    const char *title = opts.cpu_samples ? "CPU SAMPLES" : "CPU TIME (ms)";
+    write_line("%s BEGIN (total = %lld) %s\n", title, (long long)(opts.cpu_samples ? total : total / 1000000), date);
     if (num_rows > 0) trace_output_text(&out, "rank   self  accum   count trace method\n");
     double accum = 0;
     for (ptrdiff_t i = 0; i < num_rows; i++) {
@@ -341,7 +360,28 @@ static void write_cpu_times(const char *date) {
             trace_output_text(&out, "<empty trace>");
         trace_output_text(&out, "\n");
     }
-    trace_output_text(&out, "CPU TIME (ms) END\n");
+    write_line("%s END\n", title);
+    free(rows);
+}
+
+/* cpu=old: the older HPROF's prof lines, by count (hprof_cpu_old.h). */
+static void write_cpu_old(void) {
+    HprofCpuRow *rows;
+    ptrdiff_t num_rows = hprof_cpu_old_rows(&cpu_old, &cpu_times, &rows);
+    if (num_rows < 0) {
+        out_of_memory = true;
+        return;
+    }
+    trace_output_text(&out, "count callee caller time\n");
+    for (ptrdiff_t i = 0; i < num_rows; i++) {
+        const HprofCallPair *pair = &cpu_old.pairs[rows[i].trace];
+        write_line("%llu ", (unsigned long long)rows[i].count);
+        write_method_name(pair->callee);
+        trace_output_text(&out, " ");
+        if (pair->caller) write_method_name(pair->caller);
+        else trace_output_text(&out, "<unknown caller>");
+        write_line(" %lld\n", (long long)(rows[i].total_time / 1000000));
+    }
     free(rows);
 }
 
@@ -357,6 +397,14 @@ static void write_binary_dump(void) {
     if (!opts.heap_sites || order)
         hprof_binary_write_dump(&binary, &sites, opts.heap_dump, order, opts.cutoff);
     free(order);
+    if (opts.cpu_samples) { /* the text's CPU SAMPLES rows, every one: the record has no cutoff */
+        HprofCpuRow *rows;
+        int64_t total;
+        ptrdiff_t num_rows = hprof_cpu_times_rows(&cpu_times, sites.num_traces, &rows, &total);
+        if (num_rows < 0) out_of_memory = true;
+        else hprof_binary_write_cpu_samples(&binary, rows, (size_t)num_rows, (uint64_t)total);
+        free(rows);
+    }
 }
 
 /* pprof= and folded=: the tables of this dump as stacks, for their files. */
@@ -381,9 +429,12 @@ static void write_dump(void) {
     const char *heap = opts.heap_sites ? "allocation sites"
                        : opts.heap_dump ? "Java heap"
                        : opts.sample_interval >= 0 ? "sampled allocation sites" : "";
+    const char *cpu = opts.cpu_times     ? "CPU usage by timing methods"
+                      : opts.cpu_samples ? "CPU usage by sampling running threads"
+                      : opts.cpu_old     ? "CPU usage in old prof format"
+                                         : "";
     if (opts.verbose)
-        fprintf(stderr, "Dumping %s%s%s ...", heap, heap[0] && opts.cpu_times ? " and " : "",
-                opts.cpu_times ? "CPU usage by timing methods" : "");
+        fprintf(stderr, "Dumping %s%s%s ...", heap, heap[0] && cpu[0] ? " and " : "", cpu);
     bool first = dumps_written++ == 0;
     if (opts.binary) {
         write_binary_dump();
@@ -394,7 +445,9 @@ static void write_dump(void) {
         if (opts.heap_dump) hprof_dump_write(&dump, &out, date);
         if (opts.heap_sites) write_sites(date);
         if (opts.sample_interval >= 0) hprof_sampled_write(&sampled, &out, opts.cutoff, date, site_class_name);
-        if (opts.cpu_times) write_cpu_times(date);
+        if (opts.cpu_times || opts.cpu_samples) write_cpu_table(date);
+        if (opts.cpu_old) write_cpu_old();
+        if (opts.monitor && !hprof_monitors_write(&monitors, &out, date, opts.cutoff)) out_of_memory = true;
     }
     if (hprof_export_wanted(&export)) export_tables();
 }
@@ -430,7 +483,7 @@ static void write_profile(void) {
         hprof_export_abandon(&export);
         return;
     }
-    if (out_of_memory || sites.untracked || cpu_times.lost || sampled.out_of_memory) {
+    if (out_of_memory || sites.untracked || cpu_times.lost || sampled.out_of_memory || monitors.failed) {
         fprintf(stderr, "\nhprof: %llu allocations and %llu method entries could not be tracked (out of memory, "
                         "or allocations made during a collection): the profile would be wrong; %s not written\n",
                 (unsigned long long)sites.untracked, (unsigned long long)cpu_times.lost, opts.file);
@@ -489,23 +542,55 @@ static void check_against_vm_heap(void) {
 
 /* ---- events -------------------------------------------------------------------------- */
 
+static void drop_lines_unless_lineno(VMPI_CallTrace *trace) {
+    if (!opts.lineno)
+        for (int32_t i = 0; i < trace->num_frames; i++) trace->frames[i].lineno = 0;
+}
+
 /* The thread's call trace in `frames`, `depth` deep, lines dropped with
  * lineno=n. */
 static VMPI_CallTrace call_trace(VMPI_ThreadID env) {
     VMPI_CallTrace trace = {.env_id = env, .frames = frames};
     vmpi->GetCallTrace(&trace, opts.depth);
-    if (!opts.lineno)
-        for (int32_t i = 0; i < trace.num_frames; i++) frames[i].lineno = 0;
+    drop_lines_unless_lineno(&trace);
     return trace;
 }
 
-/* cpu=times: the entered method's trace (its frame innermost), and the
- * time taken after the agent's own work, so that it is not charged. */
+/* The thread's call trace now as a TRACE record: its index. */
+static uint32_t current_trace_index(VMPI_ThreadID env) {
+    VMPI_CallTrace trace = call_trace(env);
+    return hprof_sites_trace(&sites, &trace, opts.thread ? thread_number(env) : 0);
+}
+
+/* A trace taken elsewhere (the sampler's, a monitor dump's) as a TRACE
+ * record: cut to `depth` frames in `frames`, lines dropped with lineno=n;
+ * its index in the sites' traces. */
+static uint32_t trace_index(VMPI_ThreadID env, const VMPI_CallTrace *taken) {
+    VMPI_CallTrace trace = {.env_id = env, .frames = frames,
+                            .num_frames = taken->num_frames < opts.depth ? taken->num_frames : opts.depth};
+    for (int32_t i = 0; i < trace.num_frames; i++) frames[i] = taken->frames[i];
+    drop_lines_unless_lineno(&trace);
+    return hprof_sites_trace(&sites, &trace, opts.thread ? thread_number(env) : 0);
+}
+
+/* cpu=times: the entered method's trace (its frame innermost); cpu=old:
+ * the pair of it and its caller.  The time is taken after the agent's own
+ * work, so that it is not charged. */
 static void method_entry(const VMPI_Event *event) {
-    VMPI_CallTrace trace = call_trace(event->env_id);
-    uint32_t number = hprof_sites_trace(&sites, &trace, opts.thread ? thread_number(event->env_id) : 0);
-    hprof_cpu_times_enter(&cpu_times, event->env_id, event->u.method.method_id, number,
-                          vmpi->GetCurrentThreadCpuTime());
+    VMPI_MethodID method = event->u.method.method_id;
+    uint32_t number;
+    if (opts.cpu_old) {
+        number = hprof_cpu_old_pair(&cpu_old, method, hprof_cpu_times_caller(&cpu_times, event->env_id));
+    } else {
+        number = current_trace_index(event->env_id);
+    }
+    hprof_cpu_times_enter(&cpu_times, event->env_id, method, number, vmpi->GetCurrentThreadCpuTime());
+}
+
+/* cpu=samples: a trace the sampler took (hprof_cpu_samples.h), on its
+ * thread with the lock held. */
+static void record_sample(VMPI_ThreadID env, VMPI_CallTrace *trace) {
+    if (!closed) hprof_cpu_times_sample(&cpu_times, trace_index(env, trace));
 }
 
 static void object_alloc(const VMPI_Event *event) {
@@ -569,6 +654,17 @@ static void handle_event(const VMPI_Event *event) {
         else hprof_dump_read(&dump, event, &sites, thread_number);
         break;
     case VMPI_EVENT_DATA_DUMP_REQUEST: dump_on_request(); break;
+    case VMPI_EVENT_RAW_MONITOR_CONTENDED_ENTER: hprof_monitor_contended_enter(); break;
+    case VMPI_EVENT_RAW_MONITOR_CONTENDED_ENTERED:
+        hprof_monitor_contended_entered(&monitors, event, current_trace_index(event->env_id));
+        break;
+    case VMPI_EVENT_MONITOR_DUMP: hprof_monitor_read_dump(&monitors, event, trace_index, thread_number); break;
+    case VMPI_EVENT_JVM_INIT_DONE:
+        if (opts.cpu_samples && !hprof_sampler_start(&sampler)) {
+            fprintf(stderr, "hprof: cannot start the sampler thread: no CPU samples\n");
+            out_of_memory = true;
+        }
+        break;
     case VMPI_EVENT_JVM_SHUT_DOWN:
         closed = true;
         if (atomic_load(&lock.in_gc)) {
@@ -601,6 +697,10 @@ static void notify_event(VMPI_Event *event) {
     if (at_exit && outside_gc && tracks_objects())
         vmpi->RequestEvent(VMPI_EVENT_HEAP_DUMP, &(VMPI_HeapDumpArg){VMPI_DUMP_LEVEL_0});
     if ((at_exit || code == VMPI_EVENT_DATA_DUMP_REQUEST) && outside_gc && opts.heap_dump) request_heap_dump();
+    if ((at_exit || code == VMPI_EVENT_DATA_DUMP_REQUEST) && outside_gc && opts.monitor)
+        vmpi->RequestEvent(VMPI_EVENT_MONITOR_DUMP, NULL);
+    /* The sampler's last sample is taken before the lock is (it takes it). */
+    if (code == VMPI_EVENT_JVM_SHUT_DOWN && opts.cpu_samples) hprof_sampler_stop(&sampler, atomic_load(&lock.in_gc));
     bool entered = agent_lock_before(vmpi, &lock, code);
     if (!closed) handle_event(event);
     agent_lock_after(vmpi, &lock, code, entered);
@@ -627,7 +727,8 @@ VMPI_EXPORT int32_t VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved) {
     if (!agent_get_env(vm, "hprof", &vmpi)) return VMPI_ERR;
     frames = calloc((size_t)opts.depth + 1, sizeof *frames);
     if (!frames || !hprof_sites_init(&sites) || !idmap_init(&class_ids, 64) || !idmap_init(&method_ids, 256) ||
-        !hprof_dump_init(&dump)) {
+        !hprof_dump_init(&dump) ||
+        (opts.cpu_samples && !hprof_sampler_init(&sampler, vmpi, &lock, opts.interval, opts.depth, record_sample))) {
         fprintf(stderr, "hprof: out of memory\n");
         return VMPI_ERR;
     }
@@ -656,7 +757,12 @@ VMPI_EXPORT int32_t VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved) {
         vmpi->SetHeapSamplingInterval(opts.sample_interval);
         vmpi->EnableEvent(VMPI_EVENT_SAMPLED_OBJECT_ALLOC, NULL);
     }
-    if (opts.cpu_times) {
+    if (opts.cpu_samples) vmpi->EnableEvent(VMPI_EVENT_JVM_INIT_DONE, NULL);
+    if (opts.monitor) {
+        vmpi->EnableEvent(VMPI_EVENT_RAW_MONITOR_CONTENDED_ENTER, NULL);
+        vmpi->EnableEvent(VMPI_EVENT_RAW_MONITOR_CONTENDED_ENTERED, NULL);
+    }
+    if (opts.cpu_times || opts.cpu_old) {
         vmpi->EnableEvent(VMPI_EVENT_METHOD_ENTRY, NULL);
         vmpi->EnableEvent(VMPI_EVENT_METHOD_EXIT, NULL);
     }

@@ -17,6 +17,7 @@
 enum {
     TAG_UTF8 = 0x01, TAG_LOAD_CLASS = 0x02, TAG_STACK_FRAME = 0x04, TAG_STACK_TRACE = 0x05,
     TAG_ALLOC_SITES = 0x06, TAG_HEAP_SUMMARY = 0x07, TAG_START_THREAD = 0x0A, TAG_END_THREAD = 0x0B,
+    TAG_CPU_SAMPLES = 0x0D,
     TAG_HEAP_DUMP_SEGMENT = 0x1C, TAG_HEAP_DUMP_END = 0x2C,
     SUB_ROOT_UNKNOWN = 0xFF, SUB_ROOT_JNI_GLOBAL = 0x01, SUB_ROOT_JNI_LOCAL = 0x02, SUB_ROOT_JAVA_FRAME = 0x03,
     SUB_ROOT_NATIVE_STACK = 0x04, SUB_ROOT_STICKY_CLASS = 0x05, SUB_ROOT_THREAD_BLOCK = 0x06,
@@ -645,6 +646,17 @@ void hprof_binary_write_dump(HprofBinary *b, const HprofSites *sites, bool heap_
     put_new_traces(b, sites);
     if (heap_dump && b->heap_dump) fwrite(b->heap_dump, 1, b->heap_dump_len, b->out);
     if (sites_order) put_sites(b, sites, sites_order, cutoff);
+    fflush(b->out);
+}
+
+void hprof_binary_write_cpu_samples(HprofBinary *b, const HprofCpuRow *rows, size_t num_rows, uint64_t total) {
+    put_record(b, TAG_CPU_SAMPLES, 8 + 8 * (uint32_t)num_rows);
+    put_u4(b->out, clamp_u4(total));
+    put_u4(b->out, (uint32_t)num_rows);
+    for (size_t i = 0; i < num_rows; i++) {
+        put_u4(b->out, clamp_u4(rows[i].count));
+        put_u4(b->out, HPROF_FIRST_TRACE + rows[i].trace);
+    }
     fflush(b->out);
 }
 

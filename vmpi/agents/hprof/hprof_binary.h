@@ -20,6 +20,8 @@
  *                          level-2 HEAP_DUMP, in segments closed at the
  *                          first record past HPROF_BINARY_SEGMENT_BYTES
  *   ALLOC SITES (0x06), HEAP SUMMARY (0x07)  heap=sites|all
+ *   CPU SAMPLES (0x0D)     cpu=samples: u4 total, u4 traces, then u4
+ *                          samples and u4 trace serial per trace
  *
  * How gclab's types map to Java's, so that a Java heap reader (VisualVM,
  * jhat, MAT) reads them as it reads a JVM's:
@@ -59,6 +61,7 @@
 
 #include "../common/idmap.h"
 #include "../common/trace_output.h"
+#include "hprof_cpu_times.h"
 #include "hprof_sites.h"
 #include "vmpi.h"
 
@@ -127,6 +130,11 @@ void hprof_binary_read_heap_dump(HprofBinary *b, const VMPI_Event *heap_dump, co
  * the stream is flushed. */
 void hprof_binary_write_dump(HprofBinary *b, const HprofSites *sites, bool heap_dump,
                              const uint32_t *sites_order, double cutoff);
+
+/* cpu=samples, after a dump: CPU SAMPLES, the `num_rows` traces in
+ * `rows` (hprof_cpu_times.h; counts are samples), of `total` samples;
+ * then the stream is flushed. */
+void hprof_binary_write_cpu_samples(HprofBinary *b, const HprofCpuRow *rows, size_t num_rows, uint64_t total);
 
 /* Flushes what the stream holds and frees what `b` holds (not the stream). */
 void hprof_binary_close(HprofBinary *b);

@@ -54,12 +54,23 @@ void hprof_cpu_times_enter(HprofCpuTimes *c, VMPI_ThreadID env, VMPI_MethodID me
     t->last_time = now;
 }
 
+void hprof_cpu_times_sample(HprofCpuTimes *c, uint32_t trace) {
+    if (trace == UINT32_MAX ||
+        !grow_zeroed((void **)&c->costs, &c->costs_capacity, (size_t)trace + 1, sizeof *c->costs)) {
+        c->lost++;
+        return;
+    }
+    c->costs[trace].count++;
+    c->costs[trace].self_time++;
+}
+
 /* Ends the thread's innermost call at `now`. */
 static void end_call(HprofCpuTimes *c, HprofThreadCalls *t, int64_t now) {
     HprofCall *call = &t->calls[--t->depth];
     int64_t elapsed = now > call->start ? now - call->start : 0;
     int64_t self = elapsed > call->callees ? elapsed - call->callees : 0;
     c->costs[call->trace].self_time += self;
+    c->costs[call->trace].total_time += elapsed;
     if (t->depth > 0) t->calls[t->depth - 1].callees += elapsed;
 }
 
@@ -74,6 +85,14 @@ void hprof_cpu_times_exit(HprofCpuTimes *c, VMPI_ThreadID env, VMPI_MethodID met
     while (match > 0 && t->calls[match - 1].method_id != method) match--;
     if (match == 0) return;
     while (t->depth >= match) end_call(c, t, now);
+}
+
+VMPI_MethodID hprof_cpu_times_caller(const HprofCpuTimes *c, VMPI_ThreadID env) {
+    for (size_t i = c->num_threads; i-- > 0;) {
+        const HprofThreadCalls *t = &c->threads[i];
+        if (t->env == env) return t->depth ? t->calls[t->depth - 1].method_id : NULL;
+    }
+    return NULL;
 }
 
 void hprof_cpu_times_close(HprofCpuTimes *c, VMPI_ThreadID env, int64_t now) {
@@ -99,7 +118,7 @@ ptrdiff_t hprof_cpu_times_rows(const HprofCpuTimes *c, size_t num_traces, HprofC
     for (size_t i = 0; i < known; i++) {
         const HprofCost *cost = &c->costs[i];
         if (!cost->count) continue; /* a trace of heap=sites only */
-        (*rows)[n++] = (HprofCpuRow){(uint32_t)i, cost->count, cost->self_time};
+        (*rows)[n++] = (HprofCpuRow){(uint32_t)i, cost->count, cost->self_time, cost->total_time};
         *total += cost->self_time;
     }
     qsort(*rows, n, sizeof **rows, by_self_time);

@@ -45,6 +45,7 @@ typedef struct HprofThreadCalls {
 typedef struct HprofCost {
     uint64_t count;       /* entries under the trace */
     int64_t self_time;    /* ns */
+    int64_t total_time;   /* ns, the calls' own and their callees' (cpu=old) */
 } HprofCost;
 
 typedef struct HprofCpuTimes {
@@ -62,6 +63,11 @@ void hprof_cpu_times_free(HprofCpuTimes *c);
 void hprof_cpu_times_enter(HprofCpuTimes *c, VMPI_ThreadID env, VMPI_MethodID method, uint32_t trace,
                            int64_t now);
 
+/* cpu=samples (hprof_cpu_samples.h) keeps its counts here too: one sample
+ * under `trace` counts as an entry that took one unit of time, so that the
+ * rows rank traces by samples. */
+void hprof_cpu_times_sample(HprofCpuTimes *c, uint32_t trace);
+
 /* METHOD_EXIT of `method` on thread `env` at CPU time `now`. */
 void hprof_cpu_times_exit(HprofCpuTimes *c, VMPI_ThreadID env, VMPI_MethodID method, int64_t now);
 
@@ -69,11 +75,15 @@ void hprof_cpu_times_exit(HprofCpuTimes *c, VMPI_ThreadID env, VMPI_MethodID met
  * a stack ends, the other threads' at their last event. */
 void hprof_cpu_times_close(HprofCpuTimes *c, VMPI_ThreadID env, int64_t now);
 
+/* The method of `env`'s innermost call, NULL if it is in none (cpu=old:
+ * the caller of the method being entered). */
+VMPI_MethodID hprof_cpu_times_caller(const HprofCpuTimes *c, VMPI_ThreadID env);
+
 /* One row of the CPU TIME table. */
 typedef struct HprofCpuRow {
     uint32_t trace;
     uint64_t count;
-    int64_t self_time;
+    int64_t self_time, total_time;
 } HprofCpuRow;
 
 /* The traces entered, by self time (then trace number), in *rows (to

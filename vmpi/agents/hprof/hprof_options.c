@@ -37,8 +37,8 @@ void hprof_print_usage(FILE *stream) {
           "folded=<file>          also as folded stacks          off\n"
           "folded_value=<kind>    what folded stacks count       inuse_space|cpu\n"
           "\n"
-          "Not implemented yet (refused): cpu=samples, cpu=old, monitor=y, net=...,\n"
-          "force=n.  msa has no effect (Solaris only).  heap=all is the\n"
+          "Not implemented yet (refused): net=..., force=n.  msa has no effect\n"
+          "(Solaris only).  heap=all is the\n"
           "default only when neither heap= nor cpu= is given.\n"
           "\n"
           "Example:\n"
@@ -47,6 +47,8 @@ void hprof_print_usage(FILE *stream) {
           "  - Get allocation sites estimated from heap sampling every 512 KiB on\n"
           "    average (instead of heap=; cheap, no live counts):\n"
           "      vmrun -agentlib:hprof=sample=524288 PROG.bc\n"
+          "  - Get sample cpu information every 20 millisec, with a stack depth of 3:\n"
+          "      vmrun -agentlib:hprof=cpu=samples,interval=20,depth=3 PROG.bc\n"
           "  - Get method call counts and times by call trace:\n"
           "      vmrun -agentlib:hprof=cpu=times PROG.bc\n"
           "  - The allocation sites for go tool pprof, and allocated bytes for a flame graph:\n"
@@ -142,7 +144,7 @@ HprofParse hprof_parse_options(char *options, HprofOptions *opts) {
                            .cutoff = 0.0001, .lineno = true, .verbose = true, .doe = true,
                            .sample_interval = -1};
     snprintf(opts->file, sizeof opts->file, "java.hprof.txt");
-    bool force = true, msa = false, monitor = false;
+    bool force = true, msa = false;
     bool heap_given = false; /* heap=all is the default only when no profile is asked for */
     bool file_given = false; /* else the manual's default name for the format */
     const char *format = "a", *cpu = NULL, *net = NULL;
@@ -150,7 +152,7 @@ HprofParse hprof_parse_options(char *options, HprofOptions *opts) {
         {"lineno", &opts->lineno, NULL}, {"thread", &opts->thread, NULL},
         {"verbose", &opts->verbose, NULL}, {"doe", &opts->doe, NULL},
         {"force", &force, "n"},          {"msa", &msa, NULL},
-        {"monitor", &monitor, "y"},
+        {"monitor", &opts->monitor, NULL},
     };
     char *name, *value, *path;
     while (options && agent_next_option(&options, &name, &value)) {
@@ -174,6 +176,8 @@ HprofParse hprof_parse_options(char *options, HprofOptions *opts) {
                 return refuse(name, value, "takes samples, times or old");
             cpu = value;
             opts->cpu_times = strcmp(value, "times") == 0;
+            opts->cpu_samples = strcmp(value, "samples") == 0;
+            opts->cpu_old = strcmp(value, "old") == 0;
         } else if (strcmp(name, "format") == 0) {
             if (!value || (strcmp(value, "a") != 0 && strcmp(value, "b") != 0))
                 return refuse(name, value, "takes a or b");
@@ -209,12 +213,11 @@ HprofParse hprof_parse_options(char *options, HprofOptions *opts) {
         }
     }
     /* The manual's notes: pairs that cannot go together. */
-    if (format[0] == 'b' && monitor) return refuse("format", format, "cannot be used with monitor=y");
+    if (format[0] == 'b' && opts->monitor) return refuse("format", format, "cannot be used with monitor=y");
     if (format[0] == 'b' && cpu && strcmp(cpu, "samples") != 0)
         return refuse("format", format, "cannot be used with cpu=old or cpu=times");
     /* What this version does not do yet (docs/hprof.md). */
     if (net) return refuse("net", net, "not implemented yet");
-    if (cpu && !opts->cpu_times) return refuse("cpu", cpu, "not implemented yet");
     /* sample= is a heap profile of its own, estimated from samples. */
     if (opts->sample_interval >= 0 && heap_given)
         return refuse("sample", NULL, "cannot be used with heap=: it replaces heap=sites with estimates");

@@ -20,6 +20,9 @@
 typedef struct HprofOptions {
     bool heap_sites, heap_dump;  /* heap=sites|dump|all */
     bool cpu_times;              /* cpu=times */
+    bool cpu_samples;            /* cpu=samples */
+    bool cpu_old;                /* cpu=old */
+    bool monitor;                /* monitor= the monitor sections (default n) */
     bool binary;                 /* format=b (hprof_binary.h), else text */
     char file[4096];             /* file= (default java.hprof.txt, java.hprof with format=b) */
     int32_t depth;               /* depth= frames per trace (default 4) */

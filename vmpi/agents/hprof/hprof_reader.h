@@ -2,7 +2,8 @@
  * hprof_reader.h -- reading a level-2 HEAP_DUMP buffer (JVMPI 1.2, section
  * 4.2, as vmpi/heap_dump.c writes it): IDs of sizeof(void *) bytes and
  * values in the VM's native byte order.  Shared by the text HEAP DUMP
- * (hprof_dump.c) and the binary one (hprof_binary.c).
+ * (hprof_dump.c) and the binary one (hprof_binary.c), and used for the
+ * MONITOR_DUMP buffer too (hprof_monitor.c), which has the same encoding.
  *
  * A read past the end sets `overrun`, yields zeros, and every later read
  * yields zeros too, so a caller checks once, after the record.
