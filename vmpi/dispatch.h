@@ -29,6 +29,7 @@
 #ifndef GCLAB_VMPI_DISPATCH_H
 #define GCLAB_VMPI_DISPATCH_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -46,6 +47,7 @@ typedef struct VmpiAgent {
     int32_t sampling_interval;  /* SetHeapSamplingInterval bytes; -1 until set */
     int64_t bytes_until_sample; /* countdown to the next SAMPLED_OBJECT_ALLOC */
     bool shut_down;             /* JVM_SHUT_DOWN has been offered to it */
+    atomic_bool data_dump_requested; /* RequestEvent(DATA_DUMP_REQUEST) awaits a safepoint */
     void *library;              /* dlopen handle; NULL for in-process listeners */
     char *options;              /* malloc'd copy given to VMPI_OnLoad, or NULL */
     char name[64];              /* for messages: the library's file name or the

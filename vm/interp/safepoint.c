@@ -90,11 +90,13 @@ void vm_safepoint(VMThread *thread) {
     }
     /* Cleared before they are served: a signal that comes meanwhile asks again. */
     uint32_t data = atomic_fetch_and(&vm_pending_requests,
-                                     ~(uint32_t)(VM_REQUEST_DATA_DUMP | VM_REQUEST_DATA_RESET | VM_REQUEST_DISPATCH));
+                                     ~(uint32_t)(VM_REQUEST_DATA_DUMP | VM_REQUEST_DATA_RESET | VM_REQUEST_DISPATCH |
+                                                 VM_REQUEST_AGENT_DATA_DUMP));
     if (data & VM_REQUEST_DATA_DUMP) {
         fprintf(stderr, "vmrun: SIGQUIT: stack trace of thread %s\n", thread->name);
         vm_print_stack_trace(thread);
         vmpi_post_data_request(VMPI_EVENT_DATA_DUMP_REQUEST);
     }
     if (data & VM_REQUEST_DATA_RESET) vmpi_post_data_request(VMPI_EVENT_DATA_RESET_REQUEST);
+    if (data & VM_REQUEST_AGENT_DATA_DUMP) vmpi_send_requested_data_dumps();
 }

@@ -30,6 +30,8 @@ typedef enum VmRequest {
     VM_REQUEST_DATA_RESET = 1u << 2, /* SIGUSR2: DATA_RESET_REQUEST */
     VM_REQUEST_DISPATCH = 1u << 3,   /* INSTRUCTION_START was enabled or disabled:
                                         the interpreter picks its dispatch table again */
+    VM_REQUEST_AGENT_DATA_DUMP = 1u << 4, /* an agent's RequestEvent(DATA_DUMP_REQUEST), from
+                                             any thread: DATA_DUMP_REQUEST to that agent */
 } VmRequest;
 
 /* The pending VmRequest bits, for every thread of the process. */
