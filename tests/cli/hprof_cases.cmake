@@ -29,11 +29,9 @@ foreach(bad
     "heap=sites,format=b,cpu=old@@option 'format=b': cannot be used with cpu=old or cpu=times"
     "heap=sites,format=b,cpu=times@@option 'format=b': cannot be used with cpu=old or cpu=times"
     "heap=sites,format=b@@option 'format=b': not implemented yet"
-    "heap=sites,net=localhost:5000@@option 'net=localhost:5000': not implemented yet"
     "heap=sites,cpu=samples@@option 'cpu=samples': not implemented yet"
     "heap=sites,cpu=old@@option 'cpu=old': not implemented yet"
-    "heap=sites,monitor=y@@option 'monitor=y': not implemented yet"
-    "heap=sites,force=n@@option 'force=n': not implemented yet")
+    "heap=sites,monitor=y@@option 'monitor=y': not implemented yet")
   string(REPLACE "@@" ";" pair "${bad}")
   list(GET pair 0 options)
   list(GET pair 1 message)
@@ -106,3 +104,33 @@ case(cli/hprof/doe_n_no_request 0 - "^hprof: doe=n and no dump was requested: ja
 case(cli/hprof/cpu_times_every_collector 0 - ""
      sh ${cli}/hprof_cpu_times.sh ${VMRUN} ${CMAKE_SOURCE_DIR}/examples/bench/fib.gcl
         ${CMAKE_SOURCE_DIR}/examples/binary_trees.gcl ${cli}/null_reference.gcl ${GCLAB_COLLECTORS})
+
+# ---- net=host:port (the front end over a socket, tests/hprof/frontend.c), force=n ------
+# A loopback front end drives every command of the manual and checks the
+# answers, the exit, EOF, a lost connection and a refused one, under every
+# collector.
+add_executable(hprof_frontend ${CMAKE_CURRENT_SOURCE_DIR}/hprof/frontend.c)
+foreach(gc ${GCLAB_COLLECTORS})
+  case(cli/hprof/frontend/${gc} 0 - ""
+       $<TARGET_FILE:hprof_frontend> ${VMRUN} ${gc} ${CMAKE_CURRENT_SOURCE_DIR}/hprof/frontend_target.gcl)
+endforeach()
+# force=n, as HPROF does it: a profile whose file exists goes to NAME.PID.txt
+# (".txt" after the PID) and the file is left alone; force=y (the default)
+# replaces it; with no file there, force=n writes the file itself.
+set(hprof_force "vmrun=$0 prog=$1
+mkdir -p force_n && cd force_n || exit 97
+rm -f *.txt
+\"$vmrun\" -agentlib:hprof=heap=sites,force=n,file=sites.txt \"$prog\" > /dev/null 2> first.err || exit 10
+[ -s sites.txt ] && ! grep -q exists first.err || exit 11
+echo old > sites.txt
+\"$vmrun\" -agentlib:hprof=heap=sites,force=n,file=sites.txt \"$prog\" > /dev/null 2> second.err || exit 12
+[ \"$(cat sites.txt)\" = old ] || exit 13
+set -- sites.*.txt
+[ $# = 1 ] && [ -s \"$1\" ] || exit 14
+grep -q \"^hprof: sites.txt exists (force=n): writing $1$\" second.err || exit 15
+grep -q '^SITES END$' \"$1\" || exit 16
+\"$vmrun\" -agentlib:hprof=heap=sites,force=y,file=sites.txt \"$prog\" > /dev/null 2>&1 || exit 17
+grep -q '^SITES END$' sites.txt || exit 18")
+case(cli/hprof/force_n 0 - "" sh -c "${hprof_force}" ${VMRUN} ${hello})
+
+# ---- end of net= and force=n -----------------------------------------------------------

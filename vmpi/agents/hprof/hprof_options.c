@@ -7,6 +7,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <unistd.h>
 
 #include "../agent_common.h"
 
@@ -32,9 +34,9 @@ void hprof_print_usage(FILE *stream) {
           "force=y|n              force output to <file>         y\n"
           "verbose=y|n            print messages about dumps     y\n"
           "\n"
-          "Not implemented yet (refused): cpu=samples, cpu=old, monitor=y, format=b,\n"
-          "net=..., force=n.  msa has no effect (Solaris only).  heap=all is the\n"
-          "default only when neither heap= nor cpu= is given.\n"
+          "Not implemented yet (refused): cpu=samples, cpu=old, monitor=y, format=b.\n"
+          "msa has no effect (Solaris only).  heap=all is the default only when\n"
+          "neither heap= nor cpu= is given.\n"
           "\n"
           "Example:\n"
           "  - Get heap usage information based on the allocation sites:\n"
@@ -75,6 +77,24 @@ static bool parse_ratio(const char *value, double *out) {
     return true;
 }
 
+/* force=n, as HPROF does it: if the file exists, the profile goes to
+ * NAME.PID.txt instead (a ".txt" at the end of NAME moves after the PID:
+ * java.hprof.txt gives java.hprof.1234.txt), and the file is left alone. */
+static bool unique_file_name(HprofOptions *opts) {
+    if (strcmp(opts->file, "-") == 0 || access(opts->file, F_OK) != 0) return true;
+    char prefix[sizeof opts->file];
+    snprintf(prefix, sizeof prefix, "%s", opts->file);
+    const char *suffix = ".txt";
+    char *dot = strrchr(prefix, '.');
+    if (dot && strcasecmp(dot, suffix) == 0) *dot = '\0';
+    char unique[sizeof opts->file];
+    if ((size_t)snprintf(unique, sizeof unique, "%s.%ld%s", prefix, (long)getpid(), suffix) >= sizeof unique)
+        return false;
+    if (opts->verbose) fprintf(stderr, "hprof: %s exists (force=n): writing %s\n", opts->file, unique);
+    memcpy(opts->file, unique, sizeof unique);
+    return true;
+}
+
 /* Options that take y|n: where each goes, and which answer is not
  * implemented yet (NULL: both are). */
 typedef struct YesNoOption {
@@ -89,11 +109,11 @@ HprofParse hprof_parse_options(char *options, HprofOptions *opts) {
     snprintf(opts->file, sizeof opts->file, "java.hprof.txt");
     bool force = true, msa = false, monitor = false;
     bool heap_given = false; /* heap=all is the default only when no profile is asked for */
-    const char *format = "a", *cpu = NULL, *net = NULL;
+    const char *format = "a", *cpu = NULL;
     const YesNoOption yes_no[] = {
         {"lineno", &opts->lineno, NULL}, {"thread", &opts->thread, NULL},
         {"verbose", &opts->verbose, NULL}, {"doe", &opts->doe, NULL},
-        {"force", &force, "n"},          {"msa", &msa, NULL},
+        {"force", &force, NULL},         {"msa", &msa, NULL},
         {"monitor", &monitor, "y"},
     };
     char *name, *value;
@@ -131,7 +151,8 @@ HprofParse hprof_parse_options(char *options, HprofOptions *opts) {
             int32_t port;
             if (!colon || colon == value || !parse_int(colon + 1, 1, 65535, &port))
                 return refuse(name, value, "takes <host>:<port>");
-            net = value;
+            if ((size_t)snprintf(opts->net, sizeof opts->net, "%s", value) >= sizeof opts->net)
+                return refuse(name, NULL, "host name too long");
         } else if (strcmp(name, "depth") == 0) {
             if (!parse_int(value, 0, HPROF_MAX_DEPTH, &opts->depth))
                 return refuse(name, value, "takes a number of frames from 0 to 1024");
@@ -150,7 +171,6 @@ HprofParse hprof_parse_options(char *options, HprofOptions *opts) {
         return refuse("format", format, "cannot be used with cpu=old or cpu=times");
     /* What this version does not do yet (docs/hprof.md). */
     if (format[0] == 'b') return refuse("format", format, "not implemented yet");
-    if (net) return refuse("net", net, "not implemented yet");
     if (cpu && !opts->cpu_times) return refuse("cpu", cpu, "not implemented yet");
     if (cpu && !heap_given) opts->heap_sites = opts->heap_dump = false;
     for (size_t i = 0; i < sizeof yes_no / sizeof yes_no[0]; i++) {
@@ -159,5 +179,6 @@ HprofParse hprof_parse_options(char *options, HprofOptions *opts) {
             return refuse(yn->name, yn->unimplemented, "not implemented yet");
     }
     if (msa) fprintf(stderr, "hprof: msa=y has no effect (Solaris micro state accounting)\n");
+    if (!force && !opts->net[0] && !unique_file_name(opts)) return refuse("file", NULL, "file name too long");
     return HPROF_PARSE_OK;
 }

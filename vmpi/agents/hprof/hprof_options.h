@@ -20,7 +20,9 @@
 typedef struct HprofOptions {
     bool heap_sites, heap_dump;  /* heap=sites|dump|all */
     bool cpu_times;              /* cpu=times */
-    char file[4096];             /* file= (default java.hprof.txt) */
+    char file[4096];             /* file= (default java.hprof.txt); with force=n and
+                                    the file there, NAME.PID.txt instead */
+    char net[300];               /* net=host:port, "" for none (then file= is unused) */
     int32_t depth;               /* depth= frames per trace (default 4) */
     int32_t interval;            /* interval= ms between CPU samples (default 10) */
     double cutoff;               /* cutoff= ratio below which sites are not listed */
