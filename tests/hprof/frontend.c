@@ -16,6 +16,8 @@
  *             HEAP SUMMARY, the Node site holds the program's 1000 Nodes.
  *             Effects that need new allocations (alloc traces off and on,
  *             a new depth, SIGUSR2's reset) are awaited by asking again.
+ *             150 commands in one write, more than hprof queues, are all
+ *             answered.
  *             EXIT THE VM stops a program that never ends, with status 0,
  *             after the exit dump.
  *   eof       heap=sites: CPU SAMPLES (empty without cpu=samples), then
@@ -212,7 +214,7 @@ static const char *answer_until_eof(int fd) {
 
 /* One command: u1 tag, u4 serial, u4 length, body (big-endian). */
 typedef struct Batch {
-    unsigned char bytes[512];
+    unsigned char bytes[2048];
     size_t len;
 } Batch;
 
@@ -528,6 +530,19 @@ static void check_controls(int fd, Vm *vm) {
     printf("frontend: CONTROL 2, 1, 6 take effect; 3, 4 and FORCE GC are accepted; 0x42 is reported and skipped\n");
 }
 
+/* More commands in one write than hprof queues (64): the reader waits
+ * for room, and every one is answered. */
+static void check_many(int fd) {
+    enum { MANY = 150 };
+    Batch b = {0};
+    for (int i = 0; i < MANY; i++) simple(&b, 0x04);
+    send_batch(fd, &b);
+    int answered = 0;
+    while (answered < MANY && answer_until(fd, "HEAP SUMMARY")) answered++;
+    if (answered != MANY) fail("%d HEAP SUMMARY commands in one write: %d answered", MANY, answered);
+    printf("frontend: %d commands in one write: %d answers\n", MANY, answered);
+}
+
 static void check_reset(int fd, Vm *vm) {
     kill(vm->pid, SIGUSR2); /* DATA_RESET_REQUEST at the next safepoint */
     if (!sites_until(fd, nodes_reset, NULL))
@@ -551,6 +566,7 @@ static void session_commands(void) {
         check_sites_by_allocation(fd);
         check_cpu(fd);
         check_controls(fd, &vm);
+        check_many(fd);
         check_reset(fd, &vm);
         Batch b = {0};
         simple(&b, 0x05); /* EXIT THE VM */

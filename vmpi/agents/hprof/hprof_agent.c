@@ -652,7 +652,7 @@ static void stop_profiling(void) {
 static void notify_event(VMPI_Event *event) {
     int32_t code = event->event_type & ~VMPI_REQUESTED_EVENT;
     if (opts.net[0] && !closed && !atomic_load(&lock.in_gc)) {
-        if (hprof_net_lost(0)) {
+        if (hprof_net_lost(out.write_errno)) {
             stop_profiling();
             return;
         }

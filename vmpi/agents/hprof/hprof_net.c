@@ -135,10 +135,14 @@ static const char *decode(HprofCommand *command, const unsigned char *body, uint
     }
 }
 
-/* Queues `command`, waiting while the queue is full. */
+/* Queues `command`, waiting while the queue is full (after asking for the
+ * safepoint that empties it). */
 static void enqueue(const HprofCommand *command) {
     pthread_mutex_lock(&queue_lock);
-    while (queue_count == QUEUE_LENGTH) pthread_cond_wait(&queue_room, &queue_lock);
+    while (queue_count == QUEUE_LENGTH) {
+        vmpi->RequestEvent(VMPI_EVENT_DATA_DUMP_REQUEST, NULL);
+        pthread_cond_wait(&queue_room, &queue_lock);
+    }
     queue[(queue_first + queue_count++) % QUEUE_LENGTH] = *command;
     pthread_mutex_unlock(&queue_lock);
 }
