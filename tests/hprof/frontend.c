@@ -551,97 +551,96 @@ static void check_reset(int fd, Vm *vm) {
         printf("frontend: SIGUSR2: the Node site reads 0 allocated, %d live\n", NODES);
 }
 
-static void session_commands(void) {
-    new_session();
-    int port, listener = listen_loopback(&port);
-    char options[128];
-    snprintf(options, sizeof options, "net=127.0.0.1:%d,cpu=times,heap=all", port);
+/* A session's start: a listener, the VM started with net= to it and
+ * `options`, its connection once the program is ready (-1, reported, if
+ * it does not come). */
+typedef struct Session {
     Vm vm;
-    start_vm(&vm, "commands", options);
-    int fd = accept_vm(listener);
-    if (fd < 0 || !wait_for_file_text(vm.out, "ready\n")) {
-        fail("commands: the VM did not connect and start");
-    } else {
-        check_one_moment(fd);
-        check_sites_by_allocation(fd);
-        check_cpu(fd);
-        check_controls(fd, &vm);
-        check_many(fd);
-        check_reset(fd, &vm);
+    int listener, port, fd;
+} Session;
+
+static bool start_session(Session *s, const char *name, const char *options) {
+    new_session();
+    s->listener = listen_loopback(&s->port);
+    char all[256];
+    snprintf(all, sizeof all, "net=127.0.0.1:%d,%s", s->port, options);
+    start_vm(&s->vm, name, all);
+    s->fd = accept_vm(s->listener);
+    if (s->fd >= 0 && wait_for_file_text(s->vm.out, "ready\n")) return true;
+    fail("%s: the VM did not connect and start", name);
+    return false;
+}
+
+static void end_session(Session *s) {
+    if (failures) show_stderr(&s->vm);
+    if (s->fd >= 0) close(s->fd);
+    close(s->listener);
+}
+
+static void session_commands(void) {
+    Session s;
+    if (start_session(&s, "commands", "cpu=times,heap=all")) {
+        check_one_moment(s.fd);
+        check_sites_by_allocation(s.fd);
+        check_cpu(s.fd);
+        check_controls(s.fd, &s.vm);
+        check_many(s.fd);
+        check_reset(s.fd, &s.vm);
         Batch b = {0};
         simple(&b, 0x05); /* EXIT THE VM */
-        send_batch(fd, &b);
-        const char *rest = answer_until_eof(fd);
+        send_batch(s.fd, &b);
+        const char *rest = answer_until_eof(s.fd);
         if (!strstr(rest, "SITES END") || !strstr(rest, "CPU TIME (ms) END"))
             fail("EXIT: the exit dump did not come");
     }
-    int status = wait_vm(&vm);
+    int status = wait_vm(&s.vm);
     if (status != 0) fail("EXIT: the VM's status is %d, expected 0", status);
-    if (!file_has(vm.err, "the VM's heap agrees")) fail("the sites at exit do not agree with the VM's heap");
-    if (file_has(vm.err, "lost the connection")) fail("the connection was reported lost");
+    if (!file_has(s.vm.err, "the VM's heap agrees")) fail("the sites at exit do not agree with the VM's heap");
+    if (file_has(s.vm.err, "lost the connection")) fail("the connection was reported lost");
     printf("frontend: EXIT THE VM: the exit dump, then status %d\n", status);
-    if (failures) show_stderr(&vm);
-    if (fd >= 0) close(fd);
-    close(listener);
+    end_session(&s);
 }
 
 static void session_eof(void) {
-    new_session();
-    int port, listener = listen_loopback(&port);
-    char options[128];
-    snprintf(options, sizeof options, "net=127.0.0.1:%d,heap=sites", port);
-    Vm vm;
-    start_vm(&vm, "eof", options);
-    int fd = accept_vm(listener);
-    if (fd < 0 || !wait_for_file_text(vm.out, "ready\n")) {
-        fail("eof: the VM did not connect and start");
-    } else {
+    Session s;
+    if (start_session(&s, "eof", "heap=sites")) {
         Batch b = {0};
         with_cutoff(&b, 0x07, 0, 0.0f);
         b.bytes[b.len++] = 0xFF; /* EOF: no more commands */
-        send_batch(fd, &b);
-        const char *samples = answer_until(fd, "CPU SAMPLES END");
+        send_batch(s.fd, &b);
+        const char *samples = answer_until(s.fd, "CPU SAMPLES END");
         const char *begin = samples ? strstr(samples, "CPU SAMPLES BEGIN (total = 0) ") : NULL;
         const char *next = begin ? strchr(begin, '\n') : NULL;
         if (!next || strncmp(next + 1, "CPU SAMPLES END", 15) != 0)
             fail("CPU SAMPLES without cpu=samples: not an empty section");
-        kill(vm.pid, SIGTERM);
-        const char *rest = answer_until_eof(fd);
+        kill(s.vm.pid, SIGTERM);
+        const char *rest = answer_until_eof(s.fd);
         if (!strstr(rest, "SITES END")) fail("after EOF and SIGTERM: no exit dump");
     }
-    int status = wait_vm(&vm);
+    int status = wait_vm(&s.vm);
     if (status != 143) fail("eof: the VM's status is %d, expected 143 (SIGTERM)", status);
-    if (file_has(vm.err, "lost the connection")) fail("EOF was taken for a lost connection");
+    if (file_has(s.vm.err, "lost the connection")) fail("EOF was taken for a lost connection");
     printf("frontend: CPU SAMPLES without cpu=samples: an empty section; EOF, then SIGTERM: the exit dump, status %d\n",
            status);
-    if (failures) show_stderr(&vm);
-    if (fd >= 0) close(fd);
-    close(listener);
+    end_session(&s);
 }
 
 static void session_lost(void) {
-    new_session();
-    int port, listener = listen_loopback(&port);
-    char options[128], message[128];
-    snprintf(options, sizeof options, "net=127.0.0.1:%d,heap=sites", port);
-    snprintf(message, sizeof message, "hprof: lost the connection to 127.0.0.1:%d: ", port);
-    Vm vm;
-    start_vm(&vm, "lost", options);
-    int fd = accept_vm(listener);
-    if (fd < 0 || !wait_for_file_text(vm.out, "ready\n")) {
-        fail("lost: the VM did not connect and start");
-    } else {
-        close(fd);
-        if (!wait_for_file_text(vm.err, message)) fail("lost: no message after the front end closed the socket");
-        if (!still_running(&vm)) fail("lost: the program did not go on");
-        kill(vm.pid, SIGTERM);
+    Session s;
+    if (start_session(&s, "lost", "heap=sites")) {
+        char message[128];
+        snprintf(message, sizeof message, "hprof: lost the connection to 127.0.0.1:%d: ", s.port);
+        close(s.fd);
+        s.fd = -1;
+        if (!wait_for_file_text(s.vm.err, message)) fail("lost: no message after the front end closed the socket");
+        if (!still_running(&s.vm)) fail("lost: the program did not go on");
+        kill(s.vm.pid, SIGTERM);
     }
-    int status = wait_vm(&vm);
+    int status = wait_vm(&s.vm);
     if (status != 143) fail("lost: the VM's status is %d, expected 143 (SIGTERM)", status);
     printf("frontend: the socket closed mid-run: one message, the program went on until SIGTERM (status %d)\n",
            status);
-    if (failures) show_stderr(&vm);
-    close(listener);
+    end_session(&s);
 }
 
 static void session_refused(void) {
