@@ -228,7 +228,7 @@ static void command(Batch *b, int tag, const unsigned char *body, uint32_t len) 
     put(b, (uint64_t)tag, 1);
     put(b, next_serial++, 4);
     put(b, len, 4);
-    memcpy(b->bytes + b->len, body, len);
+    if (len) memcpy(b->bytes + b->len, body, len);
     b->len += len;
 }
 
