@@ -34,6 +34,9 @@
  * system thread (hprof_net.h), are served here at the safepoint the reader
  * asks for, under the lock: the manual's sections written on demand, plus
  * a HEAP SUMMARY line.
+ *
+ * pprof= and folded= write the same tables, at the same dumps, as a pprof
+ * profile and as folded stacks (hprof_export.h).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -45,6 +48,7 @@
 #include "../agent_common.h"
 #include "hprof_cpu_times.h"
 #include "hprof_dump.h"
+#include "hprof_export.h"
 #include "hprof_net.h"
 #include "hprof_options.h"
 #include "hprof_sites.h"
@@ -87,6 +91,7 @@ static size_t threads_written, traces_written; /* records already in an earlier 
 static HprofSites sites;
 static HprofDump dump;               /* heap=dump: the last level-2 dump, as text */
 static HprofCpuTimes cpu_times;     /* cpu=times (hprof_cpu_times.h) */
+static HprofExport export;          /* pprof= and folded= (hprof_export.h) */
 static VMPI_CallFrame *frames;      /* GetCallTrace's buffer: opts.depth frames */
 static IdMap class_ids, method_ids; /* ID -> tag = index below */
 static ClassInfo *classes;
@@ -153,15 +158,14 @@ static const ClassInfo *class_info(uint64_t class_id) {
     return e ? &classes[e->tag] : NULL;
 }
 
-/* The class a site counts, as the manual names them ("Node", "int[]"). */
-static void write_class_name(const HprofSite *site) {
+/* The class a site counts, as the manual names them ("Node", "int[]"), in
+ * `buffer`. */
+static const char *site_class_name(const HprofSite *site, char *buffer, size_t size) {
     const ClassInfo *c = class_info(site->class_id);
-    if (site->is_array > VMPI_CLASS && site->is_array <= VMPI_LONG) {
-        trace_output_text(&out, hprof_primitive_name(site->is_array));
-    } else {
-        trace_output_text(&out, c ? c->name : "<unknown class>");
-    }
-    if (site->is_array != VMPI_NORMAL_OBJECT) trace_output_text(&out, "[]");
+    bool primitive = site->is_array > VMPI_CLASS && site->is_array <= VMPI_LONG;
+    snprintf(buffer, size, "%s%s", primitive ? hprof_primitive_name(site->is_array) : c ? c->name : "<unknown class>",
+             site->is_array != VMPI_NORMAL_OBJECT ? "[]" : "");
+    return buffer;
 }
 
 static uint32_t thread_number(VMPI_ThreadID env) {
@@ -226,22 +230,29 @@ static void write_new_threads(void) {
     threads_written = num_thread_records;
 }
 
-/* Writes "Class.method"; returns the class, NULL if unknown. */
-static const ClassInfo *write_method_name(VMPI_MethodID method_id) {
+/* A method's class, name and source file ("" if unknown). */
+static HprofMethodName method_name(VMPI_MethodID method_id) {
     const IdEntry *e = idmap_find(&method_ids, (uint64_t)(uintptr_t)method_id);
     const MethodInfo *m = e ? &methods[e->tag] : NULL;
     const ClassInfo *c = m ? &classes[m->class_index] : NULL;
-    trace_output_text(&out, c ? c->name : "<unknown class>");
+    return (HprofMethodName){c ? c->name : "<unknown class>", m ? m->name : "<unknown method>",
+                             c ? c->source : ""};
+}
+
+/* Writes "Class.method"; returns the method's names. */
+static HprofMethodName write_method_name(VMPI_MethodID method_id) {
+    HprofMethodName names = method_name(method_id);
+    trace_output_text(&out, names.class_name);
     trace_output_text(&out, ".");
-    trace_output_text(&out, m ? m->name : "<unknown method>");
-    return c;
+    trace_output_text(&out, names.method_name);
+    return names;
 }
 
 static void write_frame(const VMPI_CallFrame *frame) {
     trace_output_text(&out, "\t");
-    const ClassInfo *c = write_method_name(frame->method_id);
+    HprofMethodName names = write_method_name(frame->method_id);
     trace_output_text(&out, "(");
-    trace_output_text(&out, c && c->source[0] ? c->source : "Unknown Source");
+    trace_output_text(&out, names.source[0] ? names.source : "Unknown Source");
     if (opts.lineno && frame->lineno > 0) write_line(":%d", frame->lineno);
     trace_output_text(&out, ")\n");
 }
@@ -308,7 +319,8 @@ static void write_sites(const char *date, double cutoff, bool by_alloc) {
                    (unsigned long long)site->live_bytes, (unsigned long long)site->live_objects,
                    (unsigned long long)site->alloc_bytes, (unsigned long long)site->alloc_objects,
                    HPROF_FIRST_TRACE + (size_t)site->trace);
-        write_class_name(site);
+        char class_name[256];
+        trace_output_text(&out, site_class_name(site, class_name, sizeof class_name));
         trace_output_text(&out, "\n");
     }
     trace_output_text(&out, "SITES END\n");
@@ -351,6 +363,17 @@ static void report_write_error(int error) {
     fprintf(stderr, "hprof: cannot write %s: %s\n", opts.file, strerror(error));
 }
 
+/* pprof= and folded=: the tables of this dump as stacks, for their files. */
+static void export_tables(void) {
+    HprofStacks stacks;
+    hprof_stacks_init(&stacks, &sites, method_name);
+    bool done = (!opts.heap_sites || hprof_stacks_add_sites(&stacks, site_class_name)) &&
+                (!opts.cpu_times || hprof_stacks_add_cpu_times(&stacks, &cpu_times)) &&
+                hprof_export_dump(&export, &stacks);
+    hprof_stacks_free(&stacks);
+    if (!done) out_of_memory = true;
+}
+
 /* One dump, at exit or on request, appended to the file: the header the
  * first time, the threads and traces that are new since the last dump, then
  * the heap dump and the sites table as they are now. */
@@ -374,6 +397,7 @@ static void write_dump(void) {
     if (opts.heap_dump) hprof_dump_write(&dump, &out, date);
     if (opts.heap_sites) write_sites(date, opts.cutoff, false);
     if (opts.cpu_times) write_cpu_times(date, opts.cutoff);
+    if (hprof_export_wanted(&export)) export_tables();
 }
 
 /* DATA_DUMP_REQUEST (SIGQUIT): a dump now, written through to the file,
@@ -398,12 +422,14 @@ static void write_profile(void) {
     if (dumps_written == 0) {
         if (opts.verbose) fprintf(stderr, "hprof: doe=n and no dump was requested: %s not written\n", opts.file);
         trace_output_abandon(&out);
+        hprof_export_abandon(&export);
         return;
     }
     if (dump.failed) {
         fprintf(stderr, "\nhprof: the heap dump could not be read (out of memory, or a malformed buffer); "
                         "%s not written\n", opts.file);
         trace_output_abandon(&out);
+        hprof_export_abandon(&export);
         return;
     }
     if (out_of_memory || sites.untracked || cpu_times.lost) {
@@ -411,10 +437,12 @@ static void write_profile(void) {
                         "or allocations made during a collection): the profile would be wrong; %s not written\n",
                 (unsigned long long)sites.untracked, (unsigned long long)cpu_times.lost, opts.file);
         trace_output_abandon(&out);
+        hprof_export_abandon(&export);
         return;
     }
     int error = trace_output_close(&out);
     if (error) report_write_error(error);
+    hprof_export_publish(&export);
     if (opts.verbose && opts.doe) fprintf(stderr, " done.\n");
 }
 
@@ -533,6 +561,7 @@ static void handle_event(const VMPI_Event *event) {
         closed = true;
         if (atomic_load(&lock.in_gc)) {
             trace_output_abandon(&out);
+            hprof_export_abandon(&export);
             break;
         }
         if (tracks_objects() && opts.doe) check_against_vm_heap();
@@ -641,9 +670,10 @@ static void serve_commands(VMPI_ThreadID env) {
 }
 
 /* After the connection is lost, outside a collection: hprof stops, and
- * the program goes on without it. */
+ * the program goes on without it (and without pprof= and folded= files). */
 static void stop_profiling(void) {
     closed = true;
+    hprof_export_abandon(&export);
     for (size_t i = 0; i < sizeof wanted / sizeof wanted[0]; i++) vmpi->DisableEvent(wanted[i], NULL);
     vmpi->DisableEvent(VMPI_EVENT_METHOD_ENTRY, NULL);
     vmpi->DisableEvent(VMPI_EVENT_METHOD_EXIT, NULL);
@@ -704,6 +734,10 @@ VMPI_EXPORT int32_t VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved) {
         if (!hprof_net_connect(opts.net, &out) || !agent_lock_create(vmpi, "hprof", &lock)) return VMPI_ERR;
         snprintf(opts.file, sizeof opts.file, "%s", opts.net);
     } else if (!agent_open_output(vmpi, "hprof", opts.file, &out, &lock)) {
+        return VMPI_ERR;
+    }
+    if (!hprof_export_open(&export, &opts)) {
+        trace_output_abandon(&out);
         return VMPI_ERR;
     }
     vmpi->NotifyEvent = notify_event;

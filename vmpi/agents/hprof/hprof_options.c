@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "../agent_common.h"
+#include "hprof_stacks.h"
 
 void hprof_print_usage(FILE *stream) {
     fputs("     HPROF: Heap and CPU Profiling Agent (gclab VMPI)\n"
@@ -33,6 +34,9 @@ void hprof_print_usage(FILE *stream) {
           "msa=y|n                Solaris micro state accounting n\n"
           "force=y|n              force output to <file>         y\n"
           "verbose=y|n            print messages about dumps     y\n"
+          "pprof=<file>           also as a gzipped pprof profile off\n"
+          "folded=<file>          also as folded stacks          off\n"
+          "folded_value=<kind>    what folded stacks count       inuse_space|cpu\n"
           "\n"
           "Not implemented yet (refused): cpu=samples, cpu=old, monitor=y, format=b.\n"
           "msa has no effect (Solaris only).  heap=all is the default only when\n"
@@ -42,7 +46,9 @@ void hprof_print_usage(FILE *stream) {
           "  - Get heap usage information based on the allocation sites:\n"
           "      vmrun -agentlib:hprof=heap=sites PROG.bc\n"
           "  - Get method call counts and times by call trace:\n"
-          "      vmrun -agentlib:hprof=cpu=times PROG.bc\n",
+          "      vmrun -agentlib:hprof=cpu=times PROG.bc\n"
+          "  - The allocation sites for go tool pprof, and allocated bytes for a flame graph:\n"
+          "      vmrun -agentlib:hprof=heap=sites,pprof=heap.pb.gz,folded=heap.folded,folded_value=alloc_space PROG.bc\n",
           stream);
 }
 
@@ -103,6 +109,50 @@ typedef struct YesNoOption {
     const char *unimplemented;
 } YesNoOption;
 
+/* Where an option that names a file puts it (each buffer the size of
+ * opts->file): file=, pprof= or folded=; NULL for another option. */
+static char *file_option(HprofOptions *opts, const char *name) {
+    if (strcmp(name, "file") == 0) return opts->file;
+    if (strcmp(name, "pprof") == 0) return opts->pprof_file;
+    if (strcmp(name, "folded") == 0) return opts->folded_file;
+    return NULL;
+}
+
+static bool names_value_type(const char *name, const HprofValueType *types, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(name, types[i].type) == 0) return true;
+    return false;
+}
+
+/* pprof=, folded= and folded_value= (hprof_export.h): a table to write, and
+ * a kind of value it has, inuse_space or cpu unless told. */
+static HprofParse check_export_options(HprofOptions *opts) {
+    const char *option = opts->pprof_file[0] ? "pprof" : "folded";
+    const char *file = opts->pprof_file[0] ? opts->pprof_file : opts->folded_file;
+    if (file[0] && !opts->heap_sites && !opts->cpu_times)
+        return refuse(option, file, "has no table to write: give heap=sites, heap=all or cpu=times");
+    if (opts->pprof_file[0] && strcmp(opts->pprof_file, opts->file) == 0)
+        return refuse("pprof", opts->pprof_file, "names the file of file=");
+    if (opts->folded_file[0] &&
+        (strcmp(opts->folded_file, opts->file) == 0 || strcmp(opts->folded_file, opts->pprof_file) == 0))
+        return refuse("folded", opts->folded_file, "names the file of file= or pprof=");
+    if (!opts->folded_value[0]) {
+        snprintf(opts->folded_value, sizeof opts->folded_value, "%s", hprof_default_value_type(opts));
+        return HPROF_PARSE_OK;
+    }
+    if (!opts->folded_file[0]) return refuse("folded_value", opts->folded_value, "is for folded=<file>, not given");
+    if ((opts->heap_sites &&
+         names_value_type(opts->folded_value, hprof_heap_value_types, HPROF_HEAP_VALUE_TYPES)) ||
+        (opts->cpu_times &&
+         names_value_type(opts->folded_value, hprof_cpu_times_value_types, HPROF_CPU_TIMES_VALUE_TYPES)))
+        return HPROF_PARSE_OK;
+    return refuse("folded_value", opts->folded_value,
+                  "takes alloc_objects, alloc_space, inuse_objects or inuse_space (with heap=sites|all), "
+                  "calls or cpu (with cpu=times)");
+}
+
+const char *hprof_default_value_type(const HprofOptions *opts) { return opts->heap_sites ? "inuse_space" : "cpu"; }
+
 HprofParse hprof_parse_options(char *options, HprofOptions *opts) {
     *opts = (HprofOptions){.heap_sites = true, .heap_dump = true, .depth = 4, .interval = 10,
                            .cutoff = 0.0001, .lineno = true, .verbose = true, .doe = true};
@@ -116,7 +166,7 @@ HprofParse hprof_parse_options(char *options, HprofOptions *opts) {
         {"force", &force, NULL},         {"msa", &msa, NULL},
         {"monitor", &monitor, "y"},
     };
-    char *name, *value;
+    char *name, *value, *path;
     while (options && agent_next_option(&options, &name, &value)) {
         if (strcmp(name, "help") == 0 && !value) return HPROF_PARSE_HELP;
         const YesNoOption *yn = NULL;
@@ -142,10 +192,14 @@ HprofParse hprof_parse_options(char *options, HprofOptions *opts) {
             if (!value || (strcmp(value, "a") != 0 && strcmp(value, "b") != 0))
                 return refuse(name, value, "takes a or b");
             format = value;
-        } else if (strcmp(name, "file") == 0) {
+        } else if ((path = file_option(opts, name))) {
             if (!value || !*value) return refuse(name, value, "takes a file name");
-            if ((size_t)snprintf(opts->file, sizeof opts->file, "%s", value) >= sizeof opts->file)
+            if ((size_t)snprintf(path, sizeof opts->file, "%s", value) >= sizeof opts->file)
                 return refuse(name, NULL, "file name too long");
+        } else if (strcmp(name, "folded_value") == 0) {
+            if (!value || (size_t)snprintf(opts->folded_value, sizeof opts->folded_value, "%s", value) >=
+                              sizeof opts->folded_value)
+                return refuse(name, value, "takes a kind of value the profile has");
         } else if (strcmp(name, "net") == 0) {
             const char *colon = value ? strrchr(value, ':') : NULL;
             int32_t port;
@@ -178,6 +232,7 @@ HprofParse hprof_parse_options(char *options, HprofOptions *opts) {
         if (yn->unimplemented && *yn->value == (yn->unimplemented[0] == 'y'))
             return refuse(yn->name, yn->unimplemented, "not implemented yet");
     }
+    if (check_export_options(opts) != HPROF_PARSE_OK) return HPROF_PARSE_ERROR;
     if (msa) fprintf(stderr, "hprof: msa=y has no effect (Solaris micro state accounting)\n");
     if (!force && !opts->net[0] && !unique_file_name(opts)) return refuse("file", NULL, "file name too long");
     return HPROF_PARSE_OK;

@@ -30,6 +30,9 @@ typedef struct HprofOptions {
     bool thread;                 /* thread= traces per thread (default n) */
     bool verbose;                /* verbose= messages about dumps (default y) */
     bool doe;                    /* doe= dump on exit (default y); else only on request */
+    char pprof_file[4096];       /* pprof= the tables as a gzipped pprof profile, or "" */
+    char folded_file[4096];      /* folded= the tables as folded stacks, or "" */
+    char folded_value[32];       /* folded_value= the kind of value folded stacks sum */
 } HprofOptions;
 
 typedef enum HprofParse {
@@ -40,6 +43,10 @@ typedef enum HprofParse {
 
 /* Parses the -agentlib:hprof= string (written into, as strtok does). */
 HprofParse hprof_parse_options(char *options, HprofOptions *opts);
+
+/* The kind of value pprof shows and folded stacks count unless told:
+ * inuse_space with heap=sites|all, else cpu. */
+const char *hprof_default_value_type(const HprofOptions *opts);
 
 /* The manual's usage text, on `stream`. */
 void hprof_print_usage(FILE *stream);

@@ -1,0 +1,34 @@
+/*
+ * hprof_pprof.h -- hprof's tables as a pprof profile: pprof's
+ * profile.proto message (pprof, proto/profile.proto; the part hprof
+ * writes is vmpi/agents/hprof/profile.proto), packed by libprotobuf-c and
+ * gzipped by zlib, as `go tool pprof` and the other pprof readers take it.
+ *
+ * One sample per stack (hprof_stacks.h), its values the stack's, its
+ * locations the trace's frames innermost first; a site's class is the
+ * string label `class`, and with thread=y the trace's thread the number
+ * label `thread`.  A location is a (method, line) of the traces, with one
+ * line naming its function; a function is a method, "Class.method" with
+ * its source file.  Every value is exact, so the period is 1.
+ */
+#ifndef GCLAB_HPROF_PPROF_H
+#define GCLAB_HPROF_PPROF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hprof_stacks.h"
+
+typedef struct HprofPprofHeader {
+    int64_t time_nanos;         /* when the profile was taken (since the epoch) */
+    int64_t duration_nanos;     /* how long it covers */
+    HprofValueType period_type; /* Go's: space/bytes for the heap, cpu/nanoseconds for CPU */
+    const char *default_type;   /* the kind pprof shows unless told: one of the stacks' */
+} HprofPprofHeader;
+
+/* The gzipped profile in *bytes (malloc'd) and *size; false if memory ran
+ * out. */
+bool hprof_pprof_render(const HprofStacks *stacks, const HprofPprofHeader *header, char **bytes, size_t *size);
+
+#endif
