@@ -27,6 +27,7 @@
 #ifndef GCLAB_VMPI_DISPATCH_H
 #define GCLAB_VMPI_DISPATCH_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -43,6 +44,7 @@ typedef struct VmpiAgent {
     int32_t sampling_interval;  /* SetHeapSamplingInterval bytes (512 KiB until set) */
     uint64_t sampling_generation; /* heap_sampling.c: taken anew at each change */
     bool shut_down;             /* JVM_SHUT_DOWN has been offered to it */
+    atomic_bool data_dump_requested; /* RequestEvent(DATA_DUMP_REQUEST) awaits a safepoint */
     void *library;              /* dlopen handle; NULL for in-process listeners */
     char *options;              /* malloc'd copy given to VMPI_OnLoad, or NULL */
     char name[64];              /* for messages: the library's file name or the

@@ -194,3 +194,12 @@ void vmpi_send_data_request(int32_t code) {
     VMPI_Event event = {.event_type = code, .env_id = vmpi_current_env()};
     vmpi_dispatch(&event, false);
 }
+
+void vmpi_send_requested_data_dumps(void) {
+    VMPI_Event event = {.event_type = VMPI_EVENT_DATA_DUMP_REQUEST | VMPI_REQUESTED_EVENT,
+                        .env_id = vmpi_current_env()};
+    for (uint32_t i = 0; i < vmpi_num_agents; i++) {
+        VmpiAgent *agent = &vmpi_agents[i];
+        if (atomic_exchange(&agent->data_dump_requested, false) && !agent->shut_down) vmpi_deliver(agent, &event);
+    }
+}

@@ -198,6 +198,13 @@ int32_t vmpi_guarded_set_event(VmpiAgent *agent, const char *function, int32_t c
 
 int32_t vmpi_guarded_request_event(VmpiAgent *agent, int32_t code, void *arg) {
     ENTER("RequestEvent");
+    /* A data dump is answered at the next safepoint (request.c): it may be
+     * asked for at any time, from any thread. */
+    if (code == VMPI_EVENT_DATA_DUMP_REQUEST) {
+        if (!arg) return vmpi_request_event(agent, code, arg);
+        refuse(agent, "arg is not NULL (DATA_DUMP_REQUEST takes none)");
+        return VMPI_ERR;
+    }
     /* JVMPI 1.2 section 1.5: nothing is requested in thread-suspended mode;
      * mid-collection the heap cannot even be walked. */
     Gc *gc = vmpi_gc();

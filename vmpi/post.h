@@ -83,6 +83,9 @@ void vmpi_thread_ended(const struct VMThread *thread);
 void vmpi_send_jvm_init_done(void);
 /* DATA_DUMP_REQUEST or DATA_RESET_REQUEST (`code`), at a safepoint. */
 void vmpi_send_data_request(int32_t code);
+/* At a safepoint: DATA_DUMP_REQUEST, with VMPI_REQUESTED_EVENT, to each
+ * agent that asked for one with RequestEvent since the last (request.c). */
+void vmpi_send_requested_data_dumps(void);
 /* Set once start-up is over, whether or not an agent gets JVM_INIT_DONE
  * (threads.c: CreateSystemThread is a strict-mode breach before it). */
 extern bool vmpi_jvm_init_done;

@@ -10,6 +10,14 @@
  *   HEAP_DUMP     arg = VMPI_HeapDumpArg * (NULL means level 2)
  *   OBJECT_DUMP   arg = an object or class ID
  *
+ * One request is answered later instead: DATA_DUMP_REQUEST (arg = NULL),
+ * which an agent may make from any thread, its own system thread included,
+ * comes to that agent alone at the next safepoint
+ * (vm/interp/safepoint.h), where the program's state is whole and the
+ * agent may ask for a heap dump in turn; several requests before it come
+ * as one.  It is how an agent's thread (hprof's front-end reader) gets work
+ * done on the VM's thread.  Lost if the program ends first.
+ *
  * Late attach: an agent that enables the heap events after the program has
  * run learns the heap as it is with ARENA_NEW (every arena, empty ones and
  * names included), a level-0 HEAP_DUMP (every object ID) and OBJECT_ALLOC
@@ -23,6 +31,7 @@
  * dispatch.c), and RequestEvent returns VMPI_ERR -- JVMPI_FAIL -- for an ID
  * that names nothing live, VMPI_NOT_AVAILABLE for any other event type.
  */
+#include "../vm/interp/safepoint.h"
 #include "dispatch.h"
 
 static int32_t request(int32_t event_type, void *arg) {
@@ -69,6 +78,12 @@ static int32_t request(int32_t event_type, void *arg) {
 
 int32_t vmpi_request_event(VmpiAgent *agent, int32_t event_type, void *arg) {
     if (!vmpi_vm) return VMPI_ERR;
+    if (event_type == VMPI_EVENT_DATA_DUMP_REQUEST) {
+        if (arg) return VMPI_ERR;
+        atomic_store(&agent->data_dump_requested, true);
+        vm_request(VM_REQUEST_AGENT_DATA_DUMP);
+        return VMPI_OK;
+    }
     VmpiAgent *outer = vmpi_requester; /* a handler may request in turn */
     vmpi_requester = agent;
     int32_t result = request(event_type, arg);

@@ -70,7 +70,9 @@ typedef int32_t VMPI_ArenaID;
  * VMPI_NOT_AVAILABLE for the others (COMPILED_METHOD_*, CLASS_UNLOAD, JNI_*,
  * MONITOR_CONTENDED_*, MONITOR_WAIT*; CLASS_LOAD_HOOK after VMPI_OnLoad);
  * HEAP_DUMP, OBJECT_DUMP and MONITOR_DUMP come only from RequestEvent.
- * DATA_DUMP_REQUEST follows SIGQUIT and DATA_RESET_REQUEST SIGUSR2.
+ * DATA_DUMP_REQUEST follows SIGQUIT (or, to one agent, that agent's
+ * RequestEvent(DATA_DUMP_REQUEST, NULL), from any thread: see
+ * docs/contracts.md) and DATA_RESET_REQUEST SIGUSR2.
  * docs/event-mapping.md lists when each event is posted.
  *
  * VMPI_FIELDS_<member>(F) lists that member's fields in the struct's order

@@ -22,6 +22,7 @@ foreach(bad
     "sample=lots@@option 'sample=lots': takes a sampling interval in bytes, from 0"
     "sample=4096,heap=sites@@option 'sample': cannot be used with heap=: it replaces heap=sites with estimates"
     "sample=4096,format=b@@option 'sample': cannot be used with format=b: its estimates have no binary record"
+    "heap=sites,format=b,net=localhost:5000@@option 'net=localhost:5000': cannot be used with format=b: the front end's answers are text"
     "heap=sites,interval=0@@option 'interval=0': takes a positive number"
     "heap=sites,cutoff=2@@option 'cutoff=2': takes a ratio from 0 to 1"
     "heap=sites,lineno=maybe@@option 'lineno=maybe': takes y or n"
@@ -38,9 +39,7 @@ foreach(bad
     "heap=sites,format=c@@option 'format=c': takes a or b"
     "heap=sites,format=b,monitor=y@@option 'format=b': cannot be used with monitor=y"
     "heap=sites,format=b,cpu=old@@option 'format=b': cannot be used with cpu=old or cpu=times"
-    "heap=sites,format=b,cpu=times@@option 'format=b': cannot be used with cpu=old or cpu=times"
-    "heap=sites,net=localhost:5000@@option 'net=localhost:5000': not implemented yet"
-    "heap=sites,force=n@@option 'force=n': not implemented yet")
+    "heap=sites,format=b,cpu=times@@option 'format=b': cannot be used with cpu=old or cpu=times")
   string(REPLACE "@@" ";" pair "${bad}")
   list(GET pair 0 options)
   list(GET pair 1 message)
@@ -235,3 +234,33 @@ case(cli/hprof/pprof_cannot_open 1 - "^hprof: cannot open no/such/dir/p.pb.gz: N
 # with the others, above.)
 case(cli/hprof/sampled_sites_every_collector 0 - ""
      sh ${cli}/hprof_sampled.sh ${VMRUN} ${cli}/sampled_mix.gcl ${GCLAB_COLLECTORS})
+
+# ---- net=host:port (the front end over a socket, tests/hprof/frontend.c), force=n ------
+# A loopback front end drives every command of the manual and checks the
+# answers, the exit, EOF, a lost connection and a refused one, under every
+# collector.
+add_executable(hprof_frontend ${CMAKE_CURRENT_SOURCE_DIR}/hprof/frontend.c)
+foreach(gc ${GCLAB_COLLECTORS})
+  case(cli/hprof/frontend/${gc} 0 - ""
+       $<TARGET_FILE:hprof_frontend> ${VMRUN} ${gc} ${CMAKE_CURRENT_SOURCE_DIR}/hprof/frontend_target.gcl)
+endforeach()
+# force=n, as HPROF does it: a profile whose file exists goes to NAME.PID.txt
+# (".txt" after the PID) and the file is left alone; force=y (the default)
+# replaces it; with no file there, force=n writes the file itself.
+set(hprof_force "vmrun=$0 prog=$1
+mkdir -p force_n && cd force_n || exit 97
+rm -f *.txt
+\"$vmrun\" -agentlib:hprof=heap=sites,force=n,file=sites.txt \"$prog\" > /dev/null 2> first.err || exit 10
+[ -s sites.txt ] && ! grep -q exists first.err || exit 11
+echo old > sites.txt
+\"$vmrun\" -agentlib:hprof=heap=sites,force=n,file=sites.txt \"$prog\" > /dev/null 2> second.err || exit 12
+[ \"$(cat sites.txt)\" = old ] || exit 13
+set -- sites.*.txt
+[ $# = 1 ] && [ -s \"$1\" ] || exit 14
+grep -q \"^hprof: sites.txt exists (force=n): writing $1$\" second.err || exit 15
+grep -q '^SITES END$' \"$1\" || exit 16
+\"$vmrun\" -agentlib:hprof=heap=sites,force=y,file=sites.txt \"$prog\" > /dev/null 2>&1 || exit 17
+grep -q '^SITES END$' sites.txt || exit 18")
+case(cli/hprof/force_n 0 - "" sh -c "${hprof_force}" ${VMRUN} ${hello})
+
+# ---- end of net= and force=n -----------------------------------------------------------

@@ -26,7 +26,9 @@
 #include <string.h>
 
 #include "gc/gc.h"
+#include "vm/interp/safepoint.h"
 #include "vmpi/control.h"
+#include "vmpi/post.h"
 #include "vmpi/vm_services.h"
 #include "vmpi/vmpi.h"
 
@@ -387,6 +389,32 @@ Test(mockvm, requested_thread_start_names_the_thread) {
     cr_assert_eq(a->RequestEvent(VMPI_EVENT_THREAD_START, (void *)0x10), VMPI_ERR);
     cr_assert_eq(a->RequestEvent(VMPI_EVENT_THREAD_START, NULL), VMPI_ERR);
     cr_assert_eq(num_received, 1);
+}
+
+static void refuse_all(VMPI_Event *e) {
+    (void)e;
+    cr_assert_fail("the agent did not ask");
+}
+
+/* An agent's thread may ask for DATA_DUMP_REQUEST: it comes at the next
+ * safepoint (vm_safepoint calls vmpi_send_requested_data_dumps), once
+ * however many requests came, to the requester alone. */
+Test(mockvm, requested_data_dump_comes_at_the_next_safepoint_to_the_requester_alone) {
+    VMPI_Interface *a = vmpi_register_listener(keep);
+    VMPI_Interface *b = vmpi_register_listener(refuse_all);
+    cr_assert_eq(b->EnableEvent(VMPI_EVENT_DATA_DUMP_REQUEST, NULL), VMPI_OK);
+    atomic_store(&vm_pending_requests, 0);
+    cr_assert_eq(a->RequestEvent(VMPI_EVENT_DATA_DUMP_REQUEST, NULL), VMPI_OK);
+    cr_assert_eq(a->RequestEvent(VMPI_EVENT_DATA_DUMP_REQUEST, NULL), VMPI_OK);
+    cr_assert_eq(num_received, 0, "not at once");
+    cr_assert(atomic_load(&vm_pending_requests) & VM_REQUEST_AGENT_DATA_DUMP);
+    vmpi_send_requested_data_dumps();
+    cr_assert_eq(num_received, 1, "two requests, one event");
+    cr_assert_eq(received.event_type, VMPI_EVENT_DATA_DUMP_REQUEST | VMPI_REQUESTED_EVENT);
+    vmpi_send_requested_data_dumps();
+    cr_assert_eq(num_received, 1, "answered once");
+    cr_assert_eq(a->RequestEvent(VMPI_EVENT_DATA_DUMP_REQUEST, (void *)0x10), VMPI_ERR, "it takes no argument");
+    atomic_store(&vm_pending_requests, 0);
 }
 
 /* ---- late attach: arenas replayed, objects found without a walk each ------------------------------- */

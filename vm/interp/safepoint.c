@@ -94,14 +94,16 @@ void vm_safepoint(VMThread *thread) {
         vm_exit(thread->vm, 128 + sig);
     }
     /* Cleared before they are served: a signal that comes meanwhile asks again. */
-    uint32_t data = atomic_fetch_and(&vm_pending_requests, ~(uint32_t)(VM_REQUEST_DATA_DUMP | VM_REQUEST_DATA_RESET |
-                                                                        VM_REQUEST_DISPATCH | VM_REQUEST_SUSPEND));
+    uint32_t data = atomic_fetch_and(&vm_pending_requests,
+                                     ~(uint32_t)(VM_REQUEST_DATA_DUMP | VM_REQUEST_DATA_RESET | VM_REQUEST_DISPATCH |
+                                                 VM_REQUEST_AGENT_DATA_DUMP | VM_REQUEST_SUSPEND));
     if (data & VM_REQUEST_DATA_DUMP) {
         fprintf(stderr, "vmrun: SIGQUIT: stack trace of thread %s\n", thread->name);
         vm_print_stack_trace(thread);
         vmpi_post_data_request(VMPI_EVENT_DATA_DUMP_REQUEST);
     }
     if (data & VM_REQUEST_DATA_RESET) vmpi_post_data_request(VMPI_EVENT_DATA_RESET_REQUEST);
+    if (data & VM_REQUEST_AGENT_DATA_DUMP) vmpi_send_requested_data_dumps();
     /* Last, so that a suspended thread has served everything else. */
     if (data & VM_REQUEST_SUSPEND) vmpi_serve_suspension(thread);
 }

@@ -32,6 +32,8 @@ typedef enum VmRequest {
                                         the interpreter picks its dispatch table again */
     VM_REQUEST_SUSPEND = 1u << 4,    /* an agent's SuspendThread: park until resumed
                                         (vmpi/threads.c, vmpi_serve_suspension) */
+    VM_REQUEST_AGENT_DATA_DUMP = 1u << 5, /* an agent's RequestEvent(DATA_DUMP_REQUEST), from
+                                             any thread: DATA_DUMP_REQUEST to that agent */
 } VmRequest;
 
 /* The pending VmRequest bits, for every thread of the process. */

@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -15,6 +16,7 @@ bool trace_output_open(TraceOutput *out, const char *path) {
     out->used = 0;
     out->write_errno = 0;
     out->partial_path[0] = '\0';
+    out->is_socket = false;
     if (strcmp(path, "-") == 0) {
         out->fd = STDOUT_FILENO;
         out->owns_fd = false;
@@ -40,9 +42,18 @@ bool trace_output_open(TraceOutput *out, const char *path) {
     return out->fd >= 0;
 }
 
+void trace_output_open_socket(TraceOutput *out, int fd) {
+    out->fd = fd;
+    out->owns_fd = false;
+    out->is_socket = true;
+    out->partial_path[0] = '\0';
+    out->write_errno = 0;
+    out->used = 0;
+}
+
 static void write_all(TraceOutput *out, const char *bytes, size_t n) {
     while (n > 0 && out->write_errno == 0) {
-        ssize_t written = write(out->fd, bytes, n);
+        ssize_t written = out->is_socket ? send(out->fd, bytes, n, MSG_NOSIGNAL) : write(out->fd, bytes, n);
         if (written < 0) {
             if (errno != EINTR) out->write_errno = errno;
             continue;

@@ -33,7 +33,9 @@
 
 typedef struct TraceOutput {
     int fd;
-    bool owns_fd;        /* false for standard output ("-") */
+    bool owns_fd;        /* false for standard output ("-") and sockets */
+    bool is_socket;      /* written with send(MSG_NOSIGNAL): a closed peer is
+                            an EPIPE error, not a SIGPIPE that kills the VM */
     char final_path[4096];   /* where the trace goes when complete */
     char partial_path[4096]; /* what fd writes to, or "" if it writes final_path */
     int write_errno;     /* first failure of write(2), 0 if none */
@@ -45,6 +47,10 @@ typedef struct TraceOutput {
  * name if it is or will be a regular file.  On failure returns false with
  * errno set. */
 bool trace_output_open(TraceOutput *out, const char *path);
+
+/* Writes to the connected socket `fd` (hprof's net=), which stays open
+ * after trace_output_close: its owner shuts it down. */
+void trace_output_open_socket(TraceOutput *out, int fd);
 
 void trace_output_bytes(TraceOutput *out, const char *bytes, size_t n);
 void trace_output_text(TraceOutput *out, const char *text);

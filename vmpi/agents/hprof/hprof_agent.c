@@ -41,6 +41,13 @@
  * sample=BYTES enables heap sampling's SAMPLED_OBJECT_ALLOC instead of the
  * object events, and writes a SITES table of estimates (hprof_sampled.h).
  *
+ * DATA_RESET_REQUEST (SIGUSR2) sets every site's allocated totals and the
+ * CPU counts back to zero.  With net=host:port the output goes to a front
+ * end over TCP instead of a file, and the front end's commands, read on a
+ * system thread (hprof_net.h), are served here at the safepoint the reader
+ * asks for, under the lock: the manual's sections written on demand, plus
+ * a HEAP SUMMARY line.
+ *
  * pprof= and folded= write the same tables, at the same dumps, as a pprof
  * profile and as folded stacks (hprof_export.h).
  */
@@ -59,6 +66,7 @@
 #include "hprof_dump.h"
 #include "hprof_export.h"
 #include "hprof_monitor.h"
+#include "hprof_net.h"
 #include "hprof_options.h"
 #include "hprof_sampled.h"
 #include "hprof_sites.h"
@@ -84,10 +92,19 @@ typedef struct ThreadRecord {
 
 static VMPI_Interface *vmpi;
 static AgentLock lock;
+static const int32_t wanted[] = {
+    VMPI_EVENT_OBJECT_ALLOC,  VMPI_EVENT_OBJECT_FREE,         VMPI_EVENT_OBJECT_MOVE,
+    VMPI_EVENT_ARENA_DELETE,  VMPI_EVENT_GC_START,            VMPI_EVENT_GC_FINISH,
+    VMPI_EVENT_CLASS_LOAD,    VMPI_EVENT_THREAD_START,        VMPI_EVENT_THREAD_END,
+    VMPI_EVENT_JVM_SHUT_DOWN, VMPI_EVENT_DATA_DUMP_REQUEST,   VMPI_EVENT_DATA_RESET_REQUEST,
+};
 static HprofOptions opts;
 static TraceOutput out;
 static bool closed;                 /* after JVM_SHUT_DOWN */
-static uint32_t dumps_written;      /* at exit and on request (DATA_DUMP_REQUEST) */
+static uint32_t dumps_written;      /* at exit and on request (DATA_DUMP_REQUEST, the front end) */
+static bool header_written;
+static bool alloc_traces = true;    /* the front end's CONTROL turns them off and on */
+static bool exit_requested;         /* the front end's EXIT THE VM */
 static size_t threads_written, traces_written; /* records already in an earlier dump */
 static HprofSites sites;
 static HprofDump dump;               /* heap=dump: the last level-2 dump, as text */
@@ -215,6 +232,8 @@ static void write_line(const char *format, ...) {
 }
 
 static void write_header(const char *date) {
+    if (header_written) return;
+    header_written = true;
     write_line("JAVA PROFILE 1.0.1, created %s\n\n", date);
     trace_output_text(&out, "Header for -agentlib:hprof ASCII Output (gclab VMPI, after JDK 5.0 JVMTI based)\n"
                             "\nThe layout is the HPROF agent manual's: THREAD START/END records, TRACEs\n"
@@ -279,19 +298,32 @@ static void write_new_traces(void) {
     traces_written = sites.num_traces;
 }
 
-/* Site order: live bytes, then allocated bytes, descending; then trace and
- * class, so that the table does not depend on qsort. */
-static int by_live_bytes(const void *a, const void *b) {
-    const HprofSite *x = &sites.sites[*(const uint32_t *)a], *y = &sites.sites[*(const uint32_t *)b];
-    if (x->live_bytes != y->live_bytes) return x->live_bytes > y->live_bytes ? -1 : 1;
-    if (x->alloc_bytes != y->alloc_bytes) return x->alloc_bytes > y->alloc_bytes ? -1 : 1;
+/* Site order: live bytes, then allocated bytes, descending (by_alloc_bytes,
+ * the front end's order: the other way round); then trace and class, so
+ * that the table does not depend on qsort. */
+static int by_trace_and_class(const HprofSite *x, const HprofSite *y) {
     if (x->trace != y->trace) return x->trace < y->trace ? -1 : 1;
     if (x->is_array != y->is_array) return x->is_array < y->is_array ? -1 : 1;
     return x->class_id < y->class_id ? -1 : x->class_id > y->class_id;
 }
 
-/* The sites in the table's order, and their live bytes; NULL if out of memory. */
-static uint32_t *sites_by_live_bytes(uint64_t *total_live) {
+static int by_alloc_bytes(const void *a, const void *b) {
+    const HprofSite *x = &sites.sites[*(const uint32_t *)a], *y = &sites.sites[*(const uint32_t *)b];
+    if (x->alloc_bytes != y->alloc_bytes) return x->alloc_bytes > y->alloc_bytes ? -1 : 1;
+    if (x->live_bytes != y->live_bytes) return x->live_bytes > y->live_bytes ? -1 : 1;
+    return by_trace_and_class(x, y);
+}
+
+static int by_live_bytes(const void *a, const void *b) {
+    const HprofSite *x = &sites.sites[*(const uint32_t *)a], *y = &sites.sites[*(const uint32_t *)b];
+    if (x->live_bytes != y->live_bytes) return x->live_bytes > y->live_bytes ? -1 : 1;
+    if (x->alloc_bytes != y->alloc_bytes) return x->alloc_bytes > y->alloc_bytes ? -1 : 1;
+    return by_trace_and_class(x, y);
+}
+
+/* The sites in the table's order, by allocated or live bytes, and their
+ * live bytes; NULL if out of memory. */
+static uint32_t *sites_in_order(bool by_alloc, uint64_t *total_live) {
     uint32_t *order = malloc((sites.num_sites ? sites.num_sites : 1) * sizeof *order);
     if (!order) {
         out_of_memory = true;
@@ -302,22 +334,23 @@ static uint32_t *sites_by_live_bytes(uint64_t *total_live) {
         order[i] = (uint32_t)i;
         *total_live += sites.sites[i].live_bytes;
     }
-    qsort(order, sites.num_sites, sizeof *order, by_live_bytes);
+    qsort(order, sites.num_sites, sizeof *order, by_alloc ? by_alloc_bytes : by_live_bytes);
     return order;
 }
 
-static void write_sites(const char *date) {
+static void write_sites(const char *date, double cutoff, bool by_alloc) {
     uint64_t total_live;
-    uint32_t *order = sites_by_live_bytes(&total_live);
+    uint32_t *order = sites_in_order(by_alloc, &total_live);
     if (!order) return;
-    write_line("SITES BEGIN (ordered by live bytes) %s\n", date);
+    write_line("SITES BEGIN (ordered by %s) %s\n", by_alloc ? "allocated bytes" : "live bytes", date);
     trace_output_text(&out, "          percent          live          alloc'ed  stack class\n"
                             " rank   self  accum     bytes objs     bytes  objs trace name\n");
     double accum = 0;
     for (size_t i = 0; i < sites.num_sites; i++) {
         const HprofSite *site = &sites.sites[order[i]];
         double self = total_live ? (double)site->live_bytes / (double)total_live : 0;
-        if (self < opts.cutoff) break;
+        if (!by_alloc && self < cutoff) break;
+        if (by_alloc && self < cutoff) continue;
         accum += self;
         write_line("%5zu %5.2f%% %5.2f%% %9llu %4llu %9llu %5llu %5zu ", i + 1, self * 100, accum * 100,
                    (unsigned long long)site->live_bytes, (unsigned long long)site->live_objects,
@@ -334,7 +367,7 @@ static void write_sites(const char *date) {
 /* The manual's CPU SAMPLES or CPU TIME (ms) table (the layout of JDK
  * hprof's text output): one row per trace sampled or entered, by samples or
  * self time, cut at `cutoff`; the method is the trace's innermost frame. */
-static void write_cpu_table(const char *date) {
+static void write_cpu_table(const char *date, double cutoff) {
     HprofCpuRow *rows;
     int64_t total;
     ptrdiff_t num_rows = hprof_cpu_times_rows(&cpu_times, sites.num_traces, &rows, &total);
@@ -349,7 +382,7 @@ static void write_cpu_table(const char *date) {
     for (ptrdiff_t i = 0; i < num_rows; i++) {
         const HprofCpuRow *row = &rows[i];
         double self = total ? (double)row->self_time / (double)total : 0;
-        if (self < opts.cutoff) break;
+        if (self < cutoff) break;
         accum += self;
         write_line("%4td %5.2f%% %5.2f%% %7llu %5zu ", i + 1, self * 100, accum * 100,
                    (unsigned long long)row->count, HPROF_FIRST_TRACE + (size_t)row->trace);
@@ -393,7 +426,7 @@ static void report_write_error(int error) {
  * already written, as they started and ended. */
 static void write_binary_dump(void) {
     uint64_t total_live;
-    uint32_t *order = opts.heap_sites ? sites_by_live_bytes(&total_live) : NULL;
+    uint32_t *order = opts.heap_sites ? sites_in_order(false, &total_live) : NULL;
     if (!opts.heap_sites || order)
         hprof_binary_write_dump(&binary, &sites, opts.heap_dump, order, opts.cutoff);
     free(order);
@@ -421,11 +454,15 @@ static void export_tables(void) {
 /* One dump, at exit or on request, appended to the file: the header the
  * first time, the threads and traces that are new since the last dump, then
  * the heap dump and the sites table as they are now. */
-static void write_dump(void) {
-    char date[64];
+static void date_now(char date[64]) {
     time_t now = time(NULL);
     struct tm local;
-    strftime(date, sizeof date, "%a %b %e %H:%M:%S %Y", localtime_r(&now, &local));
+    strftime(date, 64, "%a %b %e %H:%M:%S %Y", localtime_r(&now, &local));
+}
+
+static void write_dump(void) {
+    char date[64];
+    date_now(date);
     const char *heap = opts.heap_sites ? "allocation sites"
                        : opts.heap_dump ? "Java heap"
                        : opts.sample_interval >= 0 ? "sampled allocation sites" : "";
@@ -435,17 +472,17 @@ static void write_dump(void) {
                                          : "";
     if (opts.verbose)
         fprintf(stderr, "Dumping %s%s%s ...", heap, heap[0] && cpu[0] ? " and " : "", cpu);
-    bool first = dumps_written++ == 0;
+    dumps_written++;
     if (opts.binary) {
         write_binary_dump();
     } else {
-        if (first) write_header(date);
+        write_header(date);
         write_new_threads();
         write_new_traces();
         if (opts.heap_dump) hprof_dump_write(&dump, &out, date);
-        if (opts.heap_sites) write_sites(date);
+        if (opts.heap_sites) write_sites(date, opts.cutoff, false);
         if (opts.sample_interval >= 0) hprof_sampled_write(&sampled, &out, opts.cutoff, date, site_class_name);
-        if (opts.cpu_times || opts.cpu_samples) write_cpu_table(date);
+        if (opts.cpu_times || opts.cpu_samples) write_cpu_table(date, opts.cutoff);
         if (opts.cpu_old) write_cpu_old();
         if (opts.monitor && !hprof_monitors_write(&monitors, &out, date, opts.cutoff)) out_of_memory = true;
     }
@@ -458,6 +495,13 @@ static void dump_on_request(void) {
     write_dump();
     trace_output_flush(&out);
     if (opts.verbose) fprintf(stderr, " done.\n");
+}
+
+/* DATA_RESET_REQUEST (SIGUSR2): the allocated totals of every site and the
+ * CPU counts start again from zero; live counts describe the heap and stay. */
+static void reset_counts(VMPI_ThreadID env) {
+    for (size_t i = 0; i < sites.num_sites; i++) sites.sites[i].alloc_bytes = sites.sites[i].alloc_objects = 0;
+    hprof_cpu_times_reset(&cpu_times, env, vmpi->GetCurrentThreadCpuTime());
 }
 
 /* At exit: the last dump (doe=y), then the file is published, unless
@@ -598,7 +642,10 @@ static void object_alloc(const VMPI_Event *event) {
         sites.untracked++;
         return;
     }
-    VMPI_CallTrace trace = call_trace(event->env_id);
+    /* The front end may turn allocation traces off: the object is still
+     * tracked, under the empty trace. */
+    VMPI_CallTrace trace = alloc_traces ? call_trace(event->env_id)
+                                        : (VMPI_CallTrace){.env_id = event->env_id, .frames = frames};
     hprof_sites_alloc(&sites, event, &trace, opts.thread ? thread_number(event->env_id) : 0);
 }
 
@@ -638,7 +685,7 @@ static void handle_event(const VMPI_Event *event) {
     case VMPI_EVENT_CLASS_LOAD:
         record_class(event);
         if (opts.binary) hprof_binary_class_load(&binary, event);
-        else if (opts.heap_dump) hprof_dump_learn_class(&dump, event);
+        else if (opts.heap_dump || opts.net[0]) hprof_dump_learn_class(&dump, event); /* net: DUMP HEAP */
         break;
     case VMPI_EVENT_THREAD_START:
         record_thread(event, true);
@@ -659,11 +706,14 @@ static void handle_event(const VMPI_Event *event) {
         hprof_monitor_contended_entered(&monitors, event, current_trace_index(event->env_id));
         break;
     case VMPI_EVENT_MONITOR_DUMP: hprof_monitor_read_dump(&monitors, event, trace_index, thread_number); break;
+    case VMPI_EVENT_DATA_RESET_REQUEST: reset_counts(event->env_id); break;
     case VMPI_EVENT_JVM_INIT_DONE:
         if (opts.cpu_samples && !hprof_sampler_start(&sampler)) {
             fprintf(stderr, "hprof: cannot start the sampler thread: no CPU samples\n");
             out_of_memory = true;
         }
+        if (opts.net[0] && !hprof_net_start_reader(vmpi))
+            fprintf(stderr, "hprof: %s gets the profile but no command is read\n", opts.net);
         break;
     case VMPI_EVENT_JVM_SHUT_DOWN:
         closed = true;
@@ -675,6 +725,7 @@ static void handle_event(const VMPI_Event *event) {
         if (tracks_objects() && opts.doe) check_against_vm_heap();
         hprof_cpu_times_close(&cpu_times, event->env_id, vmpi->GetCurrentThreadCpuTime());
         write_profile();
+        if (opts.net[0]) hprof_net_finish();
         break;
     }
 }
@@ -688,8 +739,118 @@ static void request_heap_dump(void) {
     }
 }
 
+/* ---- the front end's commands (net=, hprof_net.h) ------------------------------------- */
+
+/* HEAP SUMMARY, as one text line (the binary record's four totals). */
+static void write_heap_summary(const char *date) {
+    uint64_t live_bytes = 0, live_objects = 0, alloc_bytes = 0, alloc_objects = 0;
+    for (size_t i = 0; i < sites.num_sites; i++) {
+        const HprofSite *site = &sites.sites[i];
+        live_bytes += site->live_bytes;
+        live_objects += site->live_objects;
+        alloc_bytes += site->alloc_bytes;
+        alloc_objects += site->alloc_objects;
+    }
+    write_line("HEAP SUMMARY (live bytes = %llu, live objects = %llu, allocated bytes = %llu, "
+               "allocated objects = %llu) %s\n",
+               (unsigned long long)live_bytes, (unsigned long long)live_objects, (unsigned long long)alloc_bytes,
+               (unsigned long long)alloc_objects, date);
+}
+
+static void control(const HprofCommand *command, VMPI_ThreadID env) {
+    switch (command->flags) {
+    case HPROF_CONTROL_ALLOC_TRACES_ON: alloc_traces = true; break;
+    case HPROF_CONTROL_ALLOC_TRACES_OFF: alloc_traces = false; break;
+    case HPROF_CONTROL_CLEAR_CPU: hprof_cpu_times_reset(&cpu_times, env, vmpi->GetCurrentThreadCpuTime()); break;
+    case HPROF_CONTROL_SET_DEPTH: {
+        int32_t depth = command->depth < HPROF_MAX_DEPTH ? command->depth : HPROF_MAX_DEPTH;
+        VMPI_CallFrame *grown = realloc(frames, ((size_t)depth + 1) * sizeof *frames);
+        if (grown) {
+            frames = grown;
+            opts.depth = depth;
+        }
+        break;
+    }
+    default: break; /* CPU sampling on and off: the sampler always samples every thread */
+    }
+}
+
+/* One command, under the lock, its answer flushed to the front end.
+ * Returns whether it asks the VM to exit. */
+static bool serve_command(const HprofCommand *command, VMPI_ThreadID env) {
+    char date[64];
+    date_now(date);
+    write_header(date);
+    switch (command->tag) {
+    case HPROF_CMD_DUMP_HEAP:
+        write_new_threads();
+        write_new_traces();
+        hprof_dump_write(&dump, &out, date);
+        break;
+    case HPROF_CMD_ALLOC_SITES:
+        write_new_traces();
+        write_sites(date, command->cutoff, command->flags & HPROF_SITES_BY_ALLOCATION);
+        break;
+    case HPROF_CMD_HEAP_SUMMARY: write_heap_summary(date); break;
+    case HPROF_CMD_EXIT: return true;
+    case HPROF_CMD_DUMP_TRACES:
+        write_new_threads();
+        write_new_traces();
+        break;
+    case HPROF_CMD_CPU_SAMPLES:
+        write_new_traces();
+        if (opts.cpu_times || opts.cpu_samples) {
+            write_cpu_table(date, command->cutoff);
+        } else { /* no CPU profile was asked for: no samples */
+            write_line("CPU SAMPLES BEGIN (total = 0) %s\n", date);
+            trace_output_text(&out, "CPU SAMPLES END\n");
+        }
+        break;
+    case HPROF_CMD_CONTROL: control(command, env); break;
+    default: break; /* FORCE GC: not implemented, as in HPROF */
+    }
+    trace_output_flush(&out);
+    return false;
+}
+
+/* The commands queued, each under the lock; a heap dump is asked for
+ * before the lock is taken (it comes back through notify_event).  At a
+ * safepoint, or at JVM_SHUT_DOWN for those still queued. */
+static void serve_commands(VMPI_ThreadID env) {
+    HprofCommand command;
+    while (!exit_requested && !closed && hprof_net_next_command(&command)) {
+        if (command.tag == HPROF_CMD_DUMP_HEAP) request_heap_dump();
+        vmpi->RawMonitorEnter(lock.monitor);
+        exit_requested = serve_command(&command, env);
+        vmpi->RawMonitorExit(lock.monitor);
+        if (hprof_net_lost(out.write_errno)) return;
+    }
+}
+
+/* After the connection is lost, outside a collection: hprof stops, and
+ * the program goes on without it (and without pprof= and folded= files). */
+static void stop_profiling(void) {
+    closed = true;
+    hprof_export_abandon(&export);
+    for (size_t i = 0; i < sizeof wanted / sizeof wanted[0]; i++) vmpi->DisableEvent(wanted[i], NULL);
+    vmpi->DisableEvent(VMPI_EVENT_METHOD_ENTRY, NULL);
+    vmpi->DisableEvent(VMPI_EVENT_METHOD_EXIT, NULL);
+}
+
 static void notify_event(VMPI_Event *event) {
     int32_t code = event->event_type & ~VMPI_REQUESTED_EVENT;
+    if (opts.net[0] && !closed && !atomic_load(&lock.in_gc)) {
+        if (hprof_net_lost(out.write_errno)) {
+            stop_profiling();
+            return;
+        }
+        if (event->event_type == (VMPI_EVENT_DATA_DUMP_REQUEST | VMPI_REQUESTED_EVENT)) { /* the reader's */
+            serve_commands(event->env_id);
+            if (exit_requested) vmpi->ProfilerExit(0); /* JVM_SHUT_DOWN comes, and the exit dump */
+            return;
+        }
+        if (code == VMPI_EVENT_JVM_SHUT_DOWN) serve_commands(event->env_id); /* those still queued */
+    }
     /* The VM's heap, to check the table against, before the lock is taken:
      * the dump comes back through this function. */
     bool outside_gc = !closed && !atomic_load(&lock.in_gc);
@@ -732,7 +893,12 @@ VMPI_EXPORT int32_t VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved) {
         fprintf(stderr, "hprof: out of memory\n");
         return VMPI_ERR;
     }
-    if (!agent_open_output(vmpi, "hprof", opts.file, &out, &lock)) return VMPI_ERR;
+    if (opts.net[0]) { /* the profile goes to the front end; messages name it */
+        if (!hprof_net_connect(opts.net, &out) || !agent_lock_create(vmpi, "hprof", &lock)) return VMPI_ERR;
+        snprintf(opts.file, sizeof opts.file, "%s", opts.net);
+    } else if (!agent_open_output(vmpi, "hprof", opts.file, &out, &lock)) {
+        return VMPI_ERR;
+    }
     FILE *stream = opts.binary ? hprof_binary_stream(&out) : NULL;
     if (opts.binary && (!stream || !hprof_binary_open(&binary, stream))) {
         fprintf(stderr, "hprof: out of memory\n");
@@ -744,12 +910,6 @@ VMPI_EXPORT int32_t VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved) {
         return VMPI_ERR;
     }
     vmpi->NotifyEvent = notify_event;
-    static const int32_t wanted[] = {
-        VMPI_EVENT_OBJECT_ALLOC, VMPI_EVENT_OBJECT_FREE, VMPI_EVENT_OBJECT_MOVE,
-        VMPI_EVENT_ARENA_DELETE, VMPI_EVENT_GC_START,    VMPI_EVENT_GC_FINISH,
-        VMPI_EVENT_CLASS_LOAD,   VMPI_EVENT_THREAD_START, VMPI_EVENT_THREAD_END,
-        VMPI_EVENT_JVM_SHUT_DOWN, VMPI_EVENT_DATA_DUMP_REQUEST,
-    };
     for (size_t i = 0; i < sizeof wanted / sizeof wanted[0]; i++)
         if (tracks_objects() || !is_heap_sites_event(wanted[i])) vmpi->EnableEvent(wanted[i], NULL);
     hprof_sampled_init(&sampled, opts.sample_interval);
@@ -757,7 +917,8 @@ VMPI_EXPORT int32_t VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved) {
         vmpi->SetHeapSamplingInterval(opts.sample_interval);
         vmpi->EnableEvent(VMPI_EVENT_SAMPLED_OBJECT_ALLOC, NULL);
     }
-    if (opts.cpu_samples) vmpi->EnableEvent(VMPI_EVENT_JVM_INIT_DONE, NULL);
+    /* JVM_INIT_DONE starts the sampler thread and the command reader. */
+    if (opts.cpu_samples || opts.net[0]) vmpi->EnableEvent(VMPI_EVENT_JVM_INIT_DONE, NULL);
     if (opts.monitor) {
         vmpi->EnableEvent(VMPI_EVENT_RAW_MONITOR_CONTENDED_ENTER, NULL);
         vmpi->EnableEvent(VMPI_EVENT_RAW_MONITOR_CONTENDED_ENTERED, NULL);

@@ -103,6 +103,18 @@ void hprof_cpu_times_close(HprofCpuTimes *c, VMPI_ThreadID env, int64_t now) {
     }
 }
 
+void hprof_cpu_times_reset(HprofCpuTimes *c, VMPI_ThreadID env, int64_t now) {
+    if (c->costs) memset(c->costs, 0, c->costs_capacity * sizeof *c->costs);
+    for (size_t i = 0; i < c->num_threads; i++) {
+        HprofThreadCalls *t = &c->threads[i];
+        int64_t start = t->env == env ? now : t->last_time;
+        for (size_t d = 0; d < t->depth; d++) {
+            t->calls[d].start = start;
+            t->calls[d].callees = 0;
+        }
+    }
+}
+
 static int by_self_time(const void *a, const void *b) {
     const HprofCpuRow *x = a, *y = b;
     if (x->self_time != y->self_time) return x->self_time > y->self_time ? -1 : 1;

@@ -79,6 +79,12 @@ void hprof_cpu_times_close(HprofCpuTimes *c, VMPI_ThreadID env, int64_t now);
  * the caller of the method being entered). */
 VMPI_MethodID hprof_cpu_times_caller(const HprofCpuTimes *c, VMPI_ThreadID env);
 
+/* DATA_RESET_REQUEST, or the front end's "clear CPU sampling", on thread
+ * `env` at CPU time `now`: every count and time starts again from zero, and
+ * a call on a stack is charged only its time from now on (the other
+ * threads' from their last event). */
+void hprof_cpu_times_reset(HprofCpuTimes *c, VMPI_ThreadID env, int64_t now);
+
 /* One row of the CPU TIME table. */
 typedef struct HprofCpuRow {
     uint32_t trace;

@@ -7,6 +7,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <unistd.h>
 
 #include "../agent_common.h"
 #include "hprof_stacks.h"
@@ -37,9 +39,8 @@ void hprof_print_usage(FILE *stream) {
           "folded=<file>          also as folded stacks          off\n"
           "folded_value=<kind>    what folded stacks count       inuse_space|cpu\n"
           "\n"
-          "Not implemented yet (refused): net=..., force=n.  msa has no effect\n"
-          "(Solaris only).  heap=all is the\n"
-          "default only when neither heap= nor cpu= is given.\n"
+          "msa has no effect (Solaris only).  heap=all is the default only when\n"
+          "neither heap= nor cpu= is given.\n"
           "\n"
           "Example:\n"
           "  - Get heap usage information based on the allocation sites:\n"
@@ -87,12 +88,32 @@ static bool parse_ratio(const char *value, double *out) {
     return true;
 }
 
-/* Options that take y|n: where each goes, and which answer is not
- * implemented yet (NULL: both are). */
+/* force=n, as HPROF does it: if the file exists, the profile goes to
+ * NAME.PID instead (a ".txt" at the end of NAME moves after the PID:
+ * java.hprof.txt gives java.hprof.1234.txt, java.hprof java.hprof.1234),
+ * and the file is left alone. */
+static bool unique_file_name(HprofOptions *opts) {
+    if (strcmp(opts->file, "-") == 0 || access(opts->file, F_OK) != 0) return true;
+    char prefix[sizeof opts->file];
+    snprintf(prefix, sizeof prefix, "%s", opts->file);
+    const char *suffix = "";
+    char *dot = strrchr(prefix, '.');
+    if (dot && strcasecmp(dot, ".txt") == 0) {
+        *dot = '\0';
+        suffix = ".txt";
+    }
+    char unique[sizeof opts->file];
+    if ((size_t)snprintf(unique, sizeof unique, "%s.%ld%s", prefix, (long)getpid(), suffix) >= sizeof unique)
+        return false;
+    if (opts->verbose) fprintf(stderr, "hprof: %s exists (force=n): writing %s\n", opts->file, unique);
+    memcpy(opts->file, unique, sizeof unique);
+    return true;
+}
+
+/* Options that take y|n, and where each goes. */
 typedef struct YesNoOption {
     const char *name;
     bool *value;
-    const char *unimplemented;
 } YesNoOption;
 
 /* Where an option that names a file puts it (each buffer the size of
@@ -147,12 +168,11 @@ HprofParse hprof_parse_options(char *options, HprofOptions *opts) {
     bool force = true, msa = false;
     bool heap_given = false; /* heap=all is the default only when no profile is asked for */
     bool file_given = false; /* else the manual's default name for the format */
-    const char *format = "a", *cpu = NULL, *net = NULL;
+    const char *format = "a", *cpu = NULL;
     const YesNoOption yes_no[] = {
-        {"lineno", &opts->lineno, NULL}, {"thread", &opts->thread, NULL},
-        {"verbose", &opts->verbose, NULL}, {"doe", &opts->doe, NULL},
-        {"force", &force, "n"},          {"msa", &msa, NULL},
-        {"monitor", &opts->monitor, NULL},
+        {"lineno", &opts->lineno}, {"thread", &opts->thread}, {"verbose", &opts->verbose},
+        {"doe", &opts->doe},       {"force", &force},         {"msa", &msa},
+        {"monitor", &opts->monitor},
     };
     char *name, *value, *path;
     while (options && agent_next_option(&options, &name, &value)) {
@@ -196,7 +216,8 @@ HprofParse hprof_parse_options(char *options, HprofOptions *opts) {
             int32_t port;
             if (!colon || colon == value || !parse_int(colon + 1, 1, 65535, &port))
                 return refuse(name, value, "takes <host>:<port>");
-            net = value;
+            if ((size_t)snprintf(opts->net, sizeof opts->net, "%s", value) >= sizeof opts->net)
+                return refuse(name, NULL, "host name too long");
         } else if (strcmp(name, "depth") == 0) {
             if (!parse_int(value, 0, HPROF_MAX_DEPTH, &opts->depth))
                 return refuse(name, value, "takes a number of frames from 0 to 1024");
@@ -217,21 +238,18 @@ HprofParse hprof_parse_options(char *options, HprofOptions *opts) {
     if (format[0] == 'b' && cpu && strcmp(cpu, "samples") != 0)
         return refuse("format", format, "cannot be used with cpu=old or cpu=times");
     /* What this version does not do yet (docs/hprof.md). */
-    if (net) return refuse("net", net, "not implemented yet");
     /* sample= is a heap profile of its own, estimated from samples. */
     if (opts->sample_interval >= 0 && heap_given)
         return refuse("sample", NULL, "cannot be used with heap=: it replaces heap=sites with estimates");
+    if (opts->net[0] && format[0] == 'b')
+        return refuse("net", opts->net, "cannot be used with format=b: the front end's answers are text");
     if (opts->sample_interval >= 0 && format[0] == 'b')
         return refuse("sample", NULL, "cannot be used with format=b: its estimates have no binary record");
     if ((cpu || opts->sample_interval >= 0) && !heap_given) opts->heap_sites = opts->heap_dump = false;
     opts->binary = format[0] == 'b';
     if (opts->binary && !file_given) snprintf(opts->file, sizeof opts->file, "java.hprof");
-    for (size_t i = 0; i < sizeof yes_no / sizeof yes_no[0]; i++) {
-        const YesNoOption *yn = &yes_no[i];
-        if (yn->unimplemented && *yn->value == (yn->unimplemented[0] == 'y'))
-            return refuse(yn->name, yn->unimplemented, "not implemented yet");
-    }
     if (check_export_options(opts) != HPROF_PARSE_OK) return HPROF_PARSE_ERROR;
     if (msa) fprintf(stderr, "hprof: msa=y has no effect (Solaris micro state accounting)\n");
+    if (!force && !opts->net[0] && !unique_file_name(opts)) return refuse("file", NULL, "file name too long");
     return HPROF_PARSE_OK;
 }

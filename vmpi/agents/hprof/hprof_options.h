@@ -24,7 +24,9 @@ typedef struct HprofOptions {
     bool cpu_old;                /* cpu=old */
     bool monitor;                /* monitor= the monitor sections (default n) */
     bool binary;                 /* format=b (hprof_binary.h), else text */
-    char file[4096];             /* file= (default java.hprof.txt, java.hprof with format=b) */
+    char file[4096];             /* file= (default java.hprof.txt, java.hprof with format=b);
+                                    with force=n and the file there, NAME.PID.txt instead */
+    char net[300];               /* net=host:port, "" for none (then file= is unused) */
     int32_t depth;               /* depth= frames per trace (default 4) */
     int32_t interval;            /* interval= ms between CPU samples (default 10) */
     double cutoff;               /* cutoff= ratio below which sites are not listed */
