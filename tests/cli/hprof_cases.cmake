@@ -222,10 +222,11 @@ case(cli/hprof/format_b_runtime_error 0 - "error: null reference"
 
 # ---- pprof= and folded= (docs/hprof.md, "pprof and folded stacks") -------------------
 # go tool pprof reads the profile, and it and the folded stacks say what the
-# SITES and CPU TIME tables of the same run say, under every collector
-# (cli/hprof_pprof.sh).
+# SITES, CPU TIME and CPU SAMPLES tables of the same run say, under every
+# collector (cli/hprof_pprof.sh).
 case(cli/hprof/pprof_folded_every_collector 0 - ""
-     sh ${cli}/hprof_pprof.sh ${VMRUN} ${CMAKE_SOURCE_DIR}/examples/binary_trees.gcl ${GCLAB_COLLECTORS})
+     sh ${cli}/hprof_pprof.sh ${VMRUN} ${CMAKE_SOURCE_DIR}/examples/binary_trees.gcl
+        ${CMAKE_SOURCE_DIR}/examples/bench/fib.gcl ${GCLAB_COLLECTORS})
 # A pprof= file that cannot be written stops the VM before the program runs,
 # and leaves no text profile either.
 case(cli/hprof/pprof_cannot_open 1 - "^hprof: cannot open no/such/dir/p.pb.gz: No such file or directory@@${hprof_onload_failed}"
