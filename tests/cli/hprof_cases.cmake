@@ -27,10 +27,13 @@ foreach(bad
     "heap=sites,cutoff=2@@option 'cutoff=2': takes a ratio from 0 to 1"
     "heap=sites,lineno=maybe@@option 'lineno=maybe': takes y or n"
     "heap=sites,file=@@option 'file=': takes a file name"
-    "heap=dump,pprof=p.pb.gz@@option 'pprof=p.pb.gz': has no table to write: give heap=sites, heap=all or cpu=times"
+    "heap=dump,pprof=p.pb.gz@@option 'pprof=p.pb.gz': has no table to write: give heap=sites, heap=all, cpu=samples or cpu=times"
+    "cpu=old,folded=f.folded@@option 'folded=f.folded': has no table to write"
     "heap=sites,folded=@@option 'folded=': takes a file name"
     "heap=sites,folded=f.folded,folded_value=calls@@option 'folded_value=calls': takes alloc_objects, alloc_space"
     "cpu=times,folded=f.folded,folded_value=inuse_space@@option 'folded_value=inuse_space': takes alloc_objects"
+    "cpu=samples,folded=f.folded,folded_value=calls@@option 'folded_value=calls': takes alloc_objects"
+    "cpu=times,folded=f.folded,folded_value=samples@@option 'folded_value=samples': takes alloc_objects"
     "heap=sites,folded_value=alloc_space@@option 'folded_value=alloc_space': is for folded=<file>, not given"
     "heap=sites,pprof=java.hprof.txt@@option 'pprof=java.hprof.txt': names the file of file="
     "heap=sites,pprof=p,folded=p@@option 'folded=p': names the file of file= or pprof="
@@ -218,10 +221,11 @@ case(cli/hprof/format_b_runtime_error 0 - "error: null reference"
 
 # ---- pprof= and folded= (docs/hprof.md, "pprof and folded stacks") -------------------
 # go tool pprof reads the profile, and it and the folded stacks say what the
-# SITES and CPU TIME tables of the same run say, under every collector
-# (cli/hprof_pprof.sh).
+# SITES, CPU TIME and CPU SAMPLES tables of the same run say, under every
+# collector (cli/hprof_pprof.sh).
 case(cli/hprof/pprof_folded_every_collector 0 - ""
-     sh ${cli}/hprof_pprof.sh ${VMRUN} ${CMAKE_SOURCE_DIR}/examples/binary_trees.gcl ${GCLAB_COLLECTORS})
+     sh ${cli}/hprof_pprof.sh ${VMRUN} ${CMAKE_SOURCE_DIR}/examples/binary_trees.gcl
+        ${CMAKE_SOURCE_DIR}/examples/bench/fib.gcl ${GCLAB_COLLECTORS})
 # A pprof= file that cannot be written stops the VM before the program runs,
 # and leaves no text profile either.
 case(cli/hprof/pprof_cannot_open 1 - "^hprof: cannot open no/such/dir/p.pb.gz: No such file or directory@@${hprof_onload_failed}"

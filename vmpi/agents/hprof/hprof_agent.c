@@ -446,6 +446,7 @@ static void export_tables(void) {
     hprof_stacks_init(&stacks, &sites, method_name);
     bool done = (!opts.heap_sites || hprof_stacks_add_sites(&stacks, site_class_name)) &&
                 (!opts.cpu_times || hprof_stacks_add_cpu_times(&stacks, &cpu_times)) &&
+                (!opts.cpu_samples || hprof_stacks_add_cpu_samples(&stacks, &cpu_times, opts.interval * 1000000LL)) &&
                 hprof_export_dump(&export, &stacks);
     hprof_stacks_free(&stacks);
     if (!done) out_of_memory = true;

@@ -50,12 +50,16 @@ bool hprof_export_dump(HprofExport *e, const HprofStacks *stacks) {
     size_t size;
     if (e->pprof.path[0]) {
         int64_t now = now_nanos();
+        /* Go's periods: a heap profile's, exact; else a CPU profile's, a
+         * sample every interval (cpu=samples) or exact (cpu=times).  With
+         * both, the heap's: the CPU values are in nanoseconds already. */
+        bool sampled_cpu = !e->opts->heap_sites && e->opts->cpu_samples;
         HprofPprofHeader header = {
             .time_nanos = now,
             .duration_nanos = now - e->start_nanos,
-            /* Go's period types: a heap profile's, else a CPU profile's. */
             .period_type = e->opts->heap_sites ? (HprofValueType){"space", "bytes"}
                                                : (HprofValueType){"cpu", "nanoseconds"},
+            .period = sampled_cpu ? (int64_t)e->opts->interval * 1000000 : 1,
             .default_type = hprof_default_value_type(e->opts),
         };
         if (!hprof_pprof_render(stacks, &header, &bytes, &size)) return false;

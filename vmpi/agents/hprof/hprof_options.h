@@ -51,7 +51,7 @@ typedef enum HprofParse {
 HprofParse hprof_parse_options(char *options, HprofOptions *opts);
 
 /* The kind of value pprof shows and folded stacks count unless told:
- * inuse_space with heap=sites|all, else cpu. */
+ * inuse_space with heap=sites|all, else cpu (cpu=samples|times). */
 const char *hprof_default_value_type(const HprofOptions *opts);
 
 /* The manual's usage text, on `stream`. */

@@ -234,7 +234,7 @@ static bool build(Builder *b, const HprofPprofHeader *header, Profile *profile) 
     profile->function = b->function_pointers;
     if (!value_type(b, &b->period_type, &header->period_type)) return false;
     profile->period_type = &b->period_type;
-    profile->period = 1;
+    profile->period = header->period;
     profile->time_nanos = header->time_nanos;
     profile->duration_nanos = header->duration_nanos;
     profile->n_string_table = b->num_strings;

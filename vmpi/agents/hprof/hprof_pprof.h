@@ -9,7 +9,9 @@
  * string label `class`, and with thread=y the trace's thread the number
  * label `thread`.  A location is a (method, line) of the traces, with one
  * line naming its function; a function is a method, "Class.method" with
- * its source file.  Every value is exact, so the period is 1.
+ * its source file.  The header's period says how many of the period
+ * type's units a sample stands for: 1 for exact tables, the interval in
+ * nanoseconds for cpu=samples alone, as Go's CPU profiles have it.
  */
 #ifndef GCLAB_HPROF_PPROF_H
 #define GCLAB_HPROF_PPROF_H
@@ -24,6 +26,7 @@ typedef struct HprofPprofHeader {
     int64_t time_nanos;         /* when the profile was taken (since the epoch) */
     int64_t duration_nanos;     /* how long it covers */
     HprofValueType period_type; /* Go's: space/bytes for the heap, cpu/nanoseconds for CPU */
+    int64_t period;             /* of period_type's unit: 1, or cpu=samples' interval (ns) */
     const char *default_type;   /* the kind pprof shows unless told: one of the stacks' */
 } HprofPprofHeader;
 

@@ -18,6 +18,11 @@ const HprofValueType hprof_cpu_times_value_types[HPROF_CPU_TIMES_VALUE_TYPES] = 
     {"calls", "count"}, {"cpu", "nanoseconds"},
 };
 
+/* Go's CPU profile's kinds, in its order (runtime/pprof). */
+const HprofValueType hprof_cpu_samples_value_types[HPROF_CPU_SAMPLES_VALUE_TYPES] = {
+    {"samples", "count"}, {"cpu", "nanoseconds"},
+};
+
 void hprof_stacks_init(HprofStacks *s, const HprofSites *sites, HprofMethodNamer *name_method) {
     *s = (HprofStacks){.sites = sites, .name_method = name_method};
 }
@@ -75,17 +80,31 @@ bool hprof_stacks_add_sites(HprofStacks *s, HprofSiteClassNamer *class_name) {
     return true;
 }
 
-bool hprof_stacks_add_cpu_times(HprofStacks *s, const HprofCpuTimes *cpu_times) {
-    size_t first = hprof_stacks_add_types(s, hprof_cpu_times_value_types, HPROF_CPU_TIMES_VALUE_TYPES);
+/* A CPU table's rows (hprof_cpu_times_rows) under its two kinds, `types`:
+ * the count, then the row's self time times `nanos_per_unit`, in
+ * nanoseconds (1 for cpu=times, whose self time is in nanoseconds; the
+ * interval for cpu=samples, whose sample is one unit).  False if memory ran
+ * out. */
+static bool add_cpu_rows(HprofStacks *s, const HprofCpuTimes *costs, const HprofValueType types[2],
+                         int64_t nanos_per_unit) {
+    size_t first = hprof_stacks_add_types(s, types, 2);
     HprofCpuRow *rows;
     int64_t total;
-    ptrdiff_t num_rows = hprof_cpu_times_rows(cpu_times, s->sites->num_traces, &rows, &total);
+    ptrdiff_t num_rows = hprof_cpu_times_rows(costs, s->sites->num_traces, &rows, &total);
     if (num_rows < 0) return false;
     ptrdiff_t i = 0;
     for (HprofStack *stack; i < num_rows && (stack = hprof_stacks_add(s, rows[i].trace, NULL)); i++) {
         stack->values[first] = (int64_t)rows[i].count;
-        stack->values[first + 1] = rows[i].self_time;
+        stack->values[first + 1] = rows[i].self_time * nanos_per_unit;
     }
     free(rows);
     return i == num_rows;
+}
+
+bool hprof_stacks_add_cpu_times(HprofStacks *s, const HprofCpuTimes *cpu_times) {
+    return add_cpu_rows(s, cpu_times, hprof_cpu_times_value_types, 1);
+}
+
+bool hprof_stacks_add_cpu_samples(HprofStacks *s, const HprofCpuTimes *cpu_samples, int64_t interval_nanos) {
+    return add_cpu_rows(s, cpu_samples, hprof_cpu_samples_value_types, interval_nanos);
 }

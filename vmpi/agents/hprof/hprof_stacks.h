@@ -9,8 +9,9 @@
  * (`inuse_space`, unit `bytes`).  Each table adds its kinds, then one stack
  * per row with its values in its kinds' slots and 0 in the others: the
  * SITES table adds alloc_objects, alloc_space, inuse_objects and
- * inuse_space per site; CPU TIME adds calls and cpu per trace.  Another
- * table (CPU SAMPLES) plugs in the same way: its kinds, then its rows.
+ * inuse_space per site; CPU TIME adds calls and cpu per trace; CPU
+ * SAMPLES adds samples and cpu per trace, as Go's CPU profiles have them.
+ * Another table plugs in the same way: its kinds, then its rows.
  *
  * The writers name frames through the HprofMethodNamer the agent gives,
  * since the agent is who learns the names (CLASS_LOAD).  hprof_export.h
@@ -38,6 +39,8 @@ typedef struct HprofValueType {
 extern const HprofValueType hprof_heap_value_types[HPROF_HEAP_VALUE_TYPES];
 #define HPROF_CPU_TIMES_VALUE_TYPES 2
 extern const HprofValueType hprof_cpu_times_value_types[HPROF_CPU_TIMES_VALUE_TYPES];
+#define HPROF_CPU_SAMPLES_VALUE_TYPES 2
+extern const HprofValueType hprof_cpu_samples_value_types[HPROF_CPU_SAMPLES_VALUE_TYPES];
 
 /* A method's names, as a frame shows them: "Class.method" in "File". */
 typedef struct HprofMethodName {
@@ -83,5 +86,10 @@ bool hprof_stacks_add_sites(HprofStacks *s, HprofSiteClassNamer *class_name);
 /* The CPU TIME table: one stack per trace entered.  False if memory ran
  * out. */
 bool hprof_stacks_add_cpu_times(HprofStacks *s, const HprofCpuTimes *cpu_times);
+
+/* The CPU SAMPLES table (whose counts hprof_cpu_times.h keeps): one stack
+ * per trace sampled, its samples, and its cpu, the samples times the
+ * `interval_nanos` each stands for.  False if memory ran out. */
+bool hprof_stacks_add_cpu_samples(HprofStacks *s, const HprofCpuTimes *cpu_samples, int64_t interval_nanos);
 
 #endif
