@@ -5,10 +5,21 @@
 
 #include <stdlib.h>
 
-/* Fibonacci hashing: IDs are 8-byte-aligned addresses, so the low bits say
- * little; the multiply spreads every bit into the top ones. */
+/* IDs are addresses, and a program touches its objects in address order:
+ * a bump allocator hands out consecutive addresses, a sweep or a compaction
+ * walks the heap upwards.  So the home slot keeps locality: the 512-byte
+ * block an ID lies in is spread over the table by Fibonacci hashing (the
+ * multiply mixes every bit of the block number into the top ones), and the
+ * ID's 8-byte word within the block is added to that, so the objects of one
+ * block have their homes in one run of 64 slots.  Consecutive allocations
+ * then touch neighbouring slots, not a random cache line and page each. */
+#define BLOCK_SHIFT 9
+#define WORDS_PER_BLOCK (1u << (BLOCK_SHIFT - 3))
+
 static size_t home_slot(const IdMap *map, uint64_t id) {
-    return (size_t)((id * UINT64_C(0x9E3779B97F4A7C15)) >> map->shift);
+    size_t block_home = (size_t)(((id >> BLOCK_SHIFT) * UINT64_C(0x9E3779B97F4A7C15)) >> map->shift);
+    size_t word = (size_t)(id >> 3) & (WORDS_PER_BLOCK - 1);
+    return (block_home + word) & (map->capacity - 1);
 }
 
 static bool alloc_slots(IdMap *map, size_t capacity) {

@@ -10,6 +10,9 @@
  * removed from never needs rebuilding.  Invariant: at least one slot is
  * empty, and every entry sits between its home slot and the first empty
  * slot after it.  ID 0 (NULL) is the empty marker and is never stored.
+ * An ID's home slot keeps address locality (idmap.c, home_slot): IDs a few
+ * bytes apart have homes a few slots apart, so a program that allocates,
+ * sweeps or compacts in address order walks the table, not all over it.
  *
  * Only idmap_init and idmap_reserve allocate.  An agent reserves room before
  * a collection, so that inserts during it (thread-suspended mode, no
