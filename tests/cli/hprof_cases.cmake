@@ -106,3 +106,7 @@ case(cli/hprof/doe_n_no_request 0 - "^hprof: doe=n and no dump was requested: ja
 case(cli/hprof/cpu_times_every_collector 0 - ""
      sh ${cli}/hprof_cpu_times.sh ${VMRUN} ${CMAKE_SOURCE_DIR}/examples/bench/fib.gcl
         ${CMAKE_SOURCE_DIR}/examples/binary_trees.gcl ${cli}/null_reference.gcl ${GCLAB_COLLECTORS})
+
+# The overhead benchmark runs (cli/hprof_overhead_quick.sh).
+case(cli/hprof/overhead_script_quick 0 - -
+     sh ${cli}/hprof_overhead_quick.sh ${CMAKE_SOURCE_DIR}/examples/bench/hprof_overhead.sh ${CMAKE_BINARY_DIR})
