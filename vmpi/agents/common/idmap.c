@@ -4,6 +4,27 @@
 #include "idmap.h"
 
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+/* A large table is touched all over (one object's slot per allocation):
+ * with 4 KiB pages nearly every touch misses the TLB, which in a virtual
+ * machine costs a two-level page walk.  So a table of 2 MiB or more is
+ * aligned to 2 MiB and asks for transparent huge pages (Linux, madvise;
+ * elsewhere, or if refused, it is an ordinary allocation). */
+#define HUGE_PAGE ((size_t)2 << 20)
+
+static IdEntry *alloc_zeroed(size_t capacity) {
+    size_t bytes = capacity * sizeof(IdEntry);
+    if (bytes < HUGE_PAGE) return calloc(capacity, sizeof(IdEntry));
+    void *slots;
+    if (posix_memalign(&slots, HUGE_PAGE, bytes) != 0) return NULL;
+#ifdef MADV_HUGEPAGE
+    (void)madvise(slots, bytes, MADV_HUGEPAGE);
+#endif
+    memset(slots, 0, bytes);
+    return slots;
+}
 
 /* IDs are addresses, and a program touches its objects in address order:
  * a bump allocator hands out consecutive addresses, a sweep or a compaction
@@ -23,7 +44,7 @@ static size_t home_slot(const IdMap *map, uint64_t id) {
 }
 
 static bool alloc_slots(IdMap *map, size_t capacity) {
-    IdEntry *slots = calloc(capacity, sizeof *slots);
+    IdEntry *slots = alloc_zeroed(capacity);
     if (!slots) return false;
     unsigned log2 = 0;
     while (((size_t)1 << log2) < capacity) log2++;
