@@ -8,14 +8,10 @@
 #   dump         heap=dump: the same tracking, and a heap dump at exit
 #   cpu_times    cpu=times: every method entry and exit timed
 #   cpu_samples  cpu=samples
-#   sampled      heap sampling at 512 KiB
+#   sampled      sample=524288: sites estimated from heap sampling at 512 KiB
 #
-# cpu_samples and sampled are placeholders for options being built: until
-# hprof takes them they are skipped; correct their options below when the
-# options land.
-#
-# A configuration whose options hprof refuses (not built yet) is skipped
-# with a note.  To add one, add a line to `configs` below.
+# A configuration whose options hprof refuses (one not built yet) is
+# skipped with a note.  To add one, add a line to `configs` below.
 #
 # Usage: hprof_overhead.sh [options]
 #   --build=DIR     the build tree (default ../../build beside this script)
@@ -54,7 +50,7 @@ sites|heap=sites
 dump|heap=dump
 cpu_times|cpu=times
 cpu_samples|cpu=samples
-sampled|heap=sampled,sample_interval=524288
+sampled|sample=524288
 "
 
 vmrun=$build/bin/vmrun
