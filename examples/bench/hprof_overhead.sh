@@ -18,6 +18,8 @@
 #   --gc=NAME       the collector, or `all` for each of vmrun's collectors
 #                   in turn (default: vmrun's default)
 #   --reps=N        runs of each configuration (default 5)
+#   --configs=A,B   only these configurations, in this order (the first is
+#                   the base of the ratios; default: all, none first)
 #   --quick         one run each, at small sizes: proves the script works,
 #                   says nothing about overhead
 #   -h, --help      this text
@@ -31,11 +33,13 @@ build=$script_dir/../../build
 gc=""
 reps=5
 programs="binary_trees:16 list_churn:1000000"
+only=""
 for arg in "$@"; do
     case $arg in
         --build=*) build=${arg#--build=} ;;
         --gc=*) gc=${arg#--gc=} ;;
         --reps=*) reps=${arg#--reps=} ;;
+        --configs=*) only=$(echo "${arg#--configs=}" | tr , ' ') ;;
         --quick) reps=1 programs="binary_trees:8 list_churn:2000" ;;
         -h | --help) sed -n '/^# Usage:/,/^# non-zero/s/^# \{0,1\}//p' "$0"; exit 0 ;;
         *) echo "hprof_overhead.sh: unknown option $arg (try --help)" >&2; exit 2 ;;
@@ -76,7 +80,8 @@ way_args() {
 echo 'int main(string[] args) { return 0; }' >"$work/empty.gcl"
 "$build/bin/vmc" "$work/empty.gcl" -o "$work/empty.bc" || exit 2
 ways=""
-for way in $(echo "$configs" | awk -F'|' 'NF { print $1 }'); do
+for way in ${only:-$(echo "$configs" | awk -F'|' 'NF { print $1 }')}; do
+    echo "$configs" | grep -q "^$way|" || { echo "hprof_overhead.sh: no configuration $way" >&2; exit 2; }
     # shellcheck disable=SC2046 # way_args is split into options on purpose
     if "$vmrun" $(way_args "$way") "$work/empty.bc" >/dev/null 2>"$work/err"; then
         ways="$ways $way"
