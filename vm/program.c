@@ -254,6 +254,18 @@ uint32_t program_line_of(const ProgMethod *m, uint32_t pc) {
     return entry ? entry->line : 0;
 }
 
+uint32_t *program_line_table(const ProgMethod *m) {
+    uint32_t *line_at = malloc((m->code_len ? m->code_len : 1) * sizeof *line_at);
+    if (!line_at) return NULL;
+    /* One walk in step with the (pc-sorted) line entries. */
+    uint32_t next = 0, line = 0;
+    for (uint32_t pc = 0; pc < m->code_len; pc++) {
+        while (next < m->num_lines && m->lines[next].pc <= pc) line = m->lines[next++].line;
+        line_at[pc] = line;
+    }
+    return line_at;
+}
+
 void program_free(Program *p) {
     if (!p) return;
     for (uint32_t i = 0; i < p->num_types; i++) free(p->types[i]);

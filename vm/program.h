@@ -206,4 +206,10 @@ const LineEntry *program_line_entry(const LineEntry *lines, uint32_t count, uint
 /* The source line of instruction `pc` in `m`, or 0 if unknown. */
 uint32_t program_line_of(const ProgMethod *m, uint32_t pc);
 
+/* program_line_of for every offset of `m`'s code, as one malloc'd array of
+ * code_len entries (at least one), for callers that ask for lines at every
+ * allocation (call traces): a load instead of a binary search.  NULL if out
+ * of memory. */
+uint32_t *program_line_table(const ProgMethod *m);
+
 #endif

@@ -95,6 +95,10 @@ struct VM {
      * is the byte offset of instance field f from the start of its object. */
     LinkedMethod *linked_methods;
     uint32_t *field_offsets;
+    /* line_tables[i][offset]: the source line of each instruction of
+     * program->methods[i] (program_line_table), for call traces.  Apart
+     * from linked_methods so that CALL's records stay small. */
+    uint32_t **line_tables;
     /* Roots outside threads. */
     Obj **string_consts;        /* program->num_strings interned literals */
     Obj **ref_statics;          /* program->num_ref_statics */

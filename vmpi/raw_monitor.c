@@ -8,9 +8,17 @@
  * monitors.  RawMonitorWait releases every entry, waits, and takes them all
  * back.
  *
+ * Invariant: `owner` is the owning thread's `me` token while `entries` is
+ * non-zero, and NULL otherwise; only the owner writes it.  So a thread
+ * asks whether it holds a monitor with one atomic load
+ * (vmpi_raw_monitor_held_by_me): no other thread can store its token.
+ *
  * Invariant: `live` lists every monitor RawMonitorCreate made and
  * RawMonitorDestroy has not destroyed, so that guard.c can refuse any other
- * ID before it is followed (vmpi_is_raw_monitor).
+ * ID before it is followed (vmpi_is_raw_monitor).  `destroyed` counts the
+ * destructions: a thread that found an ID in `live` and has seen no
+ * destruction since knows it is still live without walking the list again
+ * (agents enter and exit their monitor at every event).
  *
  * Contention events (RAW_MONITOR_CONTENDED_ENTER, _ENTERED, _EXIT) are sent
  * when enabled, except for monitors whose name starts with '_' (JVMPI 1.2,
@@ -30,6 +38,7 @@ typedef struct RawMonitor {
     pthread_mutex_t lock;
     pthread_cond_t notified;
     atomic_uint entries;            /* atomic: the monitor dump reads it from any thread */
+    _Atomic(const void *) owner;    /* the owner's `me`, NULL when nobody holds it */
     atomic_int waiting_to_enter;
     atomic_int waiting_to_be_notified;
     char name[]; /* NUL-terminated copy of the creator's name */
@@ -39,12 +48,26 @@ static RawMonitor *monitor_of(VMPI_RawMonitor id) { return (RawMonitor *)(void *
 
 static RawMonitor *live;
 static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
+static atomic_uint_fast64_t destroyed;
+
+/* The calling thread's token: its address names the thread (owner). */
+static _Thread_local char me;
+
+/* The monitor this thread last found live, and `destroyed` at that time. */
+static _Thread_local VMPI_RawMonitor last_live;
+static _Thread_local uint_fast64_t last_live_destroyed;
 
 bool vmpi_is_raw_monitor(VMPI_RawMonitor id) {
+    uint_fast64_t destroyed_now = atomic_load(&destroyed);
+    if (id && id == last_live && destroyed_now == last_live_destroyed) return true;
     pthread_mutex_lock(&live_lock);
     const RawMonitor *m = live;
     while (m && m != monitor_of(id)) m = m->next_live;
     pthread_mutex_unlock(&live_lock);
+    if (m) {
+        last_live = id;
+        last_live_destroyed = destroyed_now;
+    }
     return m != NULL;
 }
 
@@ -65,6 +88,7 @@ VMPI_RawMonitor vmpi_raw_monitor_create(char *lock_name) {
     pthread_cond_init(&m->notified, &cattr);
     pthread_condattr_destroy(&cattr);
     atomic_init(&m->waiting_to_enter, 0);
+    atomic_init(&m->owner, NULL);
     pthread_mutex_lock(&live_lock);
     m->next_live = live;
     live = m;
@@ -90,24 +114,18 @@ void vmpi_raw_monitor_enter(VMPI_RawMonitor lock_id) {
         atomic_fetch_sub(&m->waiting_to_enter, 1);
         post_contention(VMPI_EVENT_RAW_MONITOR_CONTENDED_ENTERED, m);
     }
-    m->entries++;
+    if (m->entries++ == 0) atomic_store(&m->owner, &me);
 }
 
-/* Whether this thread holds `m`.  A recursive mutex lets its owner lock it
- * again, and nobody else while it is held; a monitor nobody entered has
- * entries == 0.  So a probe lock answers without reading `entries` unlocked. */
 bool vmpi_raw_monitor_held_by_me(VMPI_RawMonitor lock_id) {
-    RawMonitor *m = monitor_of(lock_id);
-    if (pthread_mutex_trylock(&m->lock) != 0) return false;
-    bool mine = m->entries > 0;
-    pthread_mutex_unlock(&m->lock);
-    return mine;
+    return atomic_load(&monitor_of(lock_id)->owner) == &me;
 }
 
 void vmpi_raw_monitor_exit(VMPI_RawMonitor lock_id) {
     RawMonitor *m = monitor_of(lock_id);
     if (!m || !vmpi_raw_monitor_held_by_me(lock_id)) return;
     bool last = --m->entries == 0;
+    if (last) atomic_store(&m->owner, NULL);
     if (last && atomic_load(&m->waiting_to_enter) > 0)
         post_contention(VMPI_EVENT_RAW_MONITOR_CONTENDED_EXIT, m);
     pthread_mutex_unlock(&m->lock);
@@ -122,6 +140,7 @@ void vmpi_raw_monitor_wait(VMPI_RawMonitor lock_id, int64_t ms) {
     /* A recursive mutex held n times: release n - 1, so the wait releases the last. */
     for (uint32_t i = 1; i < entries; i++) pthread_mutex_unlock(&m->lock);
     m->entries = 0;
+    atomic_store(&m->owner, NULL);
     atomic_fetch_add(&m->waiting_to_be_notified, 1);
     if (ms <= 0) {
         pthread_cond_wait(&m->notified, &m->lock);
@@ -141,6 +160,7 @@ void vmpi_raw_monitor_wait(VMPI_RawMonitor lock_id, int64_t ms) {
     atomic_fetch_sub(&m->waiting_to_be_notified, 1);
     for (uint32_t i = 1; i < entries; i++) pthread_mutex_lock(&m->lock);
     m->entries = entries;
+    atomic_store(&m->owner, &me);
 }
 
 void vmpi_raw_monitor_notify_all(VMPI_RawMonitor lock_id) {
@@ -155,6 +175,7 @@ void vmpi_raw_monitor_destroy(VMPI_RawMonitor lock_id) {
     RawMonitor **link = &live;
     while (*link && *link != m) link = &(*link)->next_live;
     if (*link) *link = m->next_live;
+    atomic_fetch_add(&destroyed, 1);
     pthread_mutex_unlock(&live_lock);
     pthread_cond_destroy(&m->notified);
     pthread_mutex_destroy(&m->lock);

@@ -61,30 +61,11 @@ way_args() {
     esac
 }
 
-for ((rep = 1; rep <= reps; rep++)); do
-    for way in $ways; do
-        start=$(date +%s.%N)
-        # shellcheck disable=SC2046 # way_args is split into options on purpose
-        "$vmrun" $gc_option $(way_args "$way") "$work/prog.bc" "$size" >"$work/out" 2>"$work/err"
-        status=$?
-        end=$(date +%s.%N)
-        if [ $status != 0 ]; then
-            echo "vmpi_overhead.sh: $way failed with status $status:" >&2
-            cat "$work/err" >&2
-            exit 1
-        fi
-        [ -e "$work/expected" ] || cp "$work/out" "$work/expected"
-        cmp -s "$work/expected" "$work/out" || { echo "vmpi_overhead.sh: $way printed different output" >&2; exit 1; }
-        awk -v s="$start" -v e="$end" 'BEGIN { printf "%.3f\n", e - s }' >>"$work/$way.times"
-    done
-done
-
-median() { sort -n "$1" | awk '{ t[NR] = $1 } END { print (NR % 2) ? t[(NR + 1) / 2] : (t[NR / 2] + t[NR / 2 + 1]) / 2 }'; }
-base=$(median "$work/none.times")
+# shellcheck source=overhead_lib.sh
+. "$script_dir/overhead_lib.sh"
+vm_options=$gc_option
+# shellcheck disable=SC2086 # the ways are words
+overhead_time vmpi_overhead.sh "$vmrun" "$work/prog.bc" "$size" "$reps" $ways || exit 1
 printf '%s %s, %d runs each, alternating\n' "$program $size" "${gc_option:---gc=default}" "$reps"
-printf '%-8s %8s %17s %7s\n' way median min-max ratio
-for way in $ways; do
-    m=$(median "$work/$way.times")
-    range=$(sort -n "$work/$way.times" | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%s-%s", lo, hi }')
-    printf '%-8s %8s %17s %7s\n' "$way" "$m" "$range" "$(awk -v m="$m" -v b="$base" 'BEGIN { printf "%.2fx", m / b }')"
-done
+# shellcheck disable=SC2086
+overhead_table $ways

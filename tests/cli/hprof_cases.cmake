@@ -77,6 +77,10 @@ case(cli/hprof/sites_layout 0 - "the VM's heap agrees"
 # live counts at exit equal to the VM's heap (cli/hprof_sites.sh).
 case(cli/hprof/sites_every_collector 0 - ""
      sh ${cli}/hprof_sites.sh ${VMRUN} ${CMAKE_SOURCE_DIR}/examples/binary_trees.gcl 10 ${GCLAB_COLLECTORS})
+# The overhead benchmark runs: examples/bench/hprof_overhead.sh --quick
+# (cli/hprof_overhead_quick.sh); no timing is asserted.
+case(cli/hprof/overhead_script_quick 0 - -
+     sh ${cli}/hprof_overhead_quick.sh ${CMAKE_SOURCE_DIR}/examples/bench/hprof_overhead.sh ${CMAKE_BINARY_DIR})
 
 # heap=dump under every collector, in strict mode: the HEAP DUMP section of
 # tests/heap/known_heap.gcl has its known records, a known reference chain,

@@ -75,11 +75,13 @@ static Program program = {.types = types, .num_types = 3, .classes = classes, .n
 
 static RtClass node_class = {.name = "Node", .kind = CLASS_INSTANCE, .num_ref_fields = 1, .program_index = 0};
 static uint64_t prim_statics[1] = {42};
+static uint32_t *line_tables[1]; /* program_line_table of methods[0] */
 static Frame frames[2];
 static VMThread main_thread = {.id = 1, .name = "main", .frames = frames, .depth = 2, .max_depth = 2};
 static VMThread *threads[] = {&main_thread};
 static VM vm = {.program = &program, .gc = &fake_gc, .gc_ops = &fake_ops, .classes = &node_class,
-                .prim_statics = prim_statics, .threads = threads, .num_threads = 1};
+                .prim_statics = prim_statics, .threads = threads, .num_threads = 1,
+                .line_tables = line_tables};
 
 static void attach_fake_vm(void) {
     node_class.class_id = (uint64_t)(uintptr_t)&node_class;
@@ -88,6 +90,8 @@ static void attach_fake_vm(void) {
     NODE_A->cls = &node_class;
     NODE_B->cls = &node_class;
     *obj_ref_field(NODE_A, 0) = NODE_B; /* A.next = B */
+    if (!line_tables[0]) line_tables[0] = program_line_table(&methods[0]);
+    cr_assert_not_null(line_tables[0]);
     frames[0] = (Frame){.method = &methods[0], .code = walk_code, .pc = walk_code + 4}; /* line 12 */
     frames[1] = (Frame){.method = &methods[0], .code = walk_code, .pc = walk_code + 8}; /* line 11 */
     main_thread.vm = &vm;
@@ -558,6 +562,23 @@ Test(vmpi, call_trace_is_callee_first_with_lines) {
     cr_assert_eq(a->GetMethodClass((VMPI_MethodID)&methods[0]), (VMPI_ObjectID)&node_class);
     cr_assert_null(a->GetMethodClass((VMPI_MethodID)0x1234), "not a method: looked up, never followed");
     cr_assert_null(a->GetMethodClass((VMPI_MethodID)((char *)&methods[0] + 1)), "inside a method record");
+}
+
+/* Call traces read lines from a table made once per method: it must say
+ * what the line entries say at every offset, between entries and past the
+ * last one included. */
+Test(vmpi, line_table_agrees_with_the_line_entries) {
+    static const uint32_t want[sizeof walk_code] = {10, 10, 10, 10, 12, 12, 12, 12, 11, 11, 11, 11};
+    for (uint32_t pc = 0; pc < sizeof walk_code; pc++) {
+        cr_assert_eq(line_tables[0][pc], want[pc], "offset %u", pc);
+        cr_assert_eq(line_tables[0][pc], program_line_of(&methods[0], pc), "offset %u", pc);
+    }
+    static LineEntry late[] = {{3, 7}}; /* no entry for offsets 0-2: line 0, unknown */
+    ProgMethod m = {.code = walk_code, .code_len = 5, .lines = late, .num_lines = 1};
+    uint32_t *table = program_line_table(&m);
+    cr_assert_not_null(table);
+    for (uint32_t pc = 0; pc < 5; pc++) cr_assert_eq(table[pc], pc < 3 ? 0u : 7u, "offset %u", pc);
+    free(table);
 }
 
 /* A thread that suspends itself keeps running (nobody would resume it):

@@ -232,11 +232,17 @@ static bool link_code(VM *vm, bool plain_code, LinkError *why) {
     const Program *p = vm->program;
     vm->linked_methods = alloc_table(p->num_methods, sizeof *vm->linked_methods);
     vm->field_offsets = alloc_table(p->num_fields, sizeof *vm->field_offsets);
-    if (!vm->linked_methods || !vm->field_offsets) return link_fail(why, "out of memory", NULL);
+    vm->line_tables = alloc_table(p->num_methods, sizeof *vm->line_tables);
+    if (!vm->linked_methods || !vm->field_offsets || !vm->line_tables)
+        return link_fail(why, "out of memory", NULL);
     for (uint32_t i = 0; i < p->num_methods; i++) {
         const ProgMethod *m = &p->methods[i];
         uint8_t *code = link_method_code(m, plain_code);
-        if (!code) return link_fail(why, "out of memory", NULL);
+        vm->line_tables[i] = program_line_table(m);
+        if (!code || !vm->line_tables[i]) {
+            free(code);
+            return link_fail(why, "out of memory", NULL);
+        }
         vm->linked_methods[i] = (LinkedMethod){
             .method = m,
             .code = code,
@@ -383,6 +389,8 @@ void vm_destroy(VM *vm) {
     for (uint32_t i = 0; vm->linked_methods && i < vm->program->num_methods; i++)
         free((uint8_t *)vm->linked_methods[i].code);
     free(vm->linked_methods);
+    for (uint32_t i = 0; vm->line_tables && i < vm->program->num_methods; i++) free(vm->line_tables[i]);
+    free(vm->line_tables);
     free(vm->field_offsets);
     free(vm->ref_statics);
     free(vm->prim_statics);

@@ -54,22 +54,23 @@ static VmpiStackMark stack_mark(void *vm, VMPI_ThreadID thread) {
 }
 
 /* frame->pc points into the VM's linked copy of the code (frame->code), not
- * into ProgMethod.code, so the offset comes from vm_frame_offset. */
-static int32_t frame_line(const Frame *frame) {
+ * into ProgMethod.code, so the offset comes from vm_frame_offset; the line
+ * is one load from the method's line table (vm.h, line_tables): an agent
+ * may ask for a trace at every allocation. */
+static int32_t frame_line(const VM *vm, const Frame *frame) {
     if (!frame->pc || !frame->code) return 0;
     uint32_t offset = vm_frame_offset(frame);
     if (offset >= frame->method->code_len) return 0;
-    return (int32_t)program_line_of(frame->method, offset);
+    return (int32_t)vm->line_tables[frame->method - vm->program->methods][offset];
 }
 
 static int32_t call_trace(void *vm, VMPI_ThreadID thread, VMPI_CallFrame *frames, int32_t max_frames) {
-    (void)vm;
     const VMThread *t = thread_of(thread);
     uint32_t n = t->depth < (uint32_t)max_frames ? t->depth : (uint32_t)max_frames;
     for (uint32_t k = 0; k < n; k++) {
         const Frame *frame = &t->frames[t->depth - 1 - k];
         frames[k].method_id = METHOD_ID(frame->method);
-        frames[k].lineno = frame_line(frame);
+        frames[k].lineno = frame_line(vm, frame);
     }
     return (int32_t)n;
 }

@@ -4,15 +4,76 @@
 #include "idmap.h"
 
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
 
-/* Fibonacci hashing: IDs are 8-byte-aligned addresses, so the low bits say
- * little; the multiply spreads every bit into the top ones. */
+/* A large table is touched all over (one object's slot per allocation):
+ * with 4 KiB pages nearly every touch misses the TLB, which in a virtual
+ * machine costs a two-level page walk.  So a table of 2 MiB or more is
+ * aligned to 2 MiB and asks for transparent huge pages (Linux, madvise;
+ * elsewhere, or if refused, it is an ordinary allocation). */
+#define HUGE_PAGE ((size_t)2 << 20)
+
+static IdEntry *alloc_zeroed(size_t capacity) {
+    size_t bytes = capacity * sizeof(IdEntry);
+    if (bytes < HUGE_PAGE) return calloc(capacity, sizeof(IdEntry));
+    void *slots;
+    if (posix_memalign(&slots, HUGE_PAGE, bytes) != 0) return NULL;
+#ifdef MADV_HUGEPAGE
+    (void)madvise(slots, bytes, MADV_HUGEPAGE);
+#endif
+    memset(slots, 0, bytes);
+    return slots;
+}
+
+/* IDs are addresses, and a program touches its objects in address order:
+ * a bump allocator hands out consecutive addresses, a sweep or a compaction
+ * walks the heap upwards.  So the home slot keeps locality: the 512-byte
+ * block an ID lies in is spread over the table by Fibonacci hashing (the
+ * multiply mixes every bit of the block number into the top ones), and the
+ * ID's 8-byte word within the block is added to that, so the objects of one
+ * block have their homes in one run of 64 slots.  Consecutive allocations
+ * then touch neighbouring slots, not a random cache line and page each. */
+#define BLOCK_SHIFT 9
+#define WORDS_PER_BLOCK (1u << (BLOCK_SHIFT - 3))
+
+/* The first slot of the run where block `block`'s IDs have their homes. */
+static size_t block_home(const IdMap *map, uint64_t block) {
+    return (size_t)((block * UINT64_C(0x9E3779B97F4A7C15)) >> map->shift);
+}
+
 static size_t home_slot(const IdMap *map, uint64_t id) {
-    return (size_t)((id * UINT64_C(0x9E3779B97F4A7C15)) >> map->shift);
+    size_t word = (size_t)(id >> 3) & (WORDS_PER_BLOCK - 1);
+    return (block_home(map, id >> BLOCK_SHIFT) + word) & (map->capacity - 1);
+}
+
+/* ---- arenas -------------------------------------------------------------------- */
+
+/* The record of `arena_id`, made if there is room; NULL if untracked. */
+static IdArena *arena_of(IdMap *map, int32_t arena_id) {
+    for (uint32_t i = 0; i < map->num_arenas; i++)
+        if (map->arenas[i].arena_id == arena_id) return &map->arenas[i];
+    if (map->num_arenas == IDMAP_ARENAS) return NULL;
+    IdArena *arena = &map->arenas[map->num_arenas++];
+    *arena = (IdArena){.arena_id = arena_id, .low = UINT64_MAX, .high = 0};
+    return arena;
+}
+
+static void arena_add(IdMap *map, const IdEntry *entry) {
+    IdArena *arena = arena_of(map, entry->arena_id);
+    if (!arena) return;
+    arena->count++;
+    if (entry->id < arena->low) arena->low = entry->id;
+    if (entry->id > arena->high) arena->high = entry->id;
+}
+
+static void arena_drop(IdMap *map, const IdEntry *entry) {
+    IdArena *arena = arena_of(map, entry->arena_id);
+    if (arena && --arena->count == 0) *arena = (IdArena){.arena_id = arena->arena_id, .low = UINT64_MAX};
 }
 
 static bool alloc_slots(IdMap *map, size_t capacity) {
-    IdEntry *slots = calloc(capacity, sizeof *slots);
+    IdEntry *slots = alloc_zeroed(capacity);
     if (!slots) return false;
     unsigned log2 = 0;
     while (((size_t)1 << log2) < capacity) log2++;
@@ -20,6 +81,7 @@ static bool alloc_slots(IdMap *map, size_t capacity) {
     map->capacity = capacity;
     map->shift = 64 - log2;
     map->count = 0;
+    map->num_arenas = 0;
     return true;
 }
 
@@ -66,12 +128,14 @@ IdEntry *idmap_insert(IdMap *map, uint64_t id, int32_t arena_id, uint32_t size) 
     while (map->slots[i].id) i = (i + 1) & mask;
     map->slots[i] = (IdEntry){.id = id, .arena_id = arena_id, .size = size};
     map->count++;
+    arena_add(map, &map->slots[i]);
     return &map->slots[i];
 }
 
 /* Backward-shift deletion: walk the cluster after the hole and move back
  * every entry whose home slot does not lie (cyclically) in (hole, j]. */
 void idmap_remove(IdMap *map, IdEntry *entry) {
+    arena_drop(map, entry);
     size_t mask = map->capacity - 1;
     size_t hole = (size_t)(entry - map->slots);
     for (size_t j = (hole + 1) & mask; map->slots[j].id; j = (j + 1) & mask) {
@@ -86,23 +150,53 @@ void idmap_remove(IdMap *map, IdEntry *entry) {
     map->count--;
 }
 
+/* Removes slot i's entry if it is in `arena_id`; true if it did (a later
+ * entry may have shifted into slot i: look at it again). */
+typedef struct ArenaRemoval {
+    int32_t arena_id;
+    size_t removed;
+    uint64_t bytes;
+    void (*removing)(const IdEntry *entry, void *context);
+    void *context;
+} ArenaRemoval;
+
+static bool remove_if_in_arena(IdMap *map, size_t i, ArenaRemoval *r) {
+    IdEntry *e = &map->slots[i];
+    if (!e->id || e->arena_id != r->arena_id) return false;
+    r->bytes += e->size;
+    r->removed++;
+    if (r->removing) r->removing(e, r->context);
+    idmap_remove(map, e);
+    return true;
+}
+
 size_t idmap_remove_arena(IdMap *map, int32_t arena_id, uint64_t *bytes,
                           void (*removing)(const IdEntry *entry, void *context), void *context) {
-    size_t removed = 0;
-    *bytes = 0;
-    /* A removal may shift a later entry back into slot i, so slot i is
-     * looked at again; entries shifted across the end of the table land in
-     * slots not yet visited, and those that wrap the other way were kept. */
-    for (size_t i = 0; i < map->capacity;) {
-        IdEntry *e = &map->slots[i];
-        if (e->id && e->arena_id == arena_id) {
-            *bytes += e->size;
-            removed++;
-            if (removing) removing(e, context);
-            idmap_remove(map, e);
-        } else {
-            i++;
+    ArenaRemoval r = {.arena_id = arena_id, .removing = removing, .context = context};
+    const IdArena *arena = arena_of(map, arena_id);
+    size_t mask = map->capacity - 1;
+    uint64_t first_block = arena ? arena->low >> BLOCK_SHIFT : 0, last_block = arena ? arena->high >> BLOCK_SHIFT : 0;
+    if (arena && arena->count == 0) {
+        /* nothing to remove */
+    } else if (arena && last_block - first_block < map->capacity / WORDS_PER_BLOCK / 2) {
+        /* Each block's entries have their homes in the run of WORDS_PER_BLOCK
+         * slots from its block home, and lie between their home and the
+         * first empty slot after it: so walk the run, then on to an empty
+         * slot.  A removal shifts entries back only into the slot being
+         * looked at or later ones, so none is missed. */
+        for (uint64_t block = first_block; block <= last_block && arena->count > 0; block++) {
+            size_t i = block_home(map, block);
+            for (size_t walked = 0; walked < WORDS_PER_BLOCK || map->slots[i].id; walked++, i = (i + 1) & mask)
+                while (remove_if_in_arena(map, i, &r)) continue;
         }
+    } else {
+        /* The whole table.  A removal may shift a later entry back into
+         * slot i, so slot i is looked at again; entries shifted across the
+         * end of the table land in slots not yet visited, and those that
+         * wrap the other way were kept. */
+        for (size_t i = 0; i < map->capacity; i++)
+            while (remove_if_in_arena(map, i, &r)) continue;
     }
-    return removed;
+    *bytes = r.bytes;
+    return r.removed;
 }

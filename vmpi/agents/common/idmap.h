@@ -10,6 +10,18 @@
  * removed from never needs rebuilding.  Invariant: at least one slot is
  * empty, and every entry sits between its home slot and the first empty
  * slot after it.  ID 0 (NULL) is the empty marker and is never stored.
+ * An ID's home slot keeps address locality (idmap.c, home_slot): IDs a few
+ * bytes apart have homes a few slots apart, so a program that allocates,
+ * sweeps or compacts in address order walks the table, not all over it.
+ *
+ * Removing a whole arena need not scan the table.  The map keeps, for the
+ * first IDMAP_ARENAS arena IDs it sees, how many entries each has and the
+ * lowest and highest ID among them since it last had none.  Invariant:
+ * every entry of a tracked arena lies in its [low, high], and `count` is
+ * its number of entries.  When that range spans fewer 512-byte blocks than
+ * the table has slots / 64, idmap_remove_arena visits only the slot runs
+ * those blocks hash to (a young generation's few MiB, out of a table of
+ * millions of slots); an empty arena costs nothing.
  *
  * Only idmap_init and idmap_reserve allocate.  An agent reserves room before
  * a collection, so that inserts during it (thread-suspended mode, no
@@ -29,11 +41,21 @@ typedef struct IdEntry {
     uint32_t tag;       /* the agent's own: 0 when inserted */
 } IdEntry;
 
+#define IDMAP_ARENAS 8
+
+typedef struct IdArena {
+    int32_t arena_id;
+    size_t count;       /* its entries */
+    uint64_t low, high; /* its entries' IDs lie in [low, high] (low > high: none yet) */
+} IdArena;
+
 typedef struct IdMap {
     IdEntry *slots;
     size_t capacity;    /* a power of two */
     unsigned shift;     /* 64 - log2(capacity): hash to slot */
     size_t count;
+    IdArena arenas[IDMAP_ARENAS]; /* the first arena IDs seen; others are untracked */
+    uint32_t num_arenas;
 } IdMap;
 
 bool idmap_init(IdMap *map, size_t capacity);
