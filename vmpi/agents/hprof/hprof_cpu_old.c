@@ -6,6 +6,8 @@
 
 #include <stdlib.h>
 
+#include "../common/grow.h"
+
 void hprof_cpu_old_free(HprofCpuOld *o) {
     free(o->pairs);
     *o = (HprofCpuOld){0};
@@ -14,13 +16,7 @@ void hprof_cpu_old_free(HprofCpuOld *o) {
 uint32_t hprof_cpu_old_pair(HprofCpuOld *o, VMPI_MethodID callee, VMPI_MethodID caller) {
     for (size_t i = o->num_pairs; i-- > 0;)
         if (o->pairs[i].callee == callee && o->pairs[i].caller == caller) return (uint32_t)i;
-    if (o->num_pairs == o->capacity) {
-        size_t capacity = o->capacity ? 2 * o->capacity : 64;
-        HprofCallPair *grown = realloc(o->pairs, capacity * sizeof *grown);
-        if (!grown) return UINT32_MAX;
-        o->pairs = grown;
-        o->capacity = capacity;
-    }
+    if (!agent_grow((void **)&o->pairs, &o->capacity, o->num_pairs + 1, sizeof *o->pairs, 64)) return UINT32_MAX;
     o->pairs[o->num_pairs] = (HprofCallPair){callee, caller};
     return (uint32_t)o->num_pairs++;
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../common/grow.h"
 #include "hprof_reader.h"
 #include "hprof_sites.h"
 
@@ -36,13 +37,8 @@ void hprof_monitor_contended_enter(void) { waiting_since = now_ns(); }
 static HprofContention *contention(HprofMonitors *m, VMPI_RawMonitor id, const char *name, uint32_t trace) {
     for (size_t i = 0; i < m->num_contentions; i++)
         if (m->contentions[i].id == id && m->contentions[i].trace == trace) return &m->contentions[i];
-    if (m->num_contentions == m->capacity) {
-        size_t capacity = m->capacity ? 2 * m->capacity : 16;
-        HprofContention *grown = realloc(m->contentions, capacity * sizeof *grown);
-        if (!grown) return NULL;
-        m->contentions = grown;
-        m->capacity = capacity;
-    }
+    if (!agent_grow((void **)&m->contentions, &m->capacity, m->num_contentions + 1, sizeof *m->contentions, 16))
+        return NULL;
     char *copy = strdup(name ? name : "");
     if (!copy) return NULL;
     m->contentions[m->num_contentions] = (HprofContention){.id = id, .name = copy, .trace = trace};

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "../common/grow.h"
+
 void hprof_sampled_init(HprofSampled *s, int32_t interval) { *s = (HprofSampled){.interval = interval}; }
 
 /* The site of (trace, class), added if new; NULL if memory ran out.  A
@@ -17,13 +19,7 @@ static HprofSampledSite *site_of(HprofSampled *s, uint32_t trace, int32_t is_arr
         const HprofSite *site = &s->sites[i].site;
         if (site->trace == trace && site->is_array == is_array && site->class_id == class_id) return &s->sites[i];
     }
-    if (s->num_sites == s->sites_capacity) {
-        size_t capacity = s->sites_capacity ? s->sites_capacity * 2 : 64;
-        HprofSampledSite *grown = realloc(s->sites, capacity * sizeof *grown);
-        if (!grown) return NULL;
-        s->sites = grown;
-        s->sites_capacity = capacity;
-    }
+    if (!agent_grow((void **)&s->sites, &s->sites_capacity, s->num_sites + 1, sizeof *s->sites, 64)) return NULL;
     HprofSampledSite *added = &s->sites[s->num_sites++];
     *added = (HprofSampledSite){.site = {.trace = trace, .is_array = is_array, .class_id = class_id}};
     return added;

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/grow.h"
+
 /* FNV-1a over the bytes of `n` words. */
 static uint64_t hash_words(uint64_t hash, const uint64_t *words, size_t n) {
     for (size_t i = 0; i < n; i++) {
@@ -16,17 +18,6 @@ static uint64_t hash_words(uint64_t hash, const uint64_t *words, size_t n) {
     return hash;
 }
 
-/* Doubles *capacity (from `initial`) until `needed` elements fit. */
-static bool grow(void **items, size_t *capacity, size_t needed, size_t item_size, size_t initial) {
-    if (needed <= *capacity) return true;
-    size_t cap = *capacity ? *capacity : initial;
-    while (cap < needed) cap *= 2;
-    void *grown = realloc(*items, cap * item_size);
-    if (!grown) return false;
-    *items = grown;
-    *capacity = cap;
-    return true;
-}
 
 bool hprof_sites_init(HprofSites *s) {
     *s = (HprofSites){0};
@@ -94,8 +85,8 @@ uint32_t hprof_sites_trace(HprofSites *s, const VMPI_CallTrace *trace, uint32_t 
             return s->trace_index[slot] - 1;
     }
     if (!index_room(s, &s->trace_index, &s->trace_index_capacity, s->num_traces, trace_hash) ||
-        !grow((void **)&s->traces, &s->traces_capacity, s->num_traces + 1, sizeof *s->traces, 256) ||
-        !grow((void **)&s->frames, &s->frames_capacity, s->num_frames + (size_t)trace->num_frames,
+        !agent_grow((void **)&s->traces, &s->traces_capacity, s->num_traces + 1, sizeof *s->traces, 256) ||
+        !agent_grow((void **)&s->frames, &s->frames_capacity, s->num_frames + (size_t)trace->num_frames,
               sizeof *s->frames, 1024))
         return UINT32_MAX;
     /* Frames are compared with memcmp: copy them member by member so that
@@ -128,7 +119,7 @@ static uint32_t intern_site(HprofSites *s, uint32_t trace, int32_t is_array, uin
             return s->site_index[slot] - 1;
     }
     if (!index_room(s, &s->site_index, &s->site_index_capacity, s->num_sites, site_hash) ||
-        !grow((void **)&s->sites, &s->sites_capacity, s->num_sites + 1, sizeof *s->sites, 256))
+        !agent_grow((void **)&s->sites, &s->sites_capacity, s->num_sites + 1, sizeof *s->sites, 256))
         return UINT32_MAX;
     s->sites[s->num_sites] = (HprofSite){.trace = trace, .is_array = is_array, .class_id = class_id};
     mask = s->site_index_capacity - 1;

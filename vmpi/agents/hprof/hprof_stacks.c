@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/grow.h"
+
 /* Go's heap profile's kinds, in its order (runtime/pprof), so that
  * `go tool pprof -sample_index=inuse_space` and the rest work as on Go's. */
 const HprofValueType hprof_heap_value_types[HPROF_HEAP_VALUE_TYPES] = {
@@ -44,13 +46,7 @@ size_t hprof_stacks_add_types(HprofStacks *s, const HprofValueType *types, size_
 }
 
 HprofStack *hprof_stacks_add(HprofStacks *s, uint32_t trace, const char *class_name) {
-    if (s->num_stacks == s->capacity) {
-        size_t capacity = s->capacity ? s->capacity * 2 : 256;
-        HprofStack *grown = realloc(s->stacks, capacity * sizeof *grown);
-        if (!grown) return NULL;
-        s->stacks = grown;
-        s->capacity = capacity;
-    }
+    if (!agent_grow((void **)&s->stacks, &s->capacity, s->num_stacks + 1, sizeof *s->stacks, 256)) return NULL;
     char *name = NULL;
     if (class_name && !(name = strdup(class_name))) return NULL;
     HprofStack *stack = &s->stacks[s->num_stacks++];
