@@ -452,15 +452,16 @@ static void export_tables(void) {
     if (!done) out_of_memory = true;
 }
 
-/* One dump, at exit or on request, appended to the file: the header the
- * first time, the threads and traces that are new since the last dump, then
- * the heap dump and the sites table as they are now. */
+/* The date as the manual's section headers write it. */
 static void date_now(char date[64]) {
     time_t now = time(NULL);
     struct tm local;
     strftime(date, 64, "%a %b %e %H:%M:%S %Y", localtime_r(&now, &local));
 }
 
+/* One dump, at exit or on request, appended to the file: the header the
+ * first time, the threads and traces that are new since the last dump, then
+ * the sections asked for, as they are now (or the same in format=b). */
 static void write_dump(void) {
     char date[64];
     date_now(date);
