@@ -59,6 +59,7 @@
 #include <unistd.h>
 
 #include "../agent_common.h"
+#include "../common/grow.h"
 #include "hprof_binary.h"
 #include "hprof_cpu_old.h"
 #include "hprof_cpu_samples.h"
@@ -118,13 +119,13 @@ static HprofExport export;          /* pprof= and folded= (hprof_export.h) */
 static VMPI_CallFrame *frames;      /* GetCallTrace's buffer: opts.depth frames */
 static IdMap class_ids, method_ids; /* ID -> tag = index below */
 static ClassInfo *classes;
-static size_t num_classes;
+static size_t num_classes, classes_capacity;
 static MethodInfo *methods;
-static size_t num_methods;
+static size_t num_methods, methods_capacity;
 static VMPI_ThreadID *thread_envs;  /* thread number - FIRST_THREAD_NUMBER */
-static size_t num_threads;
+static size_t num_threads, thread_envs_capacity;
 static ThreadRecord *thread_records;
-static size_t num_thread_records;
+static size_t num_thread_records, thread_records_capacity;
 static bool out_of_memory;
 
 /* The VM's heap at exit, from a level-0 HEAP_DUMP: its objects, and how many
@@ -144,20 +145,17 @@ static char *copy_string(const char *text) {
     return copy;
 }
 
-static bool push(void **items, size_t count, size_t item_size) {
-    void *grown = realloc(*items, (count + 1) * item_size);
-    if (!grown) {
-        out_of_memory = true;
-        return false;
-    }
-    *items = grown;
-    return true;
+/* Room for item `count` of *items (agent_grow); out of memory if none. */
+static bool push(void **items, size_t *capacity, size_t count, size_t item_size) {
+    if (agent_grow(items, capacity, count + 1, item_size, 16)) return true;
+    out_of_memory = true;
+    return false;
 }
 
 static void record_class(const VMPI_Event *event) {
     uint64_t id = (uint64_t)(uintptr_t)event->u.class_load.class_id;
     if (!id || idmap_find(&class_ids, id)) return;
-    if (!push((void **)&classes, num_classes, sizeof *classes) ||
+    if (!push((void **)&classes, &classes_capacity, num_classes, sizeof *classes) ||
         !idmap_reserve(&class_ids, class_ids.count + 1))
         return;
     classes[num_classes] = (ClassInfo){copy_string(event->u.class_load.class_name),
@@ -167,7 +165,7 @@ static void record_class(const VMPI_Event *event) {
         const VMPI_Method *m = &event->u.class_load.methods[i];
         uint64_t method_id = (uint64_t)(uintptr_t)m->method_id;
         if (!method_id || idmap_find(&method_ids, method_id)) continue;
-        if (!push((void **)&methods, num_methods, sizeof *methods) ||
+        if (!push((void **)&methods, &methods_capacity, num_methods, sizeof *methods) ||
             !idmap_reserve(&method_ids, method_ids.count + 1))
             break;
         methods[num_methods] = (MethodInfo){copy_string(m->method_name), (uint32_t)num_classes};
@@ -201,7 +199,7 @@ static void record_thread(const VMPI_Event *event, bool start) {
     VMPI_ThreadID env = start ? event->u.thread_start.thread_env_id : event->env_id;
     uint32_t number = thread_number(env);
     if (start && !number) {
-        if (!push((void **)&thread_envs, num_threads, sizeof *thread_envs)) return;
+        if (!push((void **)&thread_envs, &thread_envs_capacity, num_threads, sizeof *thread_envs)) return;
         thread_envs[num_threads] = env;
         number = FIRST_THREAD_NUMBER + (uint32_t)num_threads++;
     }
@@ -209,7 +207,7 @@ static void record_thread(const VMPI_Event *event, bool start) {
         if (!start) hprof_sampler_thread_end(&sampler, env);
         else if (!hprof_sampler_thread_start(&sampler, env)) out_of_memory = true;
     }
-    if (!number || !push((void **)&thread_records, num_thread_records, sizeof *thread_records)) return;
+    if (!number || !push((void **)&thread_records, &thread_records_capacity, num_thread_records, sizeof *thread_records)) return;
     ThreadRecord *r = &thread_records[num_thread_records++];
     *r = (ThreadRecord){.start = start, .number = number};
     if (start) {

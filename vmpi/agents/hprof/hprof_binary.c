@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../common/grow.h"
 #include "hprof_reader.h"
 
 /* Record tags and heap dump sub-record tags (the HPROF agent manual,
@@ -142,14 +143,12 @@ FILE *hprof_binary_stream(TraceOutput *out) {
     return fopencookie(out, "w", (cookie_io_functions_t){.write = write_to_trace_output});
 }
 
-static bool grow(HprofBinary *b, void **items, size_t count, size_t item_size) {
-    void *grown = realloc(*items, (count + 1) * item_size);
-    if (!grown) {
-        b->failed = true;
-        return false;
-    }
-    *items = grown;
-    return true;
+/* Room for one more class; marks the profile failed if memory is out. */
+static bool room_for_class(HprofBinary *b) {
+    if (agent_grow((void **)&b->classes, &b->classes_capacity, b->num_classes + 1, sizeof *b->classes, 64))
+        return true;
+    b->failed = true;
+    return false;
 }
 
 /* LOAD CLASS for class `index`, named `java`. */
@@ -165,7 +164,7 @@ static void put_load_class(HprofBinary *b, size_t index, const char *java) {
 /* A class hprof adds, java.lang.Object or char[]: no gclab name, no
  * fields; its LOAD CLASS.  Returns its index, or SIZE_MAX. */
 static size_t add_class(HprofBinary *b, uint64_t id, const char *java) {
-    if (!grow(b, (void **)&b->classes, b->num_classes, sizeof *b->classes)) return SIZE_MAX;
+    if (!room_for_class(b)) return SIZE_MAX;
     size_t index = b->num_classes++;
     b->classes[index] = (HprofBinaryClass){.id = id};
     put_load_class(b, index, java);
@@ -197,8 +196,7 @@ static HprofBinaryField *learn_fields(HprofBinary *b, const VMPI_Field *fields, 
 void hprof_binary_class_load(HprofBinary *b, const VMPI_Event *class_load) {
     uint64_t id = (uint64_t)(uintptr_t)class_load->u.class_load.class_id;
     if (!id || idmap_find(&b->class_ids, id)) return;
-    if (!grow(b, (void **)&b->classes, b->num_classes, sizeof *b->classes) ||
-        !idmap_reserve(&b->class_ids, b->class_ids.count + 1)) {
+    if (!room_for_class(b) || !idmap_reserve(&b->class_ids, b->class_ids.count + 1)) {
         b->failed = true;
         return;
     }
@@ -226,7 +224,7 @@ void hprof_binary_class_load(HprofBinary *b, const VMPI_Event *class_load) {
         const VMPI_Method *m = &class_load->u.class_load.methods[i];
         uint64_t method_id = (uint64_t)(uintptr_t)m->method_id;
         if (!method_id || idmap_find(&b->method_ids, method_id)) continue;
-        if (!grow(b, (void **)&b->methods, b->num_methods, sizeof *b->methods) ||
+        if (!agent_grow((void **)&b->methods, &b->methods_capacity, b->num_methods + 1, sizeof *b->methods, 256) ||
             !idmap_reserve(&b->method_ids, b->method_ids.count + 1)) {
             b->failed = true;
             return;

@@ -91,10 +91,10 @@ typedef struct HprofBinary {
     int64_t start_us;              /* the header's time, microseconds since the epoch */
     uint64_t next_string_id, next_frame_id;
     HprofBinaryClass *classes;     /* index + 1 is the class serial number */
-    size_t num_classes;
+    size_t num_classes, classes_capacity;
     IdMap class_ids;               /* class ID -> tag = index in classes */
     HprofBinaryMethod *methods;
-    size_t num_methods;
+    size_t num_methods, methods_capacity;
     IdMap method_ids;              /* method ID -> tag = index in methods */
     IdMap array_classes;           /* element class ID -> tag = index of its array class */
     uint32_t primitive_arrays[16]; /* VMPI element kind -> index + 1 of its array class */
