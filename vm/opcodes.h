@@ -141,7 +141,9 @@ enum { OPND_NONE, OPND_U8, OPND_U16, OPND_I32, OPND_JUMP };
     X(PRINTD,   0xa1, OPND_U8,   1, 0, 0, 0) \
     X(PRINTZ,   0xa2, OPND_U8,   1, 0, 0, 0) \
     X(PRINTS,   0xa3, OPND_U8,   0, 0, 1, 0) \
-    X(EXIT,     0xa4, OPND_NONE, 1, 0, 0, 0) /* exit with status */
+    X(EXIT,     0xa4, OPND_NONE, 1, 0, 0, 0) /* exit with status */ \
+    /* native calls (vm/interp/native.c) */ \
+    X(CALLN,    0xbf, OPND_U16,  VAR, VAR, VAR, VAR) /* native #n */
 
 typedef enum Opcode {
 #define GCLAB_OP_ENUM(name, code, opnd, ppop, ppush, rpop, rpush) OP_##name = code,

@@ -152,6 +152,16 @@ bool program_layout(Program *p, const char **why) {
         m->signature = method_signature(p, m);
         if (!m->signature) { *why = "out of memory"; return false; }
     }
+    for (uint32_t i = 0; i < p->num_natives; i++) {
+        ProgNative *n = &p->natives[i];
+        if (!type_index_ok(p, n->return_type)) { *why = "native return type out of range"; return false; }
+        n->num_prim_args = n->num_ref_args = 0;
+        for (uint32_t a = 0; a < n->num_params; a++) {
+            if (!type_index_ok(p, n->param_types[a])) { *why = "native parameter type out of range"; return false; }
+            if (type_is_ref(p->types[n->param_types[a]])) n->num_ref_args++;
+            else n->num_prim_args++;
+        }
+    }
     if (p->entry_method >= p->num_methods) {
         *why = "entry method out of range";
         return false;
@@ -299,6 +309,12 @@ void program_free(Program *p) {
     }
     if (p->free_methods) p->free_methods(p->methods);
     else free(p->methods);
+    for (uint32_t i = 0; i < p->num_natives; i++) {
+        free(p->natives[i].name);
+        free(p->natives[i].library);
+        free(p->natives[i].param_types);
+    }
+    free(p->natives);
     free(p);
 }
 

@@ -92,6 +92,30 @@ typedef struct ProgString {
     uint32_t len;
 } ProgString;
 
+/* A native function (docs/language.md "Native functions"): a C function
+ * in a shared library, called by CALLN #n.  Its types are C types spelled
+ * as descriptors: Z B C S I J F D are bool and the 8-, 16- (unsigned C),
+ * 16-, 32- and 64-bit integers, float and double; LString; is a const
+ * char * to a NUL-terminated copy; [X with a primitive X is a pointer to
+ * the array's elements; the result may also be V, and not an array.  On
+ * the stacks B C S I J are ints, F D doubles, Z a bool
+ * (prog_native_value_letter); a string or array takes a reference slot. */
+typedef struct ProgNative {
+    char *name;            /* the symbol, and the name the program calls */
+    char *library;         /* as given to dlopen: "libm.so.6" */
+    uint32_t num_params;
+    uint32_t *param_types; /* type indexes */
+    uint32_t return_type;  /* type index (may be "V") */
+    /* Derived by program_layout(). */
+    uint32_t num_prim_args, num_ref_args;
+} ProgNative;
+
+/* The stack letter (J, D or Z) of a primitive C type letter of a native's
+ * signature: an int for every integer width, a double for float. */
+static inline char prog_native_value_letter(char c_letter) {
+    return c_letter == 'Z' ? 'Z' : c_letter == 'F' || c_letter == 'D' ? 'D' : 'J';
+}
+
 typedef struct Program {
     char **types;          uint32_t num_types;
     int64_t *ints;         uint32_t num_ints;
@@ -102,6 +126,7 @@ typedef struct Program {
     ProgField *statics;    uint32_t num_statics;  /* static fields */
     ProgMethod *methods;   uint32_t num_methods;
     uint32_t entry_method; /* `main`: static, () or (string[]), returns V or J */
+    ProgNative *natives;   uint32_t num_natives;  /* CALLN #n */
     /* Derived by program_layout(). */
     uint32_t num_ref_statics, num_prim_statics;
     /* How program_free frees `methods`: free, unless program_move_methods

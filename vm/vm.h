@@ -77,6 +77,7 @@ typedef struct VMOptions {
     bool seeded;
     uint64_t seed;
     bool plain_code;        /* run the code as loaded, without superinstructions (tests) */
+    bool no_native;         /* --no-native: refuse a program that declares natives */
 } VMOptions;
 
 struct VM {
@@ -105,6 +106,8 @@ struct VM {
     uint64_t *prim_statics;     /* program->num_prim_statics */
     VMThread **threads;
     uint32_t num_threads;
+    /* program->num_natives bound natives (vm/interp/native.h), for CALLN. */
+    struct NativeBinding *natives;
 };
 
 /* Every linked class has an index, used by CLASS_LOAD

@@ -2,7 +2,8 @@
  * verified_run.c -- fuzz harness: "verified means safe".  Bytes in -> the
  * loader and verifier; a program they accept is run by vmrun under every
  * collector with --gc-stress --verify-heap and the smallest heap, each run in
- * a child process with a time limit.  A run may end in any exit status (the
+ * a child process with a time limit, and with --no-native: a fuzzed native
+ * declaration could call any function of any library.  A run may end in any exit status (the
  * program's own, or 1 for a runtime error or out of memory) or be stopped by
  * the time limit; it must never die by any other signal, trip a sanitizer
  * (the children abort on a report), fail --verify-heap or reach the
@@ -57,7 +58,8 @@ static int run_child(const char *path, const char *gc, char *errors) {
         setenv("ASAN_OPTIONS", "detect_leaks=0:abort_on_error=1", 1);
         setenv("UBSAN_OPTIONS", "halt_on_error=1:abort_on_error=1:print_stacktrace=1", 1);
         alarm(RUN_SECONDS); /* survives exec: the default action ends the child */
-        execl(GCLAB_VMRUN, "vmrun", gc_option, "--gc-stress", "--verify-heap", "--heap=64k", path, (char *)NULL);
+        execl(GCLAB_VMRUN, "vmrun", gc_option, "--gc-stress", "--verify-heap", "--heap=64k", "--no-native", path,
+              (char *)NULL);
         _exit(127);
     }
     close(pipe_fds[1]);
@@ -106,7 +108,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         else if (starts_with(errors, "verify-heap:")) why = "heap verification failed";
         if (why) {
             unlink(path);
-            FINDING("vmrun --gc=%s --gc-stress --verify-heap --heap=64k: %s\n----\n%s", (*ops)->constraints->name, why, errors);
+            FINDING("vmrun --gc=%s --gc-stress --verify-heap --heap=64k --no-native: %s\n----\n%s", (*ops)->constraints->name, why, errors);
         }
     }
     unlink(path);

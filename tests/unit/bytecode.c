@@ -224,10 +224,10 @@ Test(damaged, bad_version) {
     size_t len;
     uint8_t *image = sample_image(&len);
     image[4] = 7;
-    ASSERT_PARSE_ERROR(image, len, "t.bc: offset 4: unsupported version 7.0 (this loader reads 1.0)");
+    ASSERT_PARSE_ERROR(image, len, "t.bc: offset 4: unsupported version 7.0 (this loader reads 1.1)");
     image[4] = 1;
-    image[6] = 1;
-    ASSERT_PARSE_ERROR(image, len, "t.bc: offset 4: unsupported version 1.1 (this loader reads 1.0)");
+    image[6] = 2;
+    ASSERT_PARSE_ERROR(image, len, "t.bc: offset 4: unsupported version 1.2 (this loader reads 1.1)");
     free(image);
 }
 

@@ -30,11 +30,16 @@
  *     .line N               the next instruction starts source line N
  *     .bytes NUMBER...      raw code bytes, for tests of malformed code
  *   .entry METHOD           the entry method: an index or Owner.name
+ *   .native N NAME "LIBRARY" RESULT PARAM...
+ *                           native N (numbered in order from 0, like the
+ *                           pools): C symbol NAME in LIBRARY, its result
+ *                           and parameter types (program.h, ProgNative)
  *
  * Opcodes are the lower-case names of opcodes.h.  Operands: jumps take a
  * LABEL or a signed byte offset from the instruction (+7, -12); call takes
  * a method, new a class, get/putf* a field, get/puts* a static (an index, or
- * Owner.name, Name for a class); newarr a TYPE; everything else a NUMBER.
+ * Owner.name, Name for a class); newarr a TYPE; calln a native's index;
+ * everything else a NUMBER.
  * The header directives come before the method's first instruction; any
  * directive other than .line and .bytes ends the method.
  *
@@ -59,6 +64,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../limits.h"
 #include "../opcodes.h"
 #include "../verify/verify.h"
 
@@ -118,6 +124,8 @@ typedef struct Asm {
     MethodSource *method_sources;
     uint32_t cap_type_lines, cap_class_lines, cap_field_sources, cap_static_sources, cap_method_sources;
     uint32_t entry_line;
+    uint32_t *native_lines;   /* where each native was declared */
+    uint32_t cap_natives, cap_native_lines;
     uint32_t current_class;   /* PROG_NONE before the first .class */
     /* The method being assembled (PROG_NONE if none). */
     uint32_t current_method;
@@ -509,6 +517,30 @@ static bool directive_method(Asm *a) {
     a->current_method = index;
     a->has_params = a->has_returns = a->has_plocals = a->has_rlocals = a->has_stack = a->in_code = false;
     a->code_len = a->num_lines = a->num_labels = a->num_label_uses = 0;
+    return true;
+}
+
+/* .native N NAME "LIBRARY" RESULT PARAM...: the first param is token 5. */
+static bool directive_native(Asm *a) {
+    Program *p = a->p;
+    if (!need_args(a, 4, 4 + PROG_MAX_PARAMS, ".native N NAME \"LIBRARY\" RESULT PARAM...") ||
+        !next_index(a, &a->tokens[1], p->num_natives))
+        return false;
+    if (!grow(a, p->natives, a->cap_natives, p->num_natives + 1) ||
+        !grow(a, a->native_lines, a->cap_native_lines, p->num_natives + 1))
+        return false;
+    a->native_lines[p->num_natives] = a->line;
+    ProgNative *n = &p->natives[p->num_natives++];
+    n->name = copy_string(a, a->tokens[2].text);
+    n->library = copy_string(a, a->tokens[3].text);
+    if (!n->name || !n->library || !type_operand(a, &a->tokens[4], &n->return_type)) return false;
+    uint32_t count = a->num_tokens - 5;
+    if (count == 0) return true;
+    n->param_types = calloc(count, sizeof *n->param_types);
+    if (!n->param_types) return error(a, "out of memory");
+    n->num_params = count;
+    for (uint32_t i = 0; i < count; i++)
+        if (!type_operand(a, &a->tokens[5 + i], &n->param_types[i])) return false;
     return true;
 }
 
@@ -917,6 +949,7 @@ static bool process_line(Asm *a) {
     if (strcmp(d, ".static") == 0) return directive_field(a, true);
     if (strcmp(d, ".method") == 0) return directive_method(a);
     if (strcmp(d, ".entry") == 0) return directive_entry(a);
+    if (strcmp(d, ".native") == 0) return directive_native(a);
     return error(a, "unknown directive %s", d);
 }
 
@@ -957,6 +990,7 @@ static uint32_t error_line(const Asm *a, const VerifyError *e) {
     case VERIFY_IN_FIELD: return a->field_sources[e->index].line;
     case VERIFY_IN_STATIC: return a->static_sources[e->index].line;
     case VERIFY_IN_ENTRY: return a->entry_line;
+    case VERIFY_IN_NATIVE: return e->index < a->p->num_natives ? a->native_lines[e->index] : a->total_lines;
     }
     return a->total_lines;
 }
@@ -974,6 +1008,7 @@ static void asm_free(Asm *a) {
     free(a->static_sources);
     free(a->type_lines);
     free(a->class_lines);
+    free(a->native_lines);
     free(a->code);
     free(a->lines);
     free(a->tokens);

@@ -146,6 +146,10 @@ static void print_operand_comment(FILE *out, const Program *p, const ProgMethod 
         else
             fputs("?", out);
         break;
+    case OP_CALLN:
+        if (n < p->num_natives) fputs(p->natives[n].name, out);
+        else fputs("?", out);
+        break;
     case OP_NEW:
         fputs(class_name(p, n), out);
         break;
@@ -167,7 +171,7 @@ static bool has_comment(uint8_t op) {
     switch (op) {
     case OP_LDI: case OP_LDD: case OP_LDS: case OP_PLOAD: case OP_PSTORE: case OP_IINC: case OP_RLOAD:
     case OP_RSTORE: case OP_CALL: case OP_NEW: case OP_GETFP: case OP_PUTFP: case OP_GETFR: case OP_PUTFR:
-    case OP_GETSP: case OP_PUTSP: case OP_GETSR: case OP_PUTSR: case OP_NEWARR:
+    case OP_GETSP: case OP_PUTSP: case OP_GETSR: case OP_PUTSR: case OP_NEWARR: case OP_CALLN:
         return true;
     default:
         return false;
@@ -292,6 +296,20 @@ void asm_print(const Program *p, FILE *out) {
             print_field(out, p, ".static", p->statics, p->num_statics, cls->statics[i]);
         for (uint32_t i = 0; i < cls->num_methods; i++)
             if (cls->methods[i] < p->num_methods) print_method(out, p, cls->methods[i]);
+    }
+    if (p->num_natives > 0) fputc('\n', out);
+    for (uint32_t i = 0; i < p->num_natives; i++) {
+        const ProgNative *n = &p->natives[i];
+        int used = fprintf(out, ".native %u ", i);
+        used += print_word(out, n->name);
+        used += fputc(' ', out) != EOF;
+        used += print_quoted(out, n->library, strlen(n->library));
+        used += fprintf(out, " %u", n->return_type);
+        for (uint32_t a = 0; a < n->num_params; a++) used += fprintf(out, " %u", n->param_types[a]);
+        comment(out, used);
+        fprintf(out, "%s", desc_of(p, n->return_type));
+        for (uint32_t a = 0; a < n->num_params; a++) fprintf(out, " %s", desc_of(p, n->param_types[a]));
+        fputc('\n', out);
     }
     fputc('\n', out);
     int used = fprintf(out, ".entry %u", p->entry_method);

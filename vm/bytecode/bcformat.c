@@ -4,10 +4,11 @@
  * can be written from this comment alone.
  *
  * A .bc file holds one whole Program (vm/program.h): its pools, classes,
- * fields, statics, methods and entry point.  Invariant: a file is the
- * concatenation below with no padding, no optional parts and nothing after
- * the entry method, so every image bc_parse accepts serializes back to the
- * same bytes.
+ * fields, statics, methods, natives and entry point.  Invariant: a file is
+ * the concatenation below with no padding, no optional part but the natives
+ * list (there exactly when the minor version is 1, and never empty) and
+ * nothing after the entry method, so every image bc_parse accepts
+ * serializes back to the same bytes.
  *
  * Encoding of the items
  *
@@ -24,7 +25,8 @@
  *
  *   offset 0  magic      4 bytes "GCLB"
  *   offset 4  major      u16 = 1   a reader rejects any other major version
- *   offset 6  minor      u16 = 0   a reader rejects a minor above its own
+ *   offset 6  minor      u16 = 0 or 1   a reader rejects a minor above its
+ *                                  own; 1 exactly when natives follow
  *   offset 8  types      list<str>      type descriptors (program.h): one of
  *                                        Z B C S I J F D V, "LName;" or "[X"
  *             ints       list<i64>      the int constants, LDI #n
@@ -35,6 +37,8 @@
  *             fields     list<field>    instance fields: GETFP/PUTFP/GETFR/PUTFR #n
  *             statics    list<field>    static fields: GETSP/PUTSP/GETSR/PUTSR #n
  *             methods    list<method>   CALL #n
+ *             natives    list<native>   CALLN #n; only in a 1.1 file, and
+ *                                        then not empty
  *             entry      u32            index of the entry method (main)
  *
  *   class     str   name
@@ -58,6 +62,11 @@
  *             list<line>  line table, sorted by pc (ties allowed)
  *   line      u32   pc, the offset of an instruction in the code, below N
  *             u32   1-based source line
+ *   native    str   name: the C symbol, and the name calls use
+ *             str   library, as given to dlopen ("libm.so.6")
+ *             list<type>  parameter types, C types as descriptors (program.h,
+ *                   ProgNative)
+ *             type  return type (may be V)
  *
  * What the reader checks (bcread.c); everything else is the verifier's
  *
@@ -79,7 +88,8 @@
  *   field 12 (empty str, type, owner),
  *   method 41 (empty name 4, owner 4, flags 1, then eight u32: parameter
  *   count, return type, the two local counts, the two depths, code length,
- *   line count).
+ *   line count),
+ *   native 16 (two empty strs, parameter count, return type).
  */
 #include "bcformat.h"
 

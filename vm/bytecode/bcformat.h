@@ -11,7 +11,9 @@
 #include "../program.h"
 
 extern const uint8_t bc_magic[4];
-enum { BC_VERSION_MAJOR = 1, BC_VERSION_MINOR = 0 };
+enum { BC_VERSION_MAJOR = 1, BC_VERSION_MINOR = 1 };
+/* The first minor version with a natives list (bcformat.c). */
+enum { BC_MINOR_NATIVES = 1 };
 enum { BC_HEADER_SIZE = 8 };
 enum { BC_METHOD_STATIC = 0x01 };
 
@@ -24,6 +26,7 @@ enum {
     BC_MIN_CLASS = 20,
     BC_MIN_FIELD = 12,
     BC_MIN_METHOD = 41,
+    BC_MIN_NATIVE = 16,
 };
 
 /* The file offset of every declaration of a parsed program, so an error the
@@ -31,6 +34,7 @@ enum {
 typedef struct BcOffsets {
     uint32_t *types, *classes, *fields, *statics, *methods;
     uint32_t entry;
+    uint32_t *natives;
 } BcOffsets;
 
 /* bc_parse, also filling *where (if not NULL) on success; free it with

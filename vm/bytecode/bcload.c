@@ -26,6 +26,7 @@ static uint32_t error_offset(const Program *p, const BcOffsets *where, const Ver
     case VERIFY_IN_FIELD: return e->index < p->num_fields ? where->fields[e->index] : 0;
     case VERIFY_IN_STATIC: return e->index < p->num_statics ? where->statics[e->index] : 0;
     case VERIFY_IN_ENTRY: return where->entry;
+    case VERIFY_IN_NATIVE: return e->index < p->num_natives ? where->natives[e->index] : 0;
     }
     return 0;
 }

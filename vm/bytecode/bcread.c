@@ -155,18 +155,41 @@ static bool read_u32_list(Reader *r, const char *count_what, uint32_t max_count,
     return true;
 }
 
-static bool read_header(Reader *r) {
+/* The natives list of a 1.1 file (bcformat.c): never empty, so that each
+ * image has one encoding (a program without natives is written as 1.0). */
+static bool read_natives(Reader *r, Program *p, BcOffsets *where) {
+    size_t at = r->pos;
+    uint32_t n;
+    if (!read_count(r, "native count", BC_MIN_NATIVE, PROG_MAX_TABLE_ENTRIES, "natives", &n)) return false;
+    if (n == 0) return fail_at(r, at, "a version 1.1 file declares at least one native (without natives it is 1.0)");
+    if (!alloc_items(r, (void **)&p->natives, n, sizeof *p->natives) ||
+        !alloc_items(r, (void **)&where->natives, n, sizeof *where->natives))
+        return false;
+    p->num_natives = n;
+    for (uint32_t i = 0; i < n; i++) {
+        ProgNative *native = &p->natives[i];
+        where->natives[i] = (uint32_t)r->pos;
+        if (!read_str(r, "native name", &native->name, NULL) || !read_str(r, "native library", &native->library, NULL) ||
+            !read_u32_list(r, "native parameter count", PROG_MAX_PARAMS, "parameters", "type index", p->num_types,
+                           "types", &native->num_params, &native->param_types, NULL) ||
+            !read_index(r, "type index", p->num_types, "types", &native->return_type))
+            return false;
+    }
+    return true;
+}
+
+static bool read_header(Reader *r, uint16_t *minor) {
     size_t have = r->len < sizeof bc_magic ? r->len : sizeof bc_magic;
     if (have > 0 && memcmp(r->data, bc_magic, have) != 0)
         return fail_at(r, 0, "bad magic (not a gclab bytecode file)");
     if (r->len < BC_HEADER_SIZE)
         return fail_at(r, 0, "truncated file: the header needs %d bytes, the file has %zu", BC_HEADER_SIZE, r->len);
     r->pos = sizeof bc_magic;
-    uint16_t major, minor;
+    uint16_t major;
     read_u16(r, "major version", &major);
-    read_u16(r, "minor version", &minor);
-    if (major != BC_VERSION_MAJOR || minor > BC_VERSION_MINOR)
-        return fail_at(r, 4, "unsupported version %u.%u (this loader reads %d.%d)", major, minor, BC_VERSION_MAJOR,
+    read_u16(r, "minor version", minor);
+    if (major != BC_VERSION_MAJOR || *minor > BC_VERSION_MINOR)
+        return fail_at(r, 4, "unsupported version %u.%u (this loader reads %d.%d)", major, *minor, BC_VERSION_MAJOR,
                        BC_VERSION_MINOR);
     return true;
 }
@@ -355,7 +378,8 @@ static bool check_class_lists(Reader *r, const Program *p, const ClassListsAt *l
 
 static bool read_program(Reader *r, Program *p, BcOffsets *where) {
     ClassListsAt *lists_at = NULL;
-    bool ok = read_header(r) && read_pools(r, p, where) && read_classes(r, p, where, &lists_at) &&
+    uint16_t minor = 0;
+    bool ok = read_header(r, &minor) && read_pools(r, p, where) && read_classes(r, p, where, &lists_at) &&
               read_fields(r, p, "field", &p->fields, &p->num_fields, &where->fields) &&
               read_fields(r, p, "static", &p->statics, &p->num_statics, &where->statics);
     if (ok) {
@@ -369,6 +393,7 @@ static bool read_program(Reader *r, Program *p, BcOffsets *where) {
             ok = read_method(r, p, &p->methods[i]);
         }
     }
+    if (ok && minor >= BC_MINOR_NATIVES) ok = read_natives(r, p, where);
     if (ok) {
         where->entry = (uint32_t)r->pos;
         ok = read_index(r, "entry method index", p->num_methods, "methods", &p->entry_method);
@@ -386,6 +411,7 @@ void bc_offsets_free(BcOffsets *where) {
     free(where->fields);
     free(where->statics);
     free(where->methods);
+    free(where->natives);
     memset(where, 0, sizeof *where);
 }
 

@@ -99,7 +99,8 @@ uint8_t *bc_serialize(const Program *p, size_t *len) {
     ByteBuf b = {0};
     put_bytes(&b, bc_magic, sizeof bc_magic);
     put_u16(&b, BC_VERSION_MAJOR);
-    put_u16(&b, BC_VERSION_MINOR);
+    /* A program without natives is a 1.0 file, readable by older loaders. */
+    put_u16(&b, p->num_natives > 0 ? BC_MINOR_NATIVES : 0);
 
     put_u32(&b, p->num_types);
     for (uint32_t i = 0; i < p->num_types; i++) put_str(&b, p->types[i]);
@@ -127,6 +128,16 @@ uint8_t *bc_serialize(const Program *p, size_t *len) {
     put_fields(&b, p->num_statics, p->statics);
     put_u32(&b, p->num_methods);
     for (uint32_t i = 0; i < p->num_methods; i++) put_method(&b, &p->methods[i]);
+    if (p->num_natives > 0) {
+        put_u32(&b, p->num_natives);
+        for (uint32_t i = 0; i < p->num_natives; i++) {
+            const ProgNative *n = &p->natives[i];
+            put_str(&b, n->name);
+            put_str(&b, n->library);
+            put_u32_list(&b, n->num_params, n->param_types);
+            put_u32(&b, n->return_type);
+        }
+    }
     put_u32(&b, p->entry_method);
 
     if (b.failed) {

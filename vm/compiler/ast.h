@@ -141,6 +141,7 @@ struct Stmt {
 typedef struct Param {
     TypeRef type_ref;
     LocalDecl *local;
+    Type *c_type;             /* checker, natives only: the C type as declared (int32); local->type is its value (int) */
     struct Param *next;
 } Param;
 
@@ -168,11 +169,13 @@ typedef struct MethodDecl {
     TypeRef result_ref;
     Param *params;
     uint32_t num_params;
-    Stmt *body;               /* an ST_BLOCK */
+    Stmt *body;               /* an ST_BLOCK; NULL for a native */
+    const char *native_library; /* a native (Module.natives): the library named in its declaration */
+    Type *c_result;           /* checker, natives only: the C result type as declared */
     SrcPos end_pos;           /* the closing brace */
     struct ClassDecl *owner;
     Type *result;             /* checker */
-    uint32_t index;           /* checker: in Program.methods */
+    uint32_t index;           /* checker: in Program.methods, or in Program.natives for a native */
     LocalTypes prim_locals;   /* checker */
     LocalTypes ref_locals;    /* checker: the receiver is ref local 0 of an instance method */
     struct MethodDecl *next;
@@ -193,6 +196,8 @@ typedef struct Module {
     const char *source_file;  /* base name of the path: "trees.gcl" */
     ClassDecl *classes;       /* the module class first, then declared classes in order */
     uint32_t num_classes;
+    MethodDecl *natives;      /* native declarations, in order; index is their place here */
+    uint32_t num_natives;
     /* checker: */
     uint32_t num_fields, num_statics, num_methods;
     MethodDecl *main;

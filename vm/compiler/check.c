@@ -62,6 +62,12 @@ static MethodDecl *find_method(const ClassDecl *cls, const char *name) {
     return NULL;
 }
 
+static MethodDecl *find_native(const Module *m, const char *name) {
+    for (MethodDecl *md = m->natives; md; md = md->next)
+        if (strcmp(md->name, name) == 0) return md;
+    return NULL;
+}
+
 static LocalDecl *find_local(const Checker *c, const char *name) {
     for (LocalDecl *l = c->visible; l; l = l->shadowed)
         if (strcmp(l->name, name) == 0) return l;
@@ -162,6 +168,41 @@ static void declare_members(Checker *c) {
             for (Param *p = md->params; p; p = p->next) p->local->type = resolve_type(c, &p->type_ref, USE_VARIABLE);
             md->index = next_index(c, &m->num_methods, md->pos, "methods");
         }
+    }
+}
+
+/* ---- natives (docs/language.md "Native functions") ------------------------------------ */
+
+/* The C type a native's parameter or result is declared with: a number,
+ * bool, string or (parameters only) a one-level array of numbers or bools;
+ * the narrow kinds (int32, float, ...) name C's widths. */
+static Type *resolve_native_type(Checker *c, const TypeRef *ref, bool result) {
+    Type *t = resolve_type(c, ref, result && ref->base == TOK_VOID ? USE_RESULT : USE_ELEMENT);
+    bool scalar = t->kind != TY_CLASS && t->kind != TY_ARRAY;
+    bool array = t->kind == TY_ARRAY && t->elem->kind != TY_CLASS && t->elem->kind != TY_ARRAY &&
+                 t->elem->kind != TY_STRING;
+    if (result && t->kind == TY_ARRAY)
+        session_error(c->s, ref->pos, "a native function cannot return an array (C gives no length)");
+    if (!scalar && !array)
+        session_error(c->s, ref->pos, "C can be passed only numbers, bools, strings and arrays of numbers or bools, not %s",
+                      t->name);
+    return t;
+}
+
+/* Natives are top-level functions of the module, numbered in Program.natives. */
+static void declare_natives(Checker *c) {
+    Module *m = c->m;
+    uint32_t index = 0;
+    for (MethodDecl *md = m->natives; md; md = md->next) {
+        if (find_field(c->module, md->name) || find_method(c->module, md->name) || find_native(m, md->name) != md)
+            session_error(c->s, md->pos, "'%s' is already declared", md->name);
+        md->c_result = resolve_native_type(c, &md->result_ref, true);
+        md->result = type_element_value(c->types, md->c_result);
+        for (Param *p = md->params; p; p = p->next) {
+            p->c_type = resolve_native_type(c, &p->type_ref, false);
+            p->local->type = type_element_value(c->types, p->c_type);
+        }
+        md->index = next_index(c, &index, md->pos, "native functions");
     }
 }
 
@@ -490,6 +531,7 @@ static void check_call(Checker *c, Expr *e) {
         if (skipped_instance) md = NULL;
         if (md && !md->is_static) receiver = make_this(c, e->pos);
         if (!md && !c->cls->is_module) md = find_method(c->module, name);
+        if (!md) md = find_native(c->m, name);
         if (!md) {
             Builtin which;
             if (skipped_instance)
@@ -839,6 +881,7 @@ void check_module(Session *s, Module *m) {
     types_init(s, &m->types);
     declare_classes(&c);
     declare_members(&c);
+    declare_natives(&c);
     find_main(&c);
     for (ClassDecl *cls = m->classes; cls; cls = cls->next)
         for (MethodDecl *md = cls->methods; md; md = md->next) check_method(&c, cls, md);

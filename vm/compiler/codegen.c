@@ -160,9 +160,10 @@ static void emit_call(Gen *g, const MethodDecl *md) {
         if (type_is_reference(p->local->type)) ref_args++;
         else prim_args++;
     }
-    uint8_t buf[3] = {OP_CALL};
-    op_operand_put(buf + 1, md->index, op_operand_size(op_info[OP_CALL].operand));
-    emit_bytes(g, buf, op_size(OP_CALL));
+    Opcode op = md->native_library ? OP_CALLN : OP_CALL;
+    uint8_t buf[3] = {(uint8_t)op};
+    op_operand_put(buf + 1, md->index, op_operand_size(op_info[op].operand));
+    emit_bytes(g, buf, op_size((uint8_t)op));
     bool void_result = md->result->kind == TY_VOID, ref_result = type_is_reference(md->result);
     adjust(g, prim_args, !void_result && !ref_result, ref_args, ref_result);
 }
@@ -651,6 +652,18 @@ static void gen_class(Gen *g, ClassDecl *cls) {
     }
 }
 
+/* A native's record: its C types, as declared (program.h, ProgNative). */
+static void gen_native(Gen *g, const MethodDecl *md) {
+    ProgNative *pn = &g->p->natives[md->index];
+    pn->name = session_strdup_heap(g->s, md->name);
+    pn->library = session_strdup_heap(g->s, md->native_library);
+    pn->param_types = session_realloc(g->s, NULL, (size_t)md->num_params * sizeof *pn->param_types);
+    uint32_t i = 0;
+    for (const Param *p = md->params; p; p = p->next) pn->param_types[i++] = type_index(g, p->c_type);
+    pn->num_params = md->num_params;
+    pn->return_type = type_index(g, md->c_result);
+}
+
 /* Zeroed, so program_free() can free a half-built program at any point. */
 static void *zeroed_array(Gen *g, uint32_t count, size_t elem) {
     void *array = calloc(count ? count : 1, elem);
@@ -673,6 +686,11 @@ Program *codegen_module(Session *s, Module *m) {
     p->methods = zeroed_array(&g, m->num_methods, sizeof *p->methods);
     p->num_methods = m->num_methods;
     for (ClassDecl *cls = m->classes; cls; cls = cls->next) gen_class(&g, cls);
+    if (m->num_natives > 0) {
+        p->natives = zeroed_array(&g, m->num_natives, sizeof *p->natives);
+        p->num_natives = m->num_natives;
+        for (const MethodDecl *md = m->natives; md; md = md->next) gen_native(&g, md);
+    }
     p->entry_method = m->main->index;
     return p;
 }

@@ -39,6 +39,7 @@ static const struct { const char *word; TokenKind kind; } keywords[] = {
     {"int", TOK_INT}, {"double", TOK_DOUBLE}, {"bool", TOK_BOOL}, {"string", TOK_STRING},
     {"byte", TOK_BYTE}, {"char", TOK_CHAR}, {"short", TOK_SHORT}, {"int32", TOK_INT32},
     {"float", TOK_FLOAT},
+    {"native", TOK_NATIVE},
 };
 
 static SrcPos pos_at(const Lexer *lx, const char *at) {

@@ -35,7 +35,8 @@
     X(TRUE, "'true'") X(FALSE, "'false'") X(NULL, "'null'") \
     X(VOID, "'void'") X(INT, "'int'") X(DOUBLE, "'double'") X(BOOL, "'bool'") \
     X(STRING, "'string'") X(BYTE, "'byte'") X(CHAR, "'char'") X(SHORT, "'short'") \
-    X(INT32, "'int32'") X(FLOAT, "'float'")
+    X(INT32, "'int32'") X(FLOAT, "'float'") \
+    X(NATIVE, "'native'")
 
 typedef enum TokenKind {
 #define GCLAB_TOKEN_ENUM(name, spelling) TOK_##name,

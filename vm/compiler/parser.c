@@ -1,7 +1,8 @@
 /*
  * parser.c -- the grammar of docs/language.md, by recursive descent (parser.h).
  *
- *   file      := (class | member)*
+ *   file      := (class | member | native)*
+ *   native    := 'native' STRING type NAME '(' params ')' ';'
  *   class     := 'class' NAME '{' ('static'? member)* '}'
  *   member    := type NAME ';'  |  type NAME '(' params ')' block
  *   type      := ('int'|'double'|'bool'|'string'|'void'|'byte'|'char'
@@ -518,6 +519,27 @@ static void parse_member(Parser *p, ClassDecl *cls, bool is_static, FieldDecl **
     *field_tail = &f->next;
 }
 
+/* A native declaration (docs/language.md "Native functions"): a top-level
+ * function of the module without a body. */
+static MethodDecl *parse_native(Parser *p, ClassDecl *module) {
+    advance(p);
+    const Token *library = expect(p, TOK_STRING_LIT, "(the library's name) after 'native'");
+    if (library->u.string.len == 0) session_error(p->s, library->pos, "the library's name is empty");
+    TypeRef result = parse_type(p, "the native function's result type");
+    const Token *name = expect(p, TOK_IDENT, "(a name) after the type");
+    MethodDecl *m = session_alloc(p->s, sizeof *m);
+    m->pos = name->pos;
+    m->name = name->u.name;
+    m->is_static = true;
+    m->result_ref = result;
+    m->owner = module;
+    m->native_library = library->u.string.chars;
+    expect(p, TOK_LPAREN, "after the native function's name");
+    parse_params(p, m);
+    expect(p, TOK_SEMI, "after a native declaration (it has no body)");
+    return m;
+}
+
 static ClassDecl *new_class(Parser *p, const char *name, SrcPos pos) {
     ClassDecl *c = session_alloc(p->s, sizeof *c);
     c->name = name;
@@ -553,8 +575,13 @@ Module *parse_module(Session *s, const Token *tokens, uint32_t num_tokens,
     ClassDecl **class_tail = &module->next;
     FieldDecl **field_tail = &module->fields;
     MethodDecl **method_tail = &module->methods;
+    MethodDecl **native_tail = &m->natives;
     while (!at(&p, TOK_EOF)) {
-        if (at(&p, TOK_CLASS)) {
+        if (at(&p, TOK_NATIVE)) {
+            *native_tail = parse_native(&p, module);
+            native_tail = &(*native_tail)->next;
+            m->num_natives++;
+        } else if (at(&p, TOK_CLASS)) {
             *class_tail = parse_class(&p);
             class_tail = &(*class_tail)->next;
             m->num_classes++;

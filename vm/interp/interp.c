@@ -55,6 +55,7 @@
 #include "../../vmpi/post.h"
 #include "../opcodes.h"
 #include "internal.h"
+#include "native.h"
 #include "quicken.h"
 #include "safepoint.h"
 
@@ -619,6 +620,9 @@ op_RETR: {
     *rsp++ = value;
     goto return_to_caller;
 }
+op_CALLN: /* vm/interp/native.c: a C function, run with the state saved */
+    OUT_OF_LINE(vm_native_call(thread, U16));
+    NEXT(3);
 return_to_caller:
     fp--;
     pl = fp->plocals;

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "native.h"
 #include "quicken.h"
 #include "../../gc/common/fixed.h"
 #include "../../vmpi/control.h"
@@ -343,6 +344,12 @@ VM *vm_create(Program *program, const char *program_path, const VMOptions *opts)
         vm_destroy(vm);
         return NULL;
     }
+    char native_why[512];
+    if (!vm_natives_bind(vm, opts->no_native, native_why, sizeof native_why)) {
+        fprintf(stderr, "vmrun: %s: %s\n", program_path, native_why);
+        vm_destroy(vm);
+        return NULL;
+    }
     vm->gc_ops = gc_ops_by_name(opts->gc_name);
     if (!vm->gc_ops) {
         fprintf(stderr, "vmrun: unknown collector '%s'\n", opts->gc_name);
@@ -395,5 +402,6 @@ void vm_destroy(VM *vm) {
     free(vm->ref_statics);
     free(vm->prim_statics);
     free(vm->string_consts);
+    vm_natives_free(vm);
     gc_record_free(vm);
 }

@@ -114,6 +114,7 @@ static bool parse_option(const char *arg, RunOptions *o, bool *young_given, char
         {"--gc-stress", &gc->stress}, {"--verify-heap", &gc->verify},
         {"--help", &o->help},         {"-h", &o->help},
         {"--version", &o->version},   {"--vmpi-strict", &o->vmpi_strict},
+        {"--no-native", &o->vm.no_native},
     };
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++) {
         if (strcmp(arg, flags[i].name) == 0) {
@@ -241,6 +242,10 @@ void vm_print_usage(FILE *out) {
             "  --vmpi-strict        an agent that breaks the agent contract (a bad\n"
             "                       argument, a call in the wrong mode, malloc in a\n"
             "                       collection, ...) ends the VM (status 1)\n"
+            "\n"
+            "Native functions:\n"
+            "  --no-native          refuse a program that declares native functions\n"
+            "                       (for untrusted bytecode: natives run any C code)\n"
             "\n"
             "Other:\n"
             "  --seed=N             repeatable runs: IDs (addresses) from a heap at a\n"

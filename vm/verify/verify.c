@@ -341,6 +341,40 @@ static bool check_entry(const Verifier *v) {
     return true;
 }
 
+/* ---- natives ------------------------------------------------------------------------ */
+
+/* NULL if a native may take (or, for a result, return) C type `desc`
+ * (program.h, ProgNative), else why not. */
+static const char *native_type_problem(const char *desc, bool result) {
+    if (desc[0] == 'V') return result ? NULL : "void is only a result";
+    if (prim_type_of(desc[0]) || type_is_string(desc)) return NULL;
+    if (desc[0] == '[' && prim_type_of(desc[1]))
+        return result ? "C cannot return an array (it has no length)" : NULL;
+    return "C can be passed only numbers, bools, strings and arrays of those";
+}
+
+static bool check_native_decl(const Verifier *v, uint32_t ni) {
+    const Program *p = v->p;
+    const ProgNative *n = &p->natives[ni];
+    char tname[128];
+    if (!n->name || !n->name[0]) return verify_fail(v, VERIFY_IN_NATIVE, PROG_NONE, ni, "native %u has an empty name", ni);
+    if (!n->library || !n->library[0])
+        return verify_fail(v, VERIFY_IN_NATIVE, PROG_NONE, ni, "native %s names no library", n->name);
+    for (uint32_t i = 0; i < n->num_params; i++) {
+        const char *desc = p->types[n->param_types[i]];
+        const char *problem = native_type_problem(desc, false);
+        if (problem)
+            return verify_fail(v, VERIFY_IN_NATIVE, PROG_NONE, ni, "native %s: parameter %u has type %s: %s", n->name,
+                               i + 1, verify_type_name(desc, tname, sizeof tname), problem);
+    }
+    const char *ret = p->types[n->return_type];
+    const char *problem = native_type_problem(ret, true);
+    if (problem)
+        return verify_fail(v, VERIFY_IN_NATIVE, PROG_NONE, ni, "native %s: result type %s: %s", n->name,
+                           verify_type_name(ret, tname, sizeof tname), problem);
+    return true;
+}
+
 /* ---- the whole program ------------------------------------------------------------ */
 
 static bool check_declarations(const Verifier *v) {
@@ -359,6 +393,8 @@ static bool check_declarations(const Verifier *v) {
         return false;
     for (uint32_t mi = 0; mi < p->num_methods; mi++)
         if (!check_method_decl(v, mi)) return false;
+    for (uint32_t ni = 0; ni < p->num_natives; ni++)
+        if (!check_native_decl(v, ni)) return false;
     return check_members(v, &fields, fields_len, fields_of) && check_members(v, &statics, statics_len, statics_of) &&
            check_members(v, &methods, methods_len, methods_of) && check_entry(v);
 }

@@ -21,6 +21,7 @@ typedef enum VerifyPlace {
     VERIFY_IN_FIELD,   /* fields[index] */
     VERIFY_IN_STATIC,  /* statics[index] */
     VERIFY_IN_ENTRY,   /* Program.entry_method */
+    VERIFY_IN_NATIVE,  /* natives[index] */
 } VerifyPlace;
 
 typedef struct VerifyError {
@@ -28,7 +29,7 @@ typedef struct VerifyError {
     uint32_t pc;       /* offset of the instruction within the method's code */
     char message[256];
     VerifyPlace place;
-    uint32_t index;    /* the type, class, field or static, for those places */
+    uint32_t index;    /* the type, class, field, static or native, for those places */
     bool over_limit;   /* the program is over one of vm/limits.h's limits (not malformed) */
 } VerifyError;
 

@@ -464,6 +464,41 @@ static bool check_call(CodeCheck *c) {
     return type_is_ref(ret) ? push_ref(c, ret) : push_prim(c, (uint8_t)ret[0]);
 }
 
+/* CALLN #n: the arguments are the native's parameters by their stack kind
+ * (program.h, prog_native_value_letter); a string or array parameter takes
+ * null too (the native gets NULL). */
+static bool check_native_call(CodeCheck *c) {
+    const Program *p = c->p;
+    uint32_t n = operand_u16(c);
+    if (n >= p->num_natives)
+        return fail(c, "CALLN %u: native %u does not exist (the program has %u)", n, n, p->num_natives);
+    const ProgNative *callee = &p->natives[n];
+    if (c->pdepth < callee->num_prim_args || c->rdepth < callee->num_ref_args)
+        return fail(c, "call to native %s: it takes %u primitive and %u reference arguments but the stacks hold only %u and %u",
+                    callee->name, callee->num_prim_args, callee->num_ref_args, c->pdepth, c->rdepth);
+    uint32_t prim = c->pdepth - callee->num_prim_args, ref = c->rdepth - callee->num_ref_args;
+    for (uint32_t i = 0; i < callee->num_params; i++) {
+        const char *param = p->types[callee->param_types[i]];
+        char a[128], b[128];
+        if (type_is_ref(param)) {
+            const char *arg = c->rtypes[ref++];
+            if (!assignable(arg, param))
+                return fail(c, "call to native %s: argument %u is %s, not %s", callee->name, i + 1,
+                            ref_name(arg, a, sizeof a), ref_name(param, b, sizeof b));
+        } else {
+            uint8_t want = (uint8_t)prog_native_value_letter(param[0]), arg = c->ptypes[prim++];
+            if (arg != want)
+                return fail(c, "call to native %s: argument %u is %s, not %s", callee->name, i + 1, prim_name(arg),
+                            prim_name(want));
+        }
+    }
+    c->pdepth -= callee->num_prim_args;
+    c->rdepth -= callee->num_ref_args;
+    const char *ret = p->types[callee->return_type];
+    if (ret[0] == 'V') return true;
+    return type_is_ref(ret) ? push_ref(c, ret) : push_prim(c, (uint8_t)prog_native_value_letter(ret[0]));
+}
+
 static bool check_return(CodeCheck *c) {
     const char *ret = c->p->types[c->m->return_type];
     char a[128], b[160];
@@ -560,6 +595,9 @@ static bool step(CodeCheck *c, bool *ends) {
         break;
     case OP_CALL:
         ok = check_call(c);
+        break;
+    case OP_CALLN:
+        ok = check_native_call(c);
         break;
     case OP_RET: case OP_RETP: case OP_RETR:
         ok = check_return(c);
