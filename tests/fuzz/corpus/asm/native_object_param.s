@@ -1,0 +1,8 @@
+; expect: native free: parameter 1 has type C: C can be passed only numbers, bools, strings and arrays of those
+.class C "t.gcl"
+.method 0 main static
+    .returns V
+    .stack 0 0
+    ret
+.native 0 free "libc.so.6" V LC;
+.entry C.main
