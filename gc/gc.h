@@ -91,10 +91,13 @@ typedef struct GcRegion {
 typedef void (*GcSlotVisitor)(Obj **slot, void *ctx);
 typedef void (*GcObjectVisitor)(Obj *obj, uint32_t arena_id, void *ctx);
 
-/* The VM's precise root set: calls visit(slot, ctx) for every root slot. */
+/* The VM's precise root set: calls visit(slot, ctx) for every root slot.
+ * enumerate_weak (optional) visits the slots that must not keep their
+ * objects alive: gc/common/weak.h. */
 typedef struct GcRoots {
     void (*enumerate)(void *vm, GcSlotVisitor visit, void *ctx);
     void *vm;
+    void (*enumerate_weak)(void *vm, GcSlotVisitor visit, void *ctx);
 } GcRoots;
 
 typedef struct GcConfig {

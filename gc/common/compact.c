@@ -7,6 +7,7 @@
 #include "compact.h"
 
 #include "trace.h"
+#include "weak.h"
 
 bool gc_compactor_init(GcCompactor *compactor, const GcRegion *region) {
     size_t bytes = (size_t)(region->end - region->start);
@@ -86,9 +87,25 @@ static void update_slot(Obj **slot, void *ctx) {
     if (*slot != NULL) *slot = (Obj *)planned_address(c, *slot);
 }
 
+/* Whether an object a weak slot names survives: marked, or outside the
+ * region (which this compaction leaves alone). */
+static bool survives(const Obj *obj, void *ctx) {
+    const Compacting *c = ctx;
+    const uint8_t *at = (const uint8_t *)obj;
+    return at < c->region->start || at >= c->region->top || gc_markbits_is_marked(&c->compactor->marks, obj);
+}
+
+/* A weak slot whose object survived: moved with it, if in the region. */
+static void update_weak_slot(Obj **slot, void *ctx) {
+    const Compacting *c = ctx;
+    const uint8_t *at = (const uint8_t *)*slot;
+    if (at >= c->region->start && at < c->region->top) update_slot(slot, ctx);
+}
+
 /* Pass 3.  The VM's root slots are distinct, so none is updated twice. */
 static void update_references(const Gc *gc, Compacting *c) {
     gc_visit_roots(gc, update_slot, c);
+    gc_visit_weak_roots(gc, update_weak_slot, c);
     const uint8_t *top = c->region->top;
     for (uint8_t *scan = next_survivor(c, c->region->start); scan < top;) {
         Obj *obj = (Obj *)scan;
@@ -130,6 +147,7 @@ GcCompaction gc_compact_region(const Gc *gc, GcCompactor *compactor, GcRegion *r
     GcCompaction result = {0, 0, 0, 0};
     Compacting c = {compactor, region};
     gc_trace_mark_reachable(gc, &compactor->mark_stack, compact_try_mark, compactor);
+    gc_clear_dead_weak_roots(gc, survives, &c);
     uint8_t *new_top = plan(&c, &result);
     update_references(gc, &c);
     slide(&c, region->arena_id, gc->fresh_gc_word, &result);

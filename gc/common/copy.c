@@ -12,6 +12,7 @@
 
 #include "trace.h"
 #include "verify.h"
+#include "weak.h"
 
 /* A policy that breaks its contract is a collector bug, like a heap that
  * fails verification: same message style, same exit status. */
@@ -50,6 +51,20 @@ static void forward_root_slot(Obj **slot, void *ctx) {
 void gc_copy_forward_roots(const Gc *gc, GcCopier *copier, const GcCopyPolicy *policy) {
     RootForwarding forwarding = {copier, policy};
     gc_visit_roots(gc, forward_root_slot, &forwarding);
+}
+
+/* After the scan a condemned object a weak slot names was either copied
+ * (reachable) or is dead (weak.h). */
+static void settle_weak_slot(Obj **slot, void *ctx) {
+    RootForwarding *forwarding = ctx;
+    Obj *obj = *slot;
+    if (forwarding->policy->condemned_arena(obj, forwarding->copier->ctx) == GC_COPY_NOT_CONDEMNED) return;
+    *slot = gc_is_forwarded(obj) ? gc_forwarding_address(obj) : NULL;
+}
+
+void gc_copy_settle_weak_roots(const Gc *gc, GcCopier *copier, const GcCopyPolicy *policy) {
+    RootForwarding forwarding = {copier, policy};
+    gc_visit_weak_roots(gc, settle_weak_slot, &forwarding);
 }
 
 void gc_copy_walk_region(const uint8_t *start, const uint8_t *top, uint32_t arena_id,

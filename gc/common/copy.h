@@ -181,6 +181,10 @@ GC_ALWAYS_INLINE void gc_copy_forward_slots(GcCopier *copier, const GcCopyPolicy
 /* Forwards every root slot (out of line: the VM's enumerator calls back). */
 void gc_copy_forward_roots(const Gc *gc, GcCopier *copier, const GcCopyPolicy *policy);
 
+/* After the scan: each weak slot naming a condemned object names its copy,
+ * or NULL if it was not copied (it died).  gc/common/weak.h. */
+void gc_copy_settle_weak_roots(const Gc *gc, GcCopier *copier, const GcCopyPolicy *policy);
+
 /* Scans grey objects in every region until there are none: Cheney's loop.
  * Scanning one region may append to another, so it goes round until a
  * whole pass finds nothing to scan. */
@@ -206,6 +210,7 @@ GC_ALWAYS_INLINE void gc_copy_scan(GcCopier *copier, const GcCopyPolicy *policy)
 GC_ALWAYS_INLINE void gc_copy_reachable(const Gc *gc, GcCopier *copier, const GcCopyPolicy *policy) {
     gc_copy_forward_roots(gc, copier, policy);
     gc_copy_scan(copier, policy);
+    gc_copy_settle_weak_roots(gc, copier, policy);
 }
 
 /* ---- walking ---------------------------------------------------------------- */

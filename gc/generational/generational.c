@@ -232,6 +232,7 @@ static void gen_evacuate(Generational *g, uint32_t tenure_age) {
     gen_forward_remembered(g, &copier);
     /* Cheney's scan: gc/common/copy.h, gc_copy_scan. */
     gc_copy_scan(&copier, &gen_copy_policy);
+    gc_copy_settle_weak_roots(&g->gc, &copier, &gen_copy_policy);
     to->top = copying.to_survivor.top;
     g->old.top = copying.old.top;
     g->copying = NULL;

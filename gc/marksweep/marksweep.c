@@ -24,6 +24,7 @@
 #include "../common/collect.h"
 #include "../common/memory.h"
 #include "../common/trace.h"
+#include "../common/weak.h"
 #include "../gc.h"
 
 #define MS_ARENA_ID 1u
@@ -51,6 +52,12 @@ static inline bool ms_try_mark(Obj *obj, void *ctx) {
     if (obj->gc_word == ms->mark_value) return false;
     obj->gc_word = ms->mark_value;
     return true;
+}
+
+/* Marked in this collection: alive (weak.h). */
+static bool ms_is_marked(const Obj *obj, void *ctx) {
+    const MarkSweep *ms = ctx;
+    return obj->gc_word == ms->mark_value;
 }
 
 /* ---- sweeping ------------------------------------------------------------ */
@@ -113,6 +120,7 @@ static void ms_collect(Gc *gc, GcReason reason) {
     GcCollection collection = gc_collection_begin(gc, GC_COLLECTION_MAJOR, reason);
     ms->mark_value = gc->fresh_gc_word ^ 1u;
     gc_trace_mark_reachable(gc, &ms->mark_stack, ms_try_mark, ms);
+    gc_clear_dead_weak_roots(gc, ms_is_marked, ms);
     ms_sweep(ms);
     gc->fresh_gc_word = ms->mark_value;
     ms_shrink_table(ms);

@@ -31,6 +31,7 @@
 #include "../common/memory.h"
 #include "../common/objlist.h"
 #include "../common/trace.h"
+#include "../common/weak.h"
 #include "../gc.h"
 #include "refcount.h"
 
@@ -158,6 +159,9 @@ static void rc_write_barrier(Gc *gc, Obj *holder, Obj **slot, Obj *value) {
 
 /* ---- freeing ------------------------------------------------------------- */
 
+/* weak.h's liveness test while `dying` is freed: every other object lives. */
+static bool rc_is_not(const Obj *obj, void *dying) { return obj != dying; }
+
 /* Frees `obj` now: out of the candidate buffer, the table and the
  * statistics (so that an agent walking the heap from its OBJECT_FREE
  * handler finds it gone), OBJECT_FREE, back to the memory layer.  Its
@@ -170,6 +174,7 @@ static void rc_free(RefCount *rc, Obj *obj) {
     rc->objects.items[links->table_index] = last;
     rc_links(last)->table_index = links->table_index;
 
+    gc_clear_dead_weak_roots(&rc->gc, rc_is_not, obj);
     size_t bytes = obj_size(obj);
     GcStats *stats = &rc->gc.stats;
     stats->objects_freed++;
