@@ -99,10 +99,14 @@ typedef struct ProgString {
  * char * to a NUL-terminated copy; [X with a primitive X is a pointer to
  * the array's elements; the result may also be V, and not an array.  On
  * the stacks B C S I J are ints, F D doubles, Z a bool
- * (prog_native_value_letter); a string or array takes a reference slot. */
+ * (prog_native_value_letter); a string or array takes a reference slot.
+ * A native that takes the env (vm/native/gclab_native.h) gets it as its
+ * first C argument, before its declared parameters, and may also take and
+ * return objects ("LName;" of a class) as the API's handles. */
 typedef struct ProgNative {
     char *name;            /* the symbol, and the name the program calls */
     char *library;         /* as given to dlopen: "libm.so.6" */
+    bool takes_env;        /* its first C argument is a GclabEnv * */
     uint32_t num_params;
     uint32_t *param_types; /* type indexes */
     uint32_t return_type;  /* type index (may be "V") */

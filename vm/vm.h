@@ -108,6 +108,9 @@ struct VM {
     uint32_t num_threads;
     /* program->num_natives bound natives (vm/interp/native.h), for CALLN. */
     struct NativeBinding *natives;
+    /* Natives' global references, roots, and weak global references
+     * (vm/interp/native_env.h). */
+    struct GlobalRef *global_refs, *weak_global_refs;
 };
 
 /* Every linked class has an index, used by CLASS_LOAD

@@ -203,3 +203,16 @@ void vmpi_send_requested_data_dumps(void) {
         if (atomic_exchange(&agent->data_dump_requested, false) && !agent->shut_down) vmpi_deliver(agent, &event);
     }
 }
+
+void vmpi_send_globalref_alloc(int32_t event_type, const Obj *obj, const void *ref) {
+    VMPI_Event event = {.event_type = event_type, .env_id = vmpi_current_env()};
+    event.u.jni_globalref_alloc.obj_id = OBJECT_ID(obj);
+    event.u.jni_globalref_alloc.ref_id = (VMPI_JNIRef)(uintptr_t)ref;
+    vmpi_dispatch(&event, true);
+}
+
+void vmpi_send_globalref_free(int32_t event_type, const void *ref) {
+    VMPI_Event event = {.event_type = event_type, .env_id = vmpi_current_env()};
+    event.u.jni_globalref_free.ref_id = (VMPI_JNIRef)(uintptr_t)ref;
+    vmpi_dispatch(&event, false);
+}

@@ -35,6 +35,9 @@
  *                                   handle): the VM holds it in a table for its
  *                                   whole life, as native code holds a global
  *                                   reference
+ *   a native's global reference     JNI_GLOBAL (object, the reference, as
+ *                                   JNI_GLOBALREF_ALLOC's ref_id gave it); a
+ *                                   weak one is no root and is not listed
  *   anything else                   UNKNOWN (gclab's VM has no such root)
  *
  * gclab threads have no thread objects and the language no monitors, so no
@@ -173,6 +176,7 @@ static void dump_root(const VmpiRoot *root, void *ctx) {
     case VMPI_ROOT_STATIC:
         return; /* in its class's CLASS_DUMP */
     case VMPI_ROOT_INTERNED:
+    case VMPI_ROOT_GLOBAL_REF:
         put_u1(b, VMPI_GC_ROOT_JNI_GLOBAL);
         put_id(b, root->object);
         put_id(b, root->handle);

@@ -54,6 +54,10 @@ static bool can_enable(int32_t code) {
     case VMPI_EVENT_RAW_MONITOR_CONTENDED_ENTERED:
     case VMPI_EVENT_RAW_MONITOR_CONTENDED_EXIT:
     case VMPI_EVENT_SAMPLED_OBJECT_ALLOC:
+    case VMPI_EVENT_JNI_GLOBALREF_ALLOC: /* natives' global references (vm/interp/native_env.c) */
+    case VMPI_EVENT_JNI_GLOBALREF_FREE:
+    case VMPI_EVENT_JNI_WEAK_GLOBALREF_ALLOC:
+    case VMPI_EVENT_JNI_WEAK_GLOBALREF_FREE:
         return true;
     case VMPI_EVENT_CLASS_LOAD_HOOK: /* posted once, before the VM is made (class_load_hook.c) */
         return vmpi_vm == NULL;

@@ -42,6 +42,11 @@ struct VMThread;
 struct ProgMethod;
 /* class_index as the VM's services number classes (vm_services.h). */
 void vmpi_send_class_load(uint32_t class_index, int32_t requested);
+/* JNI_GLOBALREF_ALLOC / JNI_WEAK_GLOBALREF_ALLOC (`event_type`) for a
+ * native's reference `ref` to `obj`; the FREE events with the reference
+ * only (vm/interp/native_env.c). */
+void vmpi_send_globalref_alloc(int32_t event_type, const Obj *obj, const void *ref);
+void vmpi_send_globalref_free(int32_t event_type, const void *ref);
 void vmpi_send_thread_start(const struct VMThread *thread, int32_t requested);
 void vmpi_send_thread_end(const struct VMThread *thread);
 /* METHOD_ENTRY or METHOD_EXIT (`event_type`).  No post helper: the

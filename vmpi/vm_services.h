@@ -62,6 +62,7 @@ typedef enum VmpiRootKind {
                            the VM builds it) */
     VMPI_ROOT_STATIC,   /* a reference static of a class */
     VMPI_ROOT_INTERNED, /* an interned string constant, in the VM's table */
+    VMPI_ROOT_GLOBAL_REF, /* a native's global reference (vm/native/gclab_native.h) */
     VMPI_ROOT_UNKNOWN,  /* a root the VM cannot say more of */
 } VmpiRootKind;
 
@@ -72,7 +73,7 @@ typedef struct VmpiRoot {
     uint32_t frame;         /* FRAME: the frame's index, callee first (as in
                                GetCallTrace) */
     uint32_t class_index;   /* STATIC: the class that declares it */
-    const void *handle;     /* INTERNED: the VM's slot that holds it */
+    const void *handle;     /* INTERNED: the VM's slot that holds it; GLOBAL_REF: the reference */
 } VmpiRoot;
 
 /* A static's or an instance field's value, with its type descriptor. */

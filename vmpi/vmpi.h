@@ -58,6 +58,9 @@ typedef struct VMPI_Object_ *VMPI_ObjectID;
 typedef struct VMPI_Method_ *VMPI_MethodID;
 typedef struct VMPI_Thread_ *VMPI_ThreadID;
 typedef struct VMPI_RawMonitor_ *VMPI_RawMonitor;
+/* A native's global or weak global reference (JVMPI's jobject ref_id): the
+ * handle vm/native/gclab_native.h gives the native. */
+typedef struct VMPI_JNIRef_ *VMPI_JNIRef;
 typedef int32_t VMPI_ArenaID;
 
 /*
@@ -67,7 +70,7 @@ typedef int32_t VMPI_ArenaID;
  * reused or renumbered (the trace format and binary agents depend on them).
  *
  * EnableEvent accepts exactly the events gclab posts and answers
- * VMPI_NOT_AVAILABLE for the others (COMPILED_METHOD_*, CLASS_UNLOAD, JNI_*,
+ * VMPI_NOT_AVAILABLE for the others (COMPILED_METHOD_*, CLASS_UNLOAD,
  * MONITOR_CONTENDED_*, MONITOR_WAIT*; CLASS_LOAD_HOOK after VMPI_OnLoad);
  * HEAP_DUMP, OBJECT_DUMP and MONITOR_DUMP come only from RequestEvent.
  * DATA_DUMP_REQUEST follows SIGQUIT (or, to one agent, that agent's
@@ -85,6 +88,7 @@ typedef int32_t VMPI_ArenaID;
  *   METHOD_ID        a method ID
  *   THREAD_ID        a thread (JVMPI's JNIEnv *)
  *   RAW_MONITOR      a raw monitor ID
+ *   JNI_REF          a native's global or weak global reference
  *   STRING           a NUL-terminated UTF-8 string, or NULL
  *   METHODS, FIELDS, CALL_TRACES, CALL_FRAMES, INT32_ARRAY
  *                    an array whose length is the last INT32 field before
@@ -112,10 +116,10 @@ typedef int32_t VMPI_ArenaID;
     X(THREAD_END,                   34, none)              \
     X(CLASS_LOAD_HOOK,              35, class_load_hook)   \
     X(HEAP_DUMP,                    37, heap_dump)         \
-    X(JNI_GLOBALREF_ALLOC,          38, none)              \
-    X(JNI_GLOBALREF_FREE,           39, none)              \
-    X(JNI_WEAK_GLOBALREF_ALLOC,     40, none)              \
-    X(JNI_WEAK_GLOBALREF_FREE,      41, none)              \
+    X(JNI_GLOBALREF_ALLOC,          38, jni_globalref_alloc) \
+    X(JNI_GLOBALREF_FREE,           39, jni_globalref_free) \
+    X(JNI_WEAK_GLOBALREF_ALLOC,     40, jni_globalref_alloc) \
+    X(JNI_WEAK_GLOBALREF_FREE,      41, jni_globalref_free) \
     X(CLASS_LOAD,                   42, class_load)        \
     X(CLASS_UNLOAD,                 43, class_unload)      \
     X(DATA_DUMP_REQUEST,            44, none)              \
@@ -225,6 +229,11 @@ typedef int32_t VMPI_ArenaID;
 #define VMPI_FIELDS_raw_monitor(F) \
     F(raw_monitor, STRING,      name) \
     F(raw_monitor, RAW_MONITOR, id)
+#define VMPI_FIELDS_jni_globalref_alloc(F) \
+    F(jni_globalref_alloc, OBJECT_ID, obj_id) \
+    F(jni_globalref_alloc, JNI_REF,   ref_id)
+#define VMPI_FIELDS_jni_globalref_free(F) \
+    F(jni_globalref_free, JNI_REF, ref_id)
 #define VMPI_FIELDS_gc_info(F) \
     F(gc_info, INT64, used_objects)      \
     F(gc_info, INT64, used_object_space) \
@@ -237,6 +246,7 @@ typedef int32_t VMPI_ArenaID;
 #define VMPI_KIND_TYPE_METHOD_ID VMPI_MethodID
 #define VMPI_KIND_TYPE_THREAD_ID VMPI_ThreadID
 #define VMPI_KIND_TYPE_RAW_MONITOR VMPI_RawMonitor
+#define VMPI_KIND_TYPE_JNI_REF VMPI_JNIRef
 #define VMPI_KIND_TYPE_STRING char *
 #define VMPI_KIND_TYPE_METHODS VMPI_Method *
 #define VMPI_KIND_TYPE_FIELDS VMPI_Field *
@@ -433,6 +443,14 @@ typedef struct VMPI_Event {
             VMPI_Allocator malloc_f;
         } class_load_hook;
         struct { VMPI_ObjectID class_id; } class_unload;
+        /* JVMPI 1.2, JNI_GLOBALREF_ALLOC and JNI_WEAK_GLOBALREF_ALLOC (the
+         * same record): a native made a global or weak global reference
+         * to obj_id (vm/native/gclab_native.h); ref_id is the handle it
+         * got.  The FREE events follow its delete_global_ref and
+         * delete_weak_global_ref, with the handle only.  A weak one the
+         * collector cleared stays allocated until it is deleted. */
+        struct { VMPI_ObjectID obj_id; VMPI_JNIRef ref_id; } jni_globalref_alloc;
+        struct { VMPI_JNIRef ref_id; } jni_globalref_free;
         struct {
             int32_t dump_level;
             char *begin;

@@ -6,7 +6,7 @@
 # the VM accepts is answered (event_census.sh, tests/agents/event_census.c).
 add_test(NAME cli/events/every_accepted_event_is_posted
          COMMAND sh ${cli}/event_census.sh ${VMRUN} $<TARGET_FILE:test_agent_event_census>
-                 ${CMAKE_SOURCE_DIR}/examples
+                 ${CMAKE_SOURCE_DIR}/examples ${CMAKE_SOURCE_DIR}/tests/native $<TARGET_FILE_DIR:gclabtest>
          WORKING_DIRECTORY ${scratch})
 
 # SIGQUIT (DATA_DUMP_REQUEST and a stack trace) and SIGUSR2

@@ -1,16 +1,17 @@
 #!/bin/sh
 # event_census.sh -- proves that every event EnableEvent accepts is posted.
 #
-#   event_census.sh VMRUN AGENT EXAMPLES_DIR
+#   event_census.sh VMRUN AGENT EXAMPLES_DIR NATIVE_DIR NATIVE_LIB_DIR
 #
 # Runs the event_census test agent (tests/agents/event_census.c), which
 # enables every event of vmpi.h's table that EnableEvent accepts, over a
 # few programs and every collector, with a heap small enough that each
-# collects.  Fails if, over all the runs, an accepted event never arrived,
-# an event arrived that was not accepted, or a RequestEvent that returned
-# VMPI_OK was never answered.
+# collects, and over the native-call tests (tests/native), whose natives
+# make global and weak global references.  Fails if, over all the runs, an
+# accepted event never arrived, an event arrived that was not accepted, or
+# a RequestEvent that returned VMPI_OK was never answered.
 set -u
-vmrun=$1 agent=$2 examples=$3
+vmrun=$1 agent=$2 examples=$3 native=$4 native_lib=$5
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
@@ -29,6 +30,8 @@ for gc in marksweep markcompact semispace generational refcount; do
     run "binary_trees_$gc" --gc="$gc" --heap=256k "$examples/binary_trees.gcl" 6
     run "cycles_$gc" --gc="$gc" --heap=256k "$examples/cycles.gcl"
 done
+LD_LIBRARY_PATH=$native_lib run callbacks --heap=256k "$native/callbacks.gcl"
+LD_LIBRARY_PATH=$native_lib run weak --heap=1m "$native/weak.gcl"
 
 cat "$scratch"/*.txt | sort -u >"$scratch/all"
 facts() { sed -n "s/^$1 //p" "$scratch/all"; }

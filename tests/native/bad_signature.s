@@ -1,4 +1,4 @@
-; A native taking an object, which C cannot be given: the loader refuses it
+; A native taking an object without the env: the loader refuses it
 ; (the assembler is run with --no-verify to write it).
 .class C "t.gcl"
 .method 0 main static

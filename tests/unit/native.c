@@ -139,8 +139,14 @@ Test(natives_format, indexes_are_checked_at_their_offsets) {
     BcOffsets where;
     Program *p = bc_parse_located(image, len, "t.bc", &where, err, sizeof err);
     cr_assert_not_null(p, "%s", err);
-    /* native 1: name "strlen", library "libc.so.6", one parameter, result. */
-    size_t params_at = where.natives[1] + 4 + 6 + 4 + 9;
+    /* native 1: name "strlen", library "libc.so.6", flags, one parameter, result. */
+    size_t flags_at = where.natives[1] + 4 + 6 + 4 + 9;
+    size_t params_at = flags_at + 1;
+    image[flags_at] = 0x02;
+    char flags_error[200];
+    snprintf(flags_error, sizeof flags_error, "t.bc: offset %zu: unknown native flags 0x02", flags_at);
+    cr_assert_str_eq(load_error(image, len), flags_error);
+    image[flags_at] = 0;
     size_t result_at = params_at + 4 + 4;
     put_u32(image + params_at + 4, 77);
     char expected[200];
@@ -204,7 +210,13 @@ static const char *verify_error(const char *text) {
 
 Test(natives_verify, signatures_c_cannot_express_are_refused) {
     cr_assert_str_eq(verify_error(NATIVE_PROGRAM("", "0 0", ".native 0 f \"libc.so.6\" V LC;")),
-                     "n.s:6: native f: parameter 1 has type C: C can be passed only numbers, bools, strings and arrays of those");
+                     "n.s:6: native f: parameter 1 has type C: only a native that takes the env can be given or return objects");
+    cr_assert_str_eq(verify_error(NATIVE_PROGRAM("", "0 0", ".native 0 f \"libc.so.6\" LC;")),
+                     "n.s:6: native f: result type C: only a native that takes the env can be given or return objects");
+    cr_assert_str_eq(verify_error(NATIVE_PROGRAM("", "0 0", ".native 0 f \"libc.so.6\" env LC; LC; J")), "",
+                     "with the env, objects are passed as references");
+    cr_assert_str_eq(verify_error(NATIVE_PROGRAM("", "0 0", ".native 0 f \"libc.so.6\" env V [LC;")),
+                     "n.s:6: native f: parameter 1 has type C[]: C can be passed only numbers, bools, strings and arrays of those");
     cr_assert_str_eq(verify_error(NATIVE_PROGRAM("", "0 0", ".native 0 f \"libc.so.6\" V [[J")),
                      "n.s:6: native f: parameter 1 has type int[][]: C can be passed only numbers, bools, strings and arrays of those");
     cr_assert_str_eq(verify_error(NATIVE_PROGRAM("", "0 0", ".native 0 f \"libc.so.6\" V [LString;")),
@@ -282,13 +294,17 @@ Test(natives_compiler, declarations_compile_to_the_native_table) {
     static const char source[] = "native \"libm.so.6\" double cos(double x);\n"
                                  "native \"libc.so.6\" int32 abs(int32 x);\n"
                                  "native \"libt.so\" void fill(float[] a, byte b, char c, string s);\n"
+                                 "class P { int x; }\n"
+                                 "native env \"libt.so\" P twin(P p);\n"
                                  "int main() { println(cos(1) + abs(-2)); fill(null, 1, 2, \"s\"); return 0; }\n";
     char err[512];
     Program *p = compile_source("t.gcl", source, strlen(source), err, sizeof err);
     cr_assert_not_null(p, "%s", err);
     VerifyError verr;
     cr_assert(verify_program(p, &verr), "%s", verr.message);
-    cr_assert_eq(p->num_natives, 3);
+    cr_assert_eq(p->num_natives, 4);
+    cr_assert(p->natives[3].takes_env && !p->natives[2].takes_env);
+    cr_assert_str_eq(p->types[p->natives[3].return_type], "LP;");
     cr_assert_str_eq(p->natives[1].name, "abs");
     cr_assert_str_eq(p->types[p->natives[1].return_type], "I");
     cr_assert_str_eq(p->types[p->natives[2].param_types[0]], "[F");
@@ -300,7 +316,9 @@ Test(natives_compiler, declarations_compile_to_the_native_table) {
 
 Test(natives_compiler, errors) {
     cr_assert_str_eq(compile_error("class P { int x; }\nnative \"l.so\" void f(P p);\nvoid main() {}\n"),
-                     "t.gcl:2:22: C can be passed only numbers, bools, strings and arrays of numbers or bools, not P");
+                     "t.gcl:2:22: only a 'native env' function can be given or return objects (P)");
+    cr_assert_str_eq(compile_error("class P { int x; }\nnative env \"l.so\" P f(P p, P[] ps);\nvoid main() {}\n"),
+                     "t.gcl:2:28: C can be passed only numbers, bools, strings and arrays of numbers or bools, not P[]");
     cr_assert_str_eq(compile_error("native \"l.so\" int[] f();\nvoid main() {}\n"),
                      "t.gcl:1:15: a native function cannot return an array (C gives no length)");
     cr_assert_str_eq(compile_error("native \"l.so\" void f(string[] s);\nvoid main() {}\n"),

@@ -915,6 +915,7 @@ Test(vmpi, event_table_lists_every_field_of_every_member) {
     CHECK_MEMBER(thread_start) CHECK_MEMBER(class_load) CHECK_MEMBER(class_load_hook) CHECK_MEMBER(class_unload) CHECK_MEMBER(heap_dump)
     CHECK_MEMBER(object_dump) CHECK_MEMBER(monitor) CHECK_MEMBER(monitor_wait) CHECK_MEMBER(monitor_dump)
     CHECK_MEMBER(raw_monitor) CHECK_MEMBER(gc_info)
+    CHECK_MEMBER(jni_globalref_alloc) CHECK_MEMBER(jni_globalref_free)
     /* Every member an event names (but `none`) was checked above. */
     static const char *const named[] = {
 #define MEMBER_NAME(name, code, member) #member,

@@ -30,10 +30,11 @@
  *     .line N               the next instruction starts source line N
  *     .bytes NUMBER...      raw code bytes, for tests of malformed code
  *   .entry METHOD           the entry method: an index or Owner.name
- *   .native N NAME "LIBRARY" RESULT PARAM...
+ *   .native N NAME "LIBRARY" [env] RESULT PARAM...
  *                           native N (numbered in order from 0, like the
- *                           pools): C symbol NAME in LIBRARY, its result
- *                           and parameter types (program.h, ProgNative)
+ *                           pools): C symbol NAME in LIBRARY, whether it
+ *                           takes the env, its result and parameter types
+ *                           (program.h, ProgNative)
  *
  * Opcodes are the lower-case names of opcodes.h.  Operands: jumps take a
  * LABEL or a signed byte offset from the instruction (+7, -12); call takes
@@ -520,10 +521,10 @@ static bool directive_method(Asm *a) {
     return true;
 }
 
-/* .native N NAME "LIBRARY" RESULT PARAM...: the first param is token 5. */
+/* .native N NAME "LIBRARY" [env] RESULT PARAM... */
 static bool directive_native(Asm *a) {
     Program *p = a->p;
-    if (!need_args(a, 4, 4 + PROG_MAX_PARAMS, ".native N NAME \"LIBRARY\" RESULT PARAM...") ||
+    if (!need_args(a, 4, 5 + PROG_MAX_PARAMS, ".native N NAME \"LIBRARY\" [env] RESULT PARAM...") ||
         !next_index(a, &a->tokens[1], p->num_natives))
         return false;
     if (!grow(a, p->natives, a->cap_natives, p->num_natives + 1) ||
@@ -533,14 +534,19 @@ static bool directive_native(Asm *a) {
     ProgNative *n = &p->natives[p->num_natives++];
     n->name = copy_string(a, a->tokens[2].text);
     n->library = copy_string(a, a->tokens[3].text);
-    if (!n->name || !n->library || !type_operand(a, &a->tokens[4], &n->return_type)) return false;
-    uint32_t count = a->num_tokens - 5;
+    uint32_t result = 4;
+    n->takes_env = !a->tokens[4].quoted && strcmp(a->tokens[4].text, "env") == 0;
+    if (n->takes_env) result++;
+    if (result >= a->num_tokens) return error(a, "usage: .native N NAME \"LIBRARY\" [env] RESULT PARAM...");
+    if (!n->name || !n->library || !type_operand(a, &a->tokens[result], &n->return_type)) return false;
+    uint32_t count = a->num_tokens - result - 1;
+    if (count > PROG_MAX_PARAMS) return error(a, "a native takes at most %u parameters", PROG_MAX_PARAMS);
     if (count == 0) return true;
     n->param_types = calloc(count, sizeof *n->param_types);
     if (!n->param_types) return error(a, "out of memory");
     n->num_params = count;
     for (uint32_t i = 0; i < count; i++)
-        if (!type_operand(a, &a->tokens[5 + i], &n->param_types[i])) return false;
+        if (!type_operand(a, &a->tokens[result + 1 + i], &n->param_types[i])) return false;
     return true;
 }
 

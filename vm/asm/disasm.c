@@ -304,6 +304,7 @@ void asm_print(const Program *p, FILE *out) {
         used += print_word(out, n->name);
         used += fputc(' ', out) != EOF;
         used += print_quoted(out, n->library, strlen(n->library));
+        if (n->takes_env) used += fprintf(out, " env");
         used += fprintf(out, " %u", n->return_type);
         for (uint32_t a = 0; a < n->num_params; a++) used += fprintf(out, " %u", n->param_types[a]);
         comment(out, used);

@@ -64,6 +64,8 @@
  *             u32   1-based source line
  *   native    str   name: the C symbol, and the name calls use
  *             str   library, as given to dlopen ("libm.so.6")
+ *             u8    flags: bit 0 set if it takes the env (its first C
+ *                   argument, vm/native/gclab_native.h); other bits are 0
  *             list<type>  parameter types, C types as descriptors (program.h,
  *                   ProgNative)
  *             type  return type (may be V)
@@ -89,7 +91,7 @@
  *   method 41 (empty name 4, owner 4, flags 1, then eight u32: parameter
  *   count, return type, the two local counts, the two depths, code length,
  *   line count),
- *   native 16 (two empty strs, parameter count, return type).
+ *   native 17 (two empty strs, flags, parameter count, return type).
  */
 #include "bcformat.h"
 

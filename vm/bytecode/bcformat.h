@@ -16,6 +16,7 @@ enum { BC_VERSION_MAJOR = 1, BC_VERSION_MINOR = 1 };
 enum { BC_MINOR_NATIVES = 1 };
 enum { BC_HEADER_SIZE = 8 };
 enum { BC_METHOD_STATIC = 0x01 };
+enum { BC_NATIVE_TAKES_ENV = 0x01 };
 
 /* Least encoded size of each kind of item (see bcformat.c). */
 enum {
@@ -26,7 +27,7 @@ enum {
     BC_MIN_CLASS = 20,
     BC_MIN_FIELD = 12,
     BC_MIN_METHOD = 41,
-    BC_MIN_NATIVE = 16,
+    BC_MIN_NATIVE = 17,
 };
 
 /* The file offset of every declaration of a parsed program, so an error the

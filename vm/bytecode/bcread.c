@@ -169,8 +169,14 @@ static bool read_natives(Reader *r, Program *p, BcOffsets *where) {
     for (uint32_t i = 0; i < n; i++) {
         ProgNative *native = &p->natives[i];
         where->natives[i] = (uint32_t)r->pos;
-        if (!read_str(r, "native name", &native->name, NULL) || !read_str(r, "native library", &native->library, NULL) ||
-            !read_u32_list(r, "native parameter count", PROG_MAX_PARAMS, "parameters", "type index", p->num_types,
+        uint8_t flags;
+        if (!read_str(r, "native name", &native->name, NULL) || !read_str(r, "native library", &native->library, NULL))
+            return false;
+        size_t flags_at = r->pos;
+        if (!read_u8(r, "native flags", &flags)) return false;
+        if (flags & ~BC_NATIVE_TAKES_ENV) return fail_at(r, flags_at, "unknown native flags 0x%02x", flags);
+        native->takes_env = flags & BC_NATIVE_TAKES_ENV;
+        if (!read_u32_list(r, "native parameter count", PROG_MAX_PARAMS, "parameters", "type index", p->num_types,
                            "types", &native->num_params, &native->param_types, NULL) ||
             !read_index(r, "type index", p->num_types, "types", &native->return_type))
             return false;

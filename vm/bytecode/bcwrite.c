@@ -134,6 +134,7 @@ uint8_t *bc_serialize(const Program *p, size_t *len) {
             const ProgNative *n = &p->natives[i];
             put_str(&b, n->name);
             put_str(&b, n->library);
+            put_u8(&b, n->takes_env ? BC_NATIVE_TAKES_ENV : 0);
             put_u32_list(&b, n->num_params, n->param_types);
             put_u32(&b, n->return_type);
         }

@@ -171,6 +171,7 @@ typedef struct MethodDecl {
     uint32_t num_params;
     Stmt *body;               /* an ST_BLOCK; NULL for a native */
     const char *native_library; /* a native (Module.natives): the library named in its declaration */
+    bool native_takes_env;    /* declared `native env`: gets the VM's callback API */
     Type *c_result;           /* checker, natives only: the C result type as declared */
     SrcPos end_pos;           /* the closing brace */
     struct ClassDecl *owner;

@@ -175,10 +175,13 @@ static void declare_members(Checker *c) {
 
 /* The C type a native's parameter or result is declared with: a number,
  * bool, string or (parameters only) a one-level array of numbers or bools;
- * the narrow kinds (int32, float, ...) name C's widths. */
-static Type *resolve_native_type(Checker *c, const TypeRef *ref, bool result) {
+ * the narrow kinds (int32, float, ...) name C's widths.  A native that
+ * takes the env may also take and return objects, as handles. */
+static Type *resolve_native_type(Checker *c, const TypeRef *ref, bool result, bool takes_env) {
     Type *t = resolve_type(c, ref, result && ref->base == TOK_VOID ? USE_RESULT : USE_ELEMENT);
-    bool scalar = t->kind != TY_CLASS && t->kind != TY_ARRAY;
+    if (t->kind == TY_CLASS && !takes_env)
+        session_error(c->s, ref->pos, "only a 'native env' function can be given or return objects (%s)", t->name);
+    bool scalar = t->kind != TY_ARRAY;
     bool array = t->kind == TY_ARRAY && t->elem->kind != TY_CLASS && t->elem->kind != TY_ARRAY &&
                  t->elem->kind != TY_STRING;
     if (result && t->kind == TY_ARRAY)
@@ -196,10 +199,10 @@ static void declare_natives(Checker *c) {
     for (MethodDecl *md = m->natives; md; md = md->next) {
         if (find_field(c->module, md->name) || find_method(c->module, md->name) || find_native(m, md->name) != md)
             session_error(c->s, md->pos, "'%s' is already declared", md->name);
-        md->c_result = resolve_native_type(c, &md->result_ref, true);
+        md->c_result = resolve_native_type(c, &md->result_ref, true, md->native_takes_env);
         md->result = type_element_value(c->types, md->c_result);
         for (Param *p = md->params; p; p = p->next) {
-            p->c_type = resolve_native_type(c, &p->type_ref, false);
+            p->c_type = resolve_native_type(c, &p->type_ref, false, md->native_takes_env);
             p->local->type = type_element_value(c->types, p->c_type);
         }
         md->index = next_index(c, &index, md->pos, "native functions");

@@ -657,6 +657,7 @@ static void gen_native(Gen *g, const MethodDecl *md) {
     ProgNative *pn = &g->p->natives[md->index];
     pn->name = session_strdup_heap(g->s, md->name);
     pn->library = session_strdup_heap(g->s, md->native_library);
+    pn->takes_env = md->native_takes_env;
     pn->param_types = session_realloc(g->s, NULL, (size_t)md->num_params * sizeof *pn->param_types);
     uint32_t i = 0;
     for (const Param *p = md->params; p; p = p->next) pn->param_types[i++] = type_index(g, p->c_type);

@@ -2,7 +2,7 @@
  * parser.c -- the grammar of docs/language.md, by recursive descent (parser.h).
  *
  *   file      := (class | member | native)*
- *   native    := 'native' STRING type NAME '(' params ')' ';'
+ *   native    := 'native' 'env'? STRING type NAME '(' params ')' ';'
  *   class     := 'class' NAME '{' ('static'? member)* '}'
  *   member    := type NAME ';'  |  type NAME '(' params ')' block
  *   type      := ('int'|'double'|'bool'|'string'|'void'|'byte'|'char'
@@ -523,6 +523,8 @@ static void parse_member(Parser *p, ClassDecl *cls, bool is_static, FieldDecl **
  * function of the module without a body. */
 static MethodDecl *parse_native(Parser *p, ClassDecl *module) {
     advance(p);
+    bool takes_env = at(p, TOK_IDENT) && strcmp(cur(p)->u.name, "env") == 0;
+    if (takes_env) advance(p);
     const Token *library = expect(p, TOK_STRING_LIT, "(the library's name) after 'native'");
     if (library->u.string.len == 0) session_error(p->s, library->pos, "the library's name is empty");
     TypeRef result = parse_type(p, "the native function's result type");
@@ -534,6 +536,7 @@ static MethodDecl *parse_native(Parser *p, ClassDecl *module) {
     m->result_ref = result;
     m->owner = module;
     m->native_library = library->u.string.chars;
+    m->native_takes_env = takes_env;
     expect(p, TOK_LPAREN, "after the native function's name");
     parse_params(p, m);
     expect(p, TOK_SEMI, "after a native declaration (it has no body)");

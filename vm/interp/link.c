@@ -24,6 +24,7 @@
 
 #include "internal.h"
 #include "native.h"
+#include "native_env.h"
 #include "quicken.h"
 #include "../../gc/common/fixed.h"
 #include "../../vmpi/control.h"
@@ -360,7 +361,7 @@ VM *vm_create(Program *program, const char *program_path, const VMOptions *opts)
     vm_attach_vmpi(vm);
     vmpi_seed_heap_sampling(opts->seeded ? &opts->seed : NULL);
     GcConfig config = opts->gc;
-    config.roots = (GcRoots){.enumerate = vm_enumerate_roots, .vm = vm};
+    config.roots = (GcRoots){.enumerate = vm_enumerate_roots, .vm = vm, .enumerate_weak = vm_enumerate_weak_refs};
     config.is_known_class = vm_is_known_class;
     gc_set_fatal_exit(vm_exit_for_collector);
     vm->gc = vm->gc_ops->create(&config);
@@ -403,5 +404,6 @@ void vm_destroy(VM *vm) {
     free(vm->prim_statics);
     free(vm->string_consts);
     vm_natives_free(vm);
+    vm_free_global_refs(vm);
     gc_record_free(vm);
 }

@@ -19,6 +19,12 @@
  * call, and a native must not keep them.  A string result is copied into a
  * new string (NULL gives null) and the C memory is left to its owner.  The
  * copies cost time in proportion to the data, never correctness.
+ *
+ * A `native env` function (vm/native/gclab_native.h) gets the env as its
+ * first C argument, and objects as references: an object argument is the
+ * address of its slot on the reference stack (a local reference), and an
+ * object result is a reference the VM reads back and checks against the
+ * declared class before the native's local references are popped.
  */
 #include "native.h"
 
@@ -30,6 +36,7 @@
 
 #include "../limits.h"
 #include "internal.h"
+#include "native_env.h"
 
 _Static_assert(sizeof(bool) == 1, "a C bool travels as one byte, as bool array elements are stored");
 
@@ -40,7 +47,7 @@ typedef struct NativeBinding {
     const char *result_desc;
     void *library;              /* dlopen's handle */
     void (*function)(void);
-    ffi_type **arg_types;
+    ffi_type **arg_types;       /* the env's first, if it takes the env */
     ffi_cif cif;
 } NativeBinding;
 
@@ -77,15 +84,18 @@ static bool bind_one(const Program *p, NativeBinding *b, char *why, size_t why_s
     if (failed || !symbol) return bind_fail(why, why_size, n, "no such symbol in the library", failed);
     /* dlsym gives an object pointer; POSIX guarantees it converts. */
     memcpy(&b->function, &symbol, sizeof symbol);
+    uint32_t env_args = n->takes_env ? 1 : 0;
     b->param_descs = calloc(n->num_params ? n->num_params : 1, sizeof *b->param_descs);
-    b->arg_types = calloc(n->num_params ? n->num_params : 1, sizeof *b->arg_types);
+    b->arg_types = calloc(n->num_params + env_args, sizeof *b->arg_types);
     if (!b->param_descs || !b->arg_types) return bind_fail(why, why_size, n, "out of memory", NULL);
+    if (n->takes_env) b->arg_types[0] = &ffi_type_pointer;
     for (uint32_t i = 0; i < n->num_params; i++) {
         b->param_descs[i] = p->types[n->param_types[i]];
-        b->arg_types[i] = ffi_type_of(b->param_descs[i]);
+        b->arg_types[env_args + i] = ffi_type_of(b->param_descs[i]);
     }
     b->result_desc = p->types[n->return_type];
-    if (ffi_prep_cif(&b->cif, FFI_DEFAULT_ABI, n->num_params, ffi_type_of(b->result_desc), b->arg_types) != FFI_OK)
+    if (ffi_prep_cif(&b->cif, FFI_DEFAULT_ABI, n->num_params + env_args, ffi_type_of(b->result_desc), b->arg_types) !=
+        FFI_OK)
         return bind_fail(why, why_size, n, "libffi cannot describe its signature", NULL);
     return true;
 }
@@ -191,18 +201,40 @@ static void copy_back(Obj *array, const uint8_t *copy) {
         memcpy(elems, copy, bytes);
 }
 
+/* An object a `native env` function returned: what its reference names,
+ * which must be null or of the declared class. */
+static Obj *object_result(VMThread *thread, const NativeBinding *b, GclabRef ref) {
+    Obj *obj = ref ? *(Obj **)ref : NULL;
+    const RtClass *declared = thread->vm->type_class[b->decl->return_type];
+    if (obj && obj->cls != declared)
+        vm_runtime_errorf(thread, "native %s returned a %s where it is declared to return %s", b->decl->name,
+                          obj->cls->name, declared->name);
+    return obj;
+}
+
 void vm_native_call(VMThread *thread, uint32_t index) {
     NativeBinding *b = &thread->vm->natives[index];
     const ProgNative *n = b->decl;
     uint64_t *prims = thread->ptop - n->num_prim_args;
     Obj **refs = thread->rtop - n->num_ref_args;
+    NativeEnv env;
+    GclabEnv *env_arg = &env.env;
     NativeValue values[PROG_MAX_PARAMS];
-    void *args[PROG_MAX_PARAMS];
-    void *copies[PROG_MAX_PARAMS]; /* one per reference argument, NULL for null */
-    uint32_t prim = 0, ref = 0;
+    void *args[PROG_MAX_PARAMS + 1];
+    void *copies[PROG_MAX_PARAMS]; /* one per reference argument, NULL for none */
+    uint32_t prim = 0, ref = 0, arg = 0;
+    if (n->takes_env) {
+        vm_native_env_init(&env, thread, n);
+        args[arg++] = &env_arg;
+    }
     for (uint32_t i = 0; i < n->num_params; i++) {
         const char *desc = b->param_descs[i];
-        if (type_is_ref(desc)) {
+        if (desc[0] == 'L' && !type_is_string(desc)) {
+            /* An object, as a local reference: its argument slot. */
+            copies[ref] = NULL;
+            values[i].pointer = refs[ref] ? (void *)&refs[ref] : NULL;
+            ref++;
+        } else if (type_is_ref(desc)) {
             const Obj *o = refs[ref];
             void *copy = NULL;
             if (o) {
@@ -219,22 +251,29 @@ void vm_native_call(VMThread *thread, uint32_t index) {
         } else {
             values[i] = prim_argument(desc[0], prims[prim++]);
         }
-        args[i] = &values[i];
+        args[arg++] = &values[i];
     }
     NativeValue result = {0};
     ffi_call(&b->cif, b->function, &result, args);
+    const char *ret = b->result_desc;
+    bool returns_object = ret[0] == 'L' && !type_is_string(ret);
+    Obj *result_object = returns_object ? object_result(thread, b, result.pointer) : NULL;
     ref = 0;
     for (uint32_t i = 0; i < n->num_params; i++) {
         if (!type_is_ref(b->param_descs[i])) continue;
         if (b->param_descs[i][0] == '[' && refs[ref]) copy_back(refs[ref], copies[ref]);
         free(copies[ref++]);
     }
+    /* Pops the arguments and the native's local references. */
     thread->ptop = prims;
     thread->rtop = refs;
-    const char *ret = b->result_desc;
     if (ret[0] == 'V') return;
     if (!type_is_ref(ret)) {
         *thread->ptop++ = prim_result(ret[0], &result);
+        return;
+    }
+    if (returns_object) {
+        *thread->rtop++ = result_object;
         return;
     }
     const char *text = result.pointer;

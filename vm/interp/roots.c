@@ -4,7 +4,9 @@
  * Invariant: outside the collected heap, object addresses live only in
  *   - each thread's reference stack below rtop (locals and operands),
  *   - the reference statics,
- *   - the interned string constants.
+ *   - the interned string constants,
+ *   - natives' global references (native_env.h; the weak ones are not
+ *     roots: the collector gets them through GcRoots.enumerate_weak).
  * The interpreter keeps nothing else across a safepoint, so visiting these
  * slots (and letting a moving collector rewrite them) is the whole story.
  *
@@ -14,6 +16,7 @@
  * must be classified there too (docs/event-mapping.md, "Heap dumps").
  */
 #include "internal.h"
+#include "native_env.h"
 
 static void visit_range(Obj **from, Obj **to, GcSlotVisitor visit, void *ctx) {
     for (Obj **slot = from; slot < to; slot++)
@@ -26,4 +29,5 @@ void vm_enumerate_roots(void *vm_arg, GcSlotVisitor visit, void *ctx) {
         visit_range(vm->threads[i]->rstack, vm->threads[i]->rtop, visit, ctx);
     visit_range(vm->ref_statics, vm->ref_statics + vm->program->num_ref_statics, visit, ctx);
     visit_range(vm->string_consts, vm->string_consts + vm->program->num_strings, visit, ctx);
+    vm_visit_global_refs(vm, visit, ctx);
 }

@@ -14,6 +14,7 @@
  * statics and fields; String and the array classes have none of those.
  */
 #include "internal.h"
+#include "native_env.h"
 #include "safepoint.h"
 #include "../../vmpi/control.h"
 #include "../../vmpi/vm_services.h"
@@ -174,8 +175,20 @@ static void enumerate_thread_roots(const VMThread *t, VmpiRootVisitor visit, voi
     }
 }
 
+/* A native's global reference as a root: its slot is the reference. */
+typedef struct RootVisit {
+    VmpiRootVisitor visit;
+    void *ctx;
+} RootVisit;
+
+static void visit_global_ref(Obj **slot, void *ctx) {
+    const RootVisit *v = ctx;
+    v->visit(&(VmpiRoot){.kind = VMPI_ROOT_GLOBAL_REF, .object = *slot, .handle = slot}, v->ctx);
+}
+
 /* The same slots as vm_enumerate_roots (roots.c), each with what holds it:
- * thread stacks, reference statics, the interned string constants. */
+ * thread stacks, reference statics, the interned string constants,
+ * natives' global references. */
 static void enumerate_roots(void *vm_arg, VmpiRootVisitor visit, void *ctx) {
     const VM *vm = vm_arg;
     const Program *p = vm->program;
@@ -190,6 +203,8 @@ static void enumerate_roots(void *vm_arg, VmpiRootVisitor visit, void *ctx) {
         Obj *const *slot = &vm->string_consts[i];
         if (*slot) visit(&(VmpiRoot){.kind = VMPI_ROOT_INTERNED, .object = *slot, .handle = slot}, ctx);
     }
+    RootVisit global = {visit, ctx};
+    vm_visit_global_refs(vm_arg, visit_global_ref, &global);
 }
 
 /* Visits table[indexes[0 .. count)], fields or statics, whose values sit

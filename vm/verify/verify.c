@@ -344,10 +344,12 @@ static bool check_entry(const Verifier *v) {
 /* ---- natives ------------------------------------------------------------------------ */
 
 /* NULL if a native may take (or, for a result, return) C type `desc`
- * (program.h, ProgNative), else why not. */
-static const char *native_type_problem(const char *desc, bool result) {
+ * (program.h, ProgNative), else why not.  Objects go only to and from a
+ * native that takes the env, as its handles. */
+static const char *native_type_problem(const char *desc, bool result, bool takes_env) {
     if (desc[0] == 'V') return result ? NULL : "void is only a result";
     if (prim_type_of(desc[0]) || type_is_string(desc)) return NULL;
+    if (desc[0] == 'L') return takes_env ? NULL : "only a native that takes the env can be given or return objects";
     if (desc[0] == '[' && prim_type_of(desc[1]))
         return result ? "C cannot return an array (it has no length)" : NULL;
     return "C can be passed only numbers, bools, strings and arrays of those";
@@ -362,13 +364,13 @@ static bool check_native_decl(const Verifier *v, uint32_t ni) {
         return verify_fail(v, VERIFY_IN_NATIVE, PROG_NONE, ni, "native %s names no library", n->name);
     for (uint32_t i = 0; i < n->num_params; i++) {
         const char *desc = p->types[n->param_types[i]];
-        const char *problem = native_type_problem(desc, false);
+        const char *problem = native_type_problem(desc, false, n->takes_env);
         if (problem)
             return verify_fail(v, VERIFY_IN_NATIVE, PROG_NONE, ni, "native %s: parameter %u has type %s: %s", n->name,
                                i + 1, verify_type_name(desc, tname, sizeof tname), problem);
     }
     const char *ret = p->types[n->return_type];
-    const char *problem = native_type_problem(ret, true);
+    const char *problem = native_type_problem(ret, true, n->takes_env);
     if (problem)
         return verify_fail(v, VERIFY_IN_NATIVE, PROG_NONE, ni, "native %s: result type %s: %s", n->name,
                            verify_type_name(ret, tname, sizeof tname), problem);

@@ -143,6 +143,7 @@ static void put_number(const char *name, int64_t value, int32_t *count) {
 #define put_METHOD_ID put_id
 #define put_THREAD_ID put_id
 #define put_RAW_MONITOR put_id
+#define put_JNI_REF put_id
 static void put_id(const char *name, const void *value, int32_t *count) {
     (void)count;
     id_field(name, value);

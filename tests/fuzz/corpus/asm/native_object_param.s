@@ -1,4 +1,4 @@
-; expect: native free: parameter 1 has type C: C can be passed only numbers, bools, strings and arrays of those
+; expect: native free: parameter 1 has type C: only a native that takes the env can be given or return objects
 .class C "t.gcl"
 .method 0 main static
     .returns V
