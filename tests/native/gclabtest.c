@@ -42,7 +42,7 @@ int64_t gt_sum_ints(const int64_t *a, int32_t n) {
     return sum;
 }
 void gt_fill_int32(int32_t *a, int32_t n, int32_t start) {
-    for (int32_t i = 0; i < n; i++) a[i] = start + i;
+    for (int32_t i = 0; i < n; i++) a[i] = (int32_t)((uint32_t)start + (uint32_t)i); /* wraps past INT32_MAX */
 }
 void gt_upcase(int8_t *a, int32_t n) {
     for (int32_t i = 0; i < n; i++)
