@@ -288,8 +288,19 @@ static void stat_line(const char *name, uint64_t value) {
     trace_output_uint(&stats_out, value);
 }
 
-static void write_report(uint64_t run_ns) {
+/* The pause percentiles, or null for a run that ends inside a collection:
+ * qsort may allocate, which thread-suspended mode forbids. */
+static void percentile_lines(void) {
+    if (collecting) {
+        trace_output_text(&stats_out, ",\n  \"pause_p50_ns\": null,\n  \"pause_p95_ns\": null");
+        return;
+    }
     qsort(pauses, num_pauses, sizeof *pauses, by_value);
+    stat_line("pause_p50_ns", percentile(50));
+    stat_line("pause_p95_ns", percentile(95));
+}
+
+static void write_report(uint64_t run_ns) {
     TraceOutput *out = &stats_out;
     trace_output_text(out, "{\n  \"format\": \"gclab-gcstats\",\n  \"version\": ");
     trace_output_uint(out, GCSTATS_FORMAT_VERSION);
@@ -299,8 +310,7 @@ static void write_report(uint64_t run_ns) {
     stat_line("collections_freeing", totals.collections_freeing);
     stat_line("collections_moving", totals.collections_moving);
     stat_line("collections_renewing_arenas", totals.collections_renewing);
-    stat_line("pause_p50_ns", percentile(50));
-    stat_line("pause_p95_ns", percentile(95));
+    percentile_lines();
     stat_line("pause_max_ns", totals.pause_max_ns);
     stat_line("gc_time_ns", totals.gc_time_ns);
     stat_line("run_time_ns", run_ns);
