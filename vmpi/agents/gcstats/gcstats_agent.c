@@ -15,7 +15,8 @@
  * clock; docs/gcstats.md defines each one.  In short:
  *   - a pause is the wall time from GC_START to GC_FINISH as this agent
  *     sees them, so it includes the agents loaded before it; the run is
- *     JVM_INIT_DONE to JVM_SHUT_DOWN, and throughput is 1 - GC time / run;
+ *     the agent's VMPI_OnLoad to JVM_SHUT_DOWN (so it holds every collection,
+ *     those of start-up too), and throughput is 1 - GC time / run;
  *   - objects and bytes freed count OBJECT_FREE and the objects an
  *     ARENA_DELETE took with it; a move is one OBJECT_MOVE; the sizes come
  *     from each object's OBJECT_ALLOC, followed through its moves (idmap.h);
@@ -92,7 +93,7 @@ static Collection current;
 static bool collecting;
 static uint64_t *pauses; /* ns, one per collection */
 static size_t pauses_capacity, num_pauses;
-static uint64_t start_ns, run_start_ns, allocated_since_sample;
+static uint64_t start_ns, allocated_since_sample; /* start_ns: VMPI_OnLoad's clock */
 
 static uint64_t now_ns(void) {
     struct timespec ts;
@@ -343,7 +344,7 @@ static void write_report(uint64_t run_ns) {
 static void shut_down(void) {
     uint64_t end_ns = now_ns();
     closed = true;
-    write_report(end_ns - run_start_ns);
+    write_report(end_ns); /* times count from VMPI_OnLoad */
     int error = trace_output_close(&stats_out);
     if (error) agent_say("gcstats: cannot write %s: %s\n", stats_path, strerror(error));
     if (chrome_on && (error = chrome_close(&chrome, end_ns)))
@@ -359,7 +360,6 @@ static void handle_event(int32_t code, const VMPI_Event *event) {
     case VMPI_EVENT_ARENA_DELETE: arena_delete(event); break;
     case VMPI_EVENT_GC_START: gc_start(); break;
     case VMPI_EVENT_GC_FINISH: gc_finish(event); break;
-    case VMPI_EVENT_JVM_INIT_DONE: run_start_ns = now_ns(); break;
     case VMPI_EVENT_JVM_SHUT_DOWN: shut_down(); break;
     }
 }
@@ -419,7 +419,7 @@ VMPI_EXPORT int32_t VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved) {
     vmpi->NotifyEvent = notify_event;
     static const int32_t wanted[] = {
         VMPI_EVENT_ARENA_NEW,   VMPI_EVENT_ARENA_DELETE, VMPI_EVENT_OBJECT_ALLOC,   VMPI_EVENT_OBJECT_FREE,
-        VMPI_EVENT_OBJECT_MOVE, VMPI_EVENT_GC_START,     VMPI_EVENT_GC_FINISH,      VMPI_EVENT_JVM_INIT_DONE,
+        VMPI_EVENT_OBJECT_MOVE, VMPI_EVENT_GC_START,     VMPI_EVENT_GC_FINISH,
         VMPI_EVENT_JVM_SHUT_DOWN,
     };
     for (size_t i = 0; i < sizeof wanted / sizeof wanted[0]; i++) vmpi->EnableEvent(wanted[i], NULL);
