@@ -14,7 +14,8 @@
  * under every collector (docs/event-mapping.md), and from this agent's own
  * clock; docs/gcstats.md defines each one.  In short:
  *   - a pause is the wall time from GC_START to GC_FINISH as this agent
- *     sees them, so it includes the agents loaded before it; the run is
+ *     sees them, so it includes what every agent does with the events in
+ *     between (this one too); the run is
  *     the agent's VMPI_OnLoad to JVM_SHUT_DOWN (so it holds every collection,
  *     those of start-up too), and throughput is 1 - GC time / run;
  *   - objects and bytes freed count OBJECT_FREE and the objects an
