@@ -32,6 +32,12 @@ case(compare/gccompare/unknown_option 2 - "^gccompare: unknown option '--frobnic
 case(compare/gccompare/no_program 2 - "^gccompare: no program given$" ${gccompare} --heap=1m)
 case(compare/gccompare/missing_program 2 - "^gccompare: no program nosuch\\.gcl$" ${gccompare} nosuch.gcl)
 
+# A run that never collects has no pauses to sort: its statistics say 0
+# collections and no capacity, and the sanitizers stay quiet (qsort of an
+# empty, NULL array was undefined behaviour).
+set(gcstats_no_collection "\"$0\" -agentlib:gcstats=file=\"$2\" \"$1\" >/dev/null && grep -q '\"collections\": 0,' \"$2\" && grep -q '\"peak_capacity_bytes\": null' \"$2\"")
+case(compare/gcstats/no_collection 0 - "" sh -c "${gcstats_no_collection}" ${VMRUN} ${hello} ${scratch}/gcstats_no_collection.json)
+
 # A bad option: one line naming it and listing the options, status 1,
 # nothing run and no statistics written (exit 99 if gcstats.json appears).
 set(gcstats_refused "rm -f gcstats.json\n\"$0\" \"$1\" \"$2\"\nstatus=$?\nif [ -e gcstats.json ]\nthen exit 99\nfi\nexit $status")

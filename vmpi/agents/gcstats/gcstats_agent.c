@@ -297,7 +297,7 @@ static void percentile_lines(void) {
         trace_output_text(&stats_out, ",\n  \"pause_p50_ns\": null,\n  \"pause_p95_ns\": null");
         return;
     }
-    qsort(pauses, num_pauses, sizeof *pauses, by_value);
+    if (num_pauses) qsort(pauses, num_pauses, sizeof *pauses, by_value); /* none: pauses is NULL */
     stat_line("pause_p50_ns", percentile(50));
     stat_line("pause_p95_ns", percentile(95));
 }
