@@ -31,6 +31,23 @@ case(compare/gccompare/unknown_option 2 - "^gccompare: unknown option '--frobnic
      ${gccompare} --frobnicate ${compare_cycles})
 case(compare/gccompare/no_program 2 - "^gccompare: no program given$" ${gccompare} --heap=1m)
 case(compare/gccompare/missing_program 2 - "^gccompare: no program nosuch\\.gcl$" ${gccompare} nosuch.gcl)
+case(compare/gccompare/needs_value 2 - "^gccompare: --heap needs a value \\(--heap=\\.\\.\\.\\)$"
+     ${gccompare} --heap ${compare_cycles})
+case(compare/gccompare/bad_seed 2 - "^gccompare: --seed=1x is not a number" ${gccompare} --seed=1x ${compare_cycles})
+case(compare/gccompare/no_vmrun 2 - "^gccompare: no vmrun at no/such/vmrun \\(build first, or give --vmrun\\)$"
+     ${gccompare} --vmrun=no/such/vmrun ${compare_cycles})
+# A program that does not compile fails the first run, with vmrun's message.
+case(compare/gccompare/does_not_load 1 - "^gccompare: marksweep: vmrun wrote no statistics \\(status 1\\) .*bad_syntax\\.gcl:3:16: expected expression$"
+     ${gccompare} --gc=marksweep,refcount ${CMAKE_CURRENT_SOURCE_DIR}/cli/bad_syntax.gcl)
+# A file that cannot be written: one line, status 1.
+case(compare/gccompare/unwritable 1 - "^gccompare: cannot write no/such/dir/table\\.csv: No such file or directory$"
+     ${gccompare} --gc=marksweep --csv=no/such/dir/table.csv ${hello})
+# The scratch directory is gone afterwards, whether the collectors agree or
+# not (rmdir fails on a directory left non-empty).
+set(gccompare_cleans "dir=$(mktemp -d) || exit 99\nTMPDIR=$dir \"$0\" --gc=marksweep,refcount \"$@\" >/dev/null 2>&1\nrmdir \"$dir\"")
+case(compare/gccompare/scratch_removed 0 - "" sh -c "${gccompare_cleans}" ${gccompare} ${hello})
+case(compare/gccompare/scratch_removed_on_failure 0 - "" sh -c "${gccompare_cleans}" ${gccompare}
+     --heap=256k --vm-option=--rc-cycles=off ${compare_cycles} 1000)
 
 # A run that never collects has no pauses to sort: its statistics say 0
 # collections and no capacity, and the sanitizers stay quiet (qsort of an
