@@ -177,6 +177,15 @@ static void dump_root(const VmpiRoot *root, void *ctx) {
         put_id(b, root->object);
         put_id(b, root->handle);
         return;
+    case VMPI_ROOT_THREAD:
+        put_u1(b, VMPI_GC_ROOT_THREAD_BLOCK);
+        put_id(b, root->object);
+        put_id(b, root->thread);
+        return;
+    case VMPI_ROOT_MONITOR:
+        put_u1(b, VMPI_GC_ROOT_MONITOR_USED);
+        put_id(b, root->object);
+        return;
     case VMPI_ROOT_UNKNOWN:
         put_u1(b, VMPI_GC_ROOT_UNKNOWN);
         put_id(b, root->object);

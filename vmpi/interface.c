@@ -132,10 +132,12 @@ VMPI_ObjectID vmpi_get_method_class(VMPI_MethodID method_id) {
     return owner ? (VMPI_ObjectID)(uintptr_t)owner->class_id : NULL;
 }
 
-/* JVMPI 1.2, GetThreadObject: gclab threads have no thread objects yet. */
+/* JVMPI 1.2, GetThreadObject: the thread's Thread handle
+ * (docs/language.md "Threads"); NULL for main in a program that starts no
+ * thread, and for a thread of another VM. */
 VMPI_ObjectID vmpi_get_thread_object(VMPI_ThreadID env) {
-    (void)env;
-    return NULL;
+    if (!vmpi_is_thread(env) || !vmpi_vm->thread_object) return NULL;
+    return (VMPI_ObjectID)(uintptr_t)vmpi_vm->thread_object(vmpi_vm->vm, env);
 }
 
 static const char *get_collector_name(void) {

@@ -44,6 +44,12 @@ struct ProgMethod;
 void vmpi_send_class_load(uint32_t class_index, int32_t requested);
 void vmpi_send_thread_start(const struct VMThread *thread, int32_t requested);
 void vmpi_send_thread_end(const struct VMThread *thread);
+/* MONITOR_CONTENDED_ENTER, _ENTERED or _EXIT (`event_type`) on `obj`'s
+ * monitor, and MONITOR_WAIT (`value`: the timeout in milliseconds, 0 for
+ * none) or MONITOR_WAITED (`value`: the milliseconds actually waited), from
+ * `thread` (JVMPI 1.2, section 3; vm/interp/monitor.c posts them). */
+void vmpi_send_monitor_event(int32_t event_type, const struct VMThread *thread, const Obj *obj);
+void vmpi_send_monitor_wait(int32_t event_type, const struct VMThread *thread, const Obj *obj, int64_t value);
 /* METHOD_ENTRY or METHOD_EXIT (`event_type`).  No post helper: the
  * interpreter tests VMPI_IS_ENABLED(METHOD_EXIT) or
  * vmpi_method_entry_enabled() itself, because it must save its registers

@@ -251,15 +251,18 @@ int32_t vmpi_resume_thread_list(int32_t count, VMPI_ThreadID *threads, int32_t *
     return for_each_thread(count, threads, results, resume_one);
 }
 
-/* JVMPI 1.2 GetThreadStatus; the SUSPENDED bit as JVMPI 1.4.2 sets it.
- * A gclab thread never waits on a monitor or condition variable. */
+/* JVMPI 1.2 GetThreadStatus: runnable, waiting to enter a monitor or
+ * waiting on one (or sleeping, or joining: a condition variable in JVMPI's
+ * terms), from the VM; the SUSPENDED bit as JVMPI 1.4.2 sets it.  The
+ * language has no interrupts, so INTERRUPTED is never set. */
 int32_t vmpi_get_thread_status(VMPI_ThreadID env) {
     if (!vmpi_is_thread(env)) return 0;
     pthread_mutex_lock(&suspension_lock);
     const Suspension *s = find_suspension(env);
     bool suspended = s && s->suspended;
     pthread_mutex_unlock(&suspension_lock);
-    return VMPI_THREAD_RUNNABLE | (suspended ? VMPI_THREAD_SUSPENDED : 0);
+    int32_t status = vmpi_vm->thread_status ? vmpi_vm->thread_status(vmpi_vm->vm, env) : VMPI_THREAD_RUNNABLE;
+    return status | (suspended ? VMPI_THREAD_SUSPENDED : 0);
 }
 
 int32_t vmpi_thread_has_run(VMPI_ThreadID env) {
