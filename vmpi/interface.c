@@ -54,6 +54,11 @@ static bool can_enable(int32_t code) {
     case VMPI_EVENT_RAW_MONITOR_CONTENDED_ENTERED:
     case VMPI_EVENT_RAW_MONITOR_CONTENDED_EXIT:
     case VMPI_EVENT_SAMPLED_OBJECT_ALLOC:
+    case VMPI_EVENT_MONITOR_CONTENDED_ENTER: /* the language's monitors (vm/interp/monitor.c) */
+    case VMPI_EVENT_MONITOR_CONTENDED_ENTERED:
+    case VMPI_EVENT_MONITOR_CONTENDED_EXIT:
+    case VMPI_EVENT_MONITOR_WAIT:
+    case VMPI_EVENT_MONITOR_WAITED:
         return true;
     case VMPI_EVENT_CLASS_LOAD_HOOK: /* posted once, before the VM is made (class_load_hook.c) */
         return vmpi_vm == NULL;
