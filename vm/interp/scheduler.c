@@ -51,8 +51,8 @@
 #include "safepoint.h"
 
 /* A time slice, in safepoint polls: drawn from [SLICE_MIN, SLICE_MIN + SLICE_SPREAD). */
-#define SLICE_MIN 200u
-#define SLICE_SPREAD 4000u
+#define SLICE_MIN 20000u
+#define SLICE_SPREAD 80000u
 
 typedef struct VmThreadSched {
     pthread_t os_thread;
