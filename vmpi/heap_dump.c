@@ -35,10 +35,9 @@
  *                                   handle): the VM holds it in a table for its
  *                                   whole life, as native code holds a global
  *                                   reference
+ *   a thread's Thread handle        THREAD_BLOCK (object, thread)
+ *   the object of a monitor in use  MONITOR_USED (object)
  *   anything else                   UNKNOWN (gclab's VM has no such root)
- *
- * gclab threads have no thread objects and the language no monitors, so no
- * THREAD_BLOCK or MONITOR_USED root exists to report.
  *
  * Invariant: the dump is built and delivered with GC disabled, so every ID
  * in it names a live object until NotifyEvent returns.  The buffer is the

@@ -86,6 +86,19 @@ typedef struct VmpiValue {
 } VmpiValue;
 
 typedef void (*VmpiRootVisitor)(const VmpiRoot *root, void *ctx);
+
+/* One of the language's monitors in use, for MONITOR_DUMP (JVMPI 1.2
+ * section 4.4, JVMPI_MONITOR_JAVA): its object, owner (NULL if none) and
+ * entry count, the threads waiting to enter it (notified waiters among
+ * them) and those waiting to be notified.  The lists live for the visit. */
+typedef struct VmpiMonitorView {
+    const Obj *object;
+    VMPI_ThreadID owner;
+    uint32_t entries;
+    uint32_t num_entering, num_waiting;
+    const VMPI_ThreadID *entering, *waiting;
+} VmpiMonitorView;
+typedef void (*VmpiMonitorVisitor)(const VmpiMonitorView *monitor, void *ctx);
 typedef void (*VmpiValueVisitor)(const VmpiValue *value, void *ctx);
 
 typedef struct VmpiVmServices {
@@ -104,6 +117,8 @@ typedef struct VmpiVmServices {
     const Obj *(*thread_object)(void *vm, VMPI_ThreadID thread);
     VMPI_ThreadID (*thread_parent)(void *vm, VMPI_ThreadID thread);
     int32_t (*thread_status)(void *vm, VMPI_ThreadID thread);
+    /* Visits every monitor in use (NULL in a VM without monitors). */
+    void (*each_monitor)(void *vm, VmpiMonitorVisitor visit, void *ctx);
     VmpiStackMark (*stack_mark)(void *vm, VMPI_ThreadID thread);
     /* Fills frames[0 ..) callee first, at most max_frames of them, with each
      * frame's method ID and source line (0 if unknown); returns how many. */

@@ -12,6 +12,8 @@
  *   thread_checker: traces: every other thread's trace has frames
  *   thread_checker: cpu: the idle thread used less CPU than main
  *   thread_checker: suspension: others ran while spinner was suspended, its trace stable
+ *   thread_checker: monitor dump: owners ok, entrants ok, notify waiters ok
+ *   thread_checker: heap dump: every live thread's THREAD_BLOCK, the contended object's MONITOR_USED
  *
  * with the counts and "no" (or a count of failures) where a check failed.
  * What each checks is said where it is counted.
@@ -53,6 +55,117 @@ static int status_errors, trace_errors;
 static bool seen_condvar_wait, seen_monitor_wait;
 static int cpu_checked = -1; /* 1 ok, 0 failed, -1 never checked */
 static const char *suspension_result = "not tried";
+
+static Seen *find(VMPI_ThreadID env);
+
+
+/* MONITOR_DUMP, requested at the first MONITOR_DUMPS contended enters. */
+#define MONITOR_DUMPS 50
+static int dumps_requested, dumps_read, owner_errors, list_errors;
+static bool seen_notify_waiter;
+static VMPI_ObjectID dump_object; /* the monitor the requester is about to wait for */
+static VMPI_ThreadID dump_requester;
+
+static const unsigned char *read_id(const unsigned char *at, const void **id) {
+    memcpy(id, at, sizeof *id);
+    return at + sizeof *id;
+}
+
+static const unsigned char *read_u4(const unsigned char *at, uint32_t *v) {
+    memcpy(v, at, sizeof *v);
+    return at + sizeof *v;
+}
+
+/* A JVMPI_MONITOR_JAVA record's thread list: each thread must be one the
+ * agent saw enter or wait on `object` (in_wait: wait only). */
+static const unsigned char *check_list(const unsigned char *at, VMPI_ObjectID object, bool in_wait) {
+    uint32_t n;
+    at = read_u4(at, &n);
+    for (uint32_t i = 0; i < n; i++) {
+        const void *env;
+        at = read_id(at, &env);
+        const Seen *t = find((VMPI_ThreadID)env);
+        if (!t || (t->waiting != object && (in_wait || t->entering != object))) list_errors++;
+        if (in_wait) seen_notify_waiter = true;
+    }
+    return at;
+}
+
+/* The dump requested at a CONTENDED_ENTER: the monitor the requester waits
+ * for is owned by another thread, at least once; every list is right. */
+static void read_monitor_dump(const VMPI_Event *event) {
+    const unsigned char *at = (const unsigned char *)event->u.monitor_dump.begin;
+    const unsigned char *end = (const unsigned char *)event->u.monitor_dump.end;
+    bool found = false;
+    dumps_read++;
+    while (at < end) {
+        uint8_t type = *at++;
+        const void *id, *owner;
+        uint32_t entries;
+        if (type == VMPI_MONITOR_RAW) at = read_id(at, &id); /* the name */
+        at = read_id(at, &id);
+        at = read_id(at, &owner);
+        at = read_u4(at, &entries);
+        if (type != VMPI_MONITOR_JAVA) {
+            uint32_t n;
+            at = read_u4(at, &n);
+            at += n * sizeof(void *);
+            at = read_u4(at, &n);
+            at += n * sizeof(void *);
+            continue;
+        }
+        if (id == dump_object) {
+            found = true;
+            if (!owner || owner == dump_requester || entries < 1) owner_errors++;
+        }
+        at = check_list(at, (VMPI_ObjectID)id, false);
+        at = check_list(at, (VMPI_ObjectID)id, true);
+    }
+    if (!found) owner_errors++;
+}
+
+/* A level-1 HEAP_DUMP requested at the first contended enter: its roots
+ * (which come first) hold a THREAD_BLOCK for each thread that has started
+ * and not ended, naming its Thread handle (GetThreadObject), and a
+ * MONITOR_USED for the contended object. */
+static const char *heap_dump_result = "never requested";
+
+static void read_heap_dump_roots(const VMPI_Event *event) {
+    const unsigned char *at = (const unsigned char *)event->u.heap_dump.begin;
+    const unsigned char *end = (const unsigned char *)event->u.heap_dump.end;
+    int thread_blocks = 0, wrong_thread_blocks = 0, live = 0;
+    bool monitor_used = false;
+    while (at < end && *at != VMPI_GC_CLASS_DUMP) {
+        uint8_t type = *at++;
+        const void *object, *other;
+        uint32_t frame;
+        at = read_id(at, &object);
+        switch (type) {
+        case VMPI_GC_ROOT_THREAD_BLOCK:
+            at = read_id(at, &other);
+            thread_blocks++;
+            if (vmpi->GetThreadObject((VMPI_ThreadID)other) != object) wrong_thread_blocks++;
+            break;
+        case VMPI_GC_ROOT_MONITOR_USED:
+            if (object == dump_object) monitor_used = true;
+            break;
+        case VMPI_GC_ROOT_JAVA_FRAME:
+            at = read_id(at, &other);
+            at = read_u4(at, &frame);
+            break;
+        case VMPI_GC_ROOT_JNI_GLOBAL: case VMPI_GC_ROOT_NATIVE_STACK:
+            at = read_id(at, &other);
+            break;
+        default:
+            break; /* STICKY_CLASS, UNKNOWN: the object alone */
+        }
+    }
+    int n = atomic_load(&num_threads);
+    for (int i = 0; i < n; i++) live += !threads[i].ended;
+    heap_dump_result = wrong_thread_blocks || thread_blocks < live ? "a thread's THREAD_BLOCK is missing or wrong"
+                       : !monitor_used ? "no MONITOR_USED for the contended object"
+                                       : "every live thread's THREAD_BLOCK, the contended object's MONITOR_USED";
+}
 
 static Seen *find(VMPI_ThreadID env) {
     int n = atomic_load(&num_threads);
@@ -138,6 +251,16 @@ static void monitor_event(const VMPI_Event *event, Seen *self) {
     switch (event->event_type) {
     case VMPI_EVENT_MONITOR_CONTENDED_ENTER:
         if (!object || self->entering) pair_errors++;
+        if (dumps_requested < MONITOR_DUMPS) {
+            dumps_requested++;
+            dump_object = object;
+            dump_requester = self->env;
+            if (vmpi->RequestEvent(VMPI_EVENT_MONITOR_DUMP, NULL) != VMPI_OK) owner_errors++;
+            if (dumps_requested == 1) {
+                VMPI_HeapDumpArg arg = {.heap_dump_level = VMPI_DUMP_LEVEL_1};
+                if (vmpi->RequestEvent(VMPI_EVENT_HEAP_DUMP, &arg) != VMPI_OK) heap_dump_result = "refused";
+            }
+        }
         self->entering = object;
         break;
     case VMPI_EVENT_MONITOR_CONTENDED_ENTERED:
@@ -232,11 +355,19 @@ static void report(void) {
                                                : cpu_checked == 0 ? "the idle thread used as much CPU as main"
                                                                   : "the idle thread never ended");
     fprintf(stderr, "thread_checker: suspension: %s\n", suspension_result);
+    fprintf(stderr, "thread_checker: heap dump: %s\n", heap_dump_result);
+    if (dumps_read == dumps_requested && dumps_read > 0 && !owner_errors && !list_errors && seen_notify_waiter)
+        fprintf(stderr, "thread_checker: monitor dump: owners ok, entrants ok, notify waiters ok\n");
+    else
+        fprintf(stderr, "thread_checker: monitor dump: %d of %d dumps, %d owner errors, %d list errors, %s\n", dumps_read,
+                dumps_requested, owner_errors, list_errors, seen_notify_waiter ? "a notify waiter" : "no notify waiter");
 }
 
 static void notify_event(VMPI_Event *event) {
     switch (event->event_type) {
     case VMPI_EVENT_THREAD_START: thread_start(event); return;
+    case VMPI_EVENT_MONITOR_DUMP | VMPI_REQUESTED_EVENT: read_monitor_dump(event); return;
+    case VMPI_EVENT_HEAP_DUMP | VMPI_REQUESTED_EVENT: read_heap_dump_roots(event); return;
     case VMPI_EVENT_JVM_INIT_DONE:
         if (vmpi->CreateSystemThread("suspender", 0, suspender) != VMPI_OK)
             suspension_result = "CreateSystemThread failed";

@@ -370,7 +370,7 @@ case(cli/threads/class_named_thread 1 - "the class name 'Thread' is reserved for
 # Every THREAD_* and MONITOR_* field and the thread functions, with an agent
 # system thread suspending one VM thread while the others run
 # (tests/agents/thread_checker.c), under every collector, with --gc-stress.
-set(thread_checker_expected "^thread_checker: threads: starts=7 ends=7 named=7 groups=7 parents=6 objects=7 main_object=yes$@@^thread_checker: contended: enter/entered pairs ok, exits=yes, entrant waits=yes$@@^thread_checker: waits: timed=yes untimed=yes status=yes$@@^thread_checker: traces: every other thread's trace has frames$@@^thread_checker: cpu: the idle thread used less CPU than main$@@^thread_checker: suspension: others ran while spinner was suspended, its trace stable$")
+set(thread_checker_expected "^thread_checker: threads: starts=7 ends=7 named=7 groups=7 parents=6 objects=7 main_object=yes$@@^thread_checker: contended: enter/entered pairs ok, exits=yes, entrant waits=yes$@@^thread_checker: waits: timed=yes untimed=yes status=yes$@@^thread_checker: traces: every other thread's trace has frames$@@^thread_checker: cpu: the idle thread used less CPU than main$@@^thread_checker: suspension: others ran while spinner was suspended, its trace stable$@@^thread_checker: heap dump: every live thread's THREAD_BLOCK, the contended object's MONITOR_USED$@@^thread_checker: monitor dump: owners ok, entrants ok, notify waiters ok$")
 foreach(gc ${GCLAB_COLLECTORS})
   case(cli/threads/thread_checker/${gc} 0 ${threads_tests}/agent_program.expected "${thread_checker_expected}"
        ${VMRUN} --gc=${gc} --vmpi-strict -agentpath:$<TARGET_FILE:test_agent_thread_checker>

@@ -203,10 +203,15 @@ void vm_monitors_release(VMThread *thread) {
 void vm_monitors_each(VM *vm, void (*visit)(const VmMonitorInfo *info, void *ctx), void *ctx) {
     if (!vm->monitors) return;
     for (VmMonitor *m = vm->monitors->first; m; m = m->next) {
-        VmMonitorInfo info = {.object = &m->object, .owner = m->owner, .count = m->owner ? m->count : 0,
+        VmMonitorInfo info = {.monitor = m, .object = &m->object, .owner = m->owner, .count = m->owner ? m->count : 0,
                               .num_entering = m->num_entering, .num_waiting = m->num_waiting};
         visit(&info, ctx);
     }
+}
+
+bool vm_monitor_holds_up(const VMThread *thread, const VmMonitor *monitor, VmThreadState state) {
+    return vm_thread_state(thread) == state &&
+           vm_thread_monitor_wait((VMThread *)thread)->monitor == monitor;
 }
 
 void vm_monitors_free(VM *vm) {

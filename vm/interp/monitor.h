@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "../vm.h"
+#include "scheduler.h"
 
 struct VmMonitor;
 
@@ -44,12 +45,16 @@ void vm_monitors_release(VMThread *thread);
 /* Each monitor in use: its object slot (for the collector and heap dumps),
  * owner (NULL if none), entry count and the threads entering and waiting. */
 typedef struct VmMonitorInfo {
+    const struct VmMonitor *monitor;
     Obj **object;
     VMThread *owner;
     uint32_t count;
     uint32_t num_entering, num_waiting;
 } VmMonitorInfo;
 void vm_monitors_each(VM *vm, void (*visit)(const VmMonitorInfo *info, void *ctx), void *ctx);
+
+/* Whether `thread` is in `state` (ENTERING or WAITING) on `monitor`. */
+bool vm_monitor_holds_up(const VMThread *thread, const struct VmMonitor *monitor, VmThreadState state);
 
 void vm_monitors_free(VM *vm);
 

@@ -13,6 +13,8 @@
  * is also the program class's index, which holds the source file, methods,
  * statics and fields; String and the array classes have none of those.
  */
+#include <stdlib.h>
+
 #include "internal.h"
 #include "monitor.h"
 #include "safepoint.h"
@@ -263,6 +265,40 @@ static void instance_field_values(void *vm_arg, const Obj *obj, VmpiValueVisitor
                      obj_prim_field((Obj *)obj, 0), visit, ctx);
 }
 
+/* ---- monitor dumps ------------------------------------------------------------------ */
+
+typedef struct MonitorDump {
+    VM *vm;
+    VmpiMonitorVisitor visit;
+    void *ctx;
+} MonitorDump;
+
+/* The threads in `state` on `monitor`, into `out` (vm->num_threads room). */
+static uint32_t held_up(const VM *vm, const VmMonitorInfo *info, VmThreadState state, VMPI_ThreadID *out) {
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < vm->num_threads; i++)
+        if (vm_monitor_holds_up(vm->threads[i], info->monitor, state)) out[n++] = THREAD_ID(vm->threads[i]);
+    return n;
+}
+
+static void dump_monitor(const VmMonitorInfo *info, void *ctx) {
+    const MonitorDump *dump = ctx;
+    VMPI_ThreadID *entering = calloc(2 * (size_t)dump->vm->num_threads + 1, sizeof *entering);
+    if (!entering) return;
+    VMPI_ThreadID *waiting = entering + dump->vm->num_threads;
+    VmpiMonitorView view = {.object = *info->object, .owner = THREAD_ID(info->owner), .entries = info->count,
+                            .entering = entering, .waiting = waiting};
+    view.num_entering = held_up(dump->vm, info, VM_THREAD_ENTERING, entering);
+    view.num_waiting = held_up(dump->vm, info, VM_THREAD_WAITING, waiting);
+    dump->visit(&view, dump->ctx);
+    free(entering);
+}
+
+static void each_monitor(void *vm, VmpiMonitorVisitor visit, void *ctx) {
+    MonitorDump dump = {vm, visit, ctx};
+    vm_monitors_each(vm, dump_monitor, &dump);
+}
+
 /* ---- the collector and the way out ------------------------------------------------- */
 
 static Gc *collector(void *vm) { return ((const VM *)vm)->gc; }
@@ -290,6 +326,7 @@ void vm_attach_vmpi(VM *vm) {
         .thread_object = thread_object,
         .thread_parent = thread_parent,
         .thread_status = thread_status,
+        .each_monitor = each_monitor,
         .stack_mark = stack_mark,
         .call_trace = call_trace,
         .local_storage = local_storage,

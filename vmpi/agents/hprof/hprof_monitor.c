@@ -100,6 +100,23 @@ static void read_raw_monitor(FILE *text, HprofReader *r, HprofThreadNumber threa
     write_waiters(out, r, "waiting to be notified", thread_number);
 }
 
+/* One JVMPI_MONITOR_JAVA record: a monitor of the language, on an object. */
+static void read_java_monitor(FILE *text, HprofReader *r, HprofThreadNumber thread_number) {
+    void *object = take_pointer(r);
+    VMPI_ThreadID owner = take_pointer(r);
+    uint32_t entries = hprof_take_u4(r);
+    if (!r->overrun) {
+        fprintf(text, "    MONITOR %p%s\n", object, entries ? "" : " unowned");
+        if (entries) {
+            fputs("\towner: ", text);
+            write_thread(text, owner, thread_number);
+            fprintf(text, ", entry count: %u\n", entries);
+        }
+    }
+    write_waiters(text, r, "waiting to enter", thread_number);
+    write_waiters(text, r, "waiting to be notified", thread_number);
+}
+
 /* JVMTI HPROF's letters for a thread's state. */
 static void write_status(FILE *text, int32_t status) {
     if (status & VMPI_THREAD_SUSPENDED) fputs("S|", text);
@@ -132,8 +149,10 @@ void hprof_monitor_read_dump(HprofMonitors *m, const VMPI_Event *event, HprofTra
     }
     HprofReader r = {.at = event->u.monitor_dump.begin, .end = event->u.monitor_dump.end};
     while (r.at < r.end && !r.overrun) {
-        if (hprof_take_u1(&r) != VMPI_MONITOR_RAW) r.overrun = true; /* the VM makes no other (monitor_dump.c) */
-        else read_raw_monitor(text, &r, thread_number);
+        uint8_t type = hprof_take_u1(&r);
+        if (type == VMPI_MONITOR_RAW) read_raw_monitor(text, &r, thread_number);
+        else if (type == VMPI_MONITOR_JAVA) read_java_monitor(text, &r, thread_number);
+        else r.overrun = true; /* the VM makes no other (monitor_dump.c) */
     }
     if (fclose(text) != 0 || r.overrun) m->failed = true;
 }
