@@ -83,6 +83,12 @@ static inline bool vmpi_method_entry_enabled(void) {
  * thread has it suspended.  And at the end of a thread, after THREAD_END:
  * a SuspendThread waiting for it gives up. */
 void vmpi_serve_suspension(const struct VMThread *thread);
+/* The same for a VM with other threads to run meanwhile: `release` is
+ * called just before `thread` parks, with the suspension lock held (it may
+ * take the VM's own locks, never call VMPI), and `reacquire` after it is
+ * resumed, without the lock; neither if it does not park. */
+void vmpi_serve_suspension_handing_off(const struct VMThread *thread, void (*release)(void *ctx),
+                                       void (*reacquire)(void *ctx), void *ctx);
 void vmpi_thread_ended(const struct VMThread *thread);
 /* JVM_SHUT_DOWN is not posted: vmpi_shutdown (control.h) offers it to each
  * agent once. */

@@ -76,19 +76,25 @@ static void wait_to_enter(VMThread *thread, VmMonitor *m, uint32_t count) {
     wait->monitor = NULL;
 }
 
-/* The owner gives the monitor up: to the earliest entrant, or to nobody. */
-static void hand_over(VM *vm, VmMonitor *m) {
-    VMThread *next = NULL;
+/* The thread in `state` on `m` that came first (the lowest ticket), or NULL. */
+static VMThread *earliest(VM *vm, const VmMonitor *m, VmThreadState state) {
+    VMThread *first = NULL;
     uint64_t ticket = 0;
     for (uint32_t i = 0; i < vm->num_threads; i++) {
         VMThread *t = vm->threads[i];
-        if (vm_thread_state(t) != VM_THREAD_ENTERING) continue;
+        if (vm_thread_state(t) != state) continue;
         const VmMonitorWait *wait = vm_thread_monitor_wait(t);
-        if (wait->monitor == m && (!next || wait->ticket < ticket)) {
-            next = t;
+        if (wait->monitor == m && (!first || wait->ticket < ticket)) {
+            first = t;
             ticket = wait->ticket;
         }
     }
+    return first;
+}
+
+/* The owner gives the monitor up: to the earliest entrant, or to nobody. */
+static void hand_over(VM *vm, VmMonitor *m) {
+    VMThread *next = earliest(vm, m, VM_THREAD_ENTERING);
     m->owner = next;
     if (!next) return;
     m->count = vm_thread_monitor_wait(next)->saved_count;
@@ -168,17 +174,7 @@ void vm_monitor_notify(VMThread *thread, Obj **slot, bool all) {
     VM *vm = thread->vm;
     VmMonitor *m = owned(thread, slot, all ? "notifyAll" : "notify");
     while (m->num_waiting) {
-        VMThread *first = NULL;
-        uint64_t ticket = 0;
-        for (uint32_t i = 0; i < vm->num_threads; i++) {
-            VMThread *t = vm->threads[i];
-            if (vm_thread_state(t) != VM_THREAD_WAITING) continue;
-            const VmMonitorWait *wait = vm_thread_monitor_wait(t);
-            if (wait->monitor == m && (!first || wait->ticket < ticket)) {
-                first = t;
-                ticket = wait->ticket;
-            }
-        }
+        VMThread *first = earliest(vm, m, VM_THREAD_WAITING);
         /* A waiter whose time ran out meanwhile is no longer WAITING. */
         if (!first || !vm_thread_transition(first, VM_THREAD_WAITING, VM_THREAD_ENTERING)) break;
         VmMonitorWait *wait = vm_thread_monitor_wait(first);

@@ -288,22 +288,33 @@ void vm_thread_tick(VMThread *thread) {
     pthread_mutex_unlock(&s->lock);
 }
 
-void vm_thread_serve_suspension(VMThread *thread) {
+/* vmpi_serve_suspension_handing_off's hooks: the baton goes to another
+ * thread while `thread` is parked, and comes back once it is resumed. */
+static void release_for_park(void *arg) {
+    VMThread *thread = arg;
     VmScheduler *s = thread->vm->scheduler;
-    if (!s || s->live <= 1) {
-        vmpi_serve_suspension(thread);
-        return;
-    }
     pthread_mutex_lock(&s->lock);
     set_state(thread, VM_THREAD_PARKED);
     pass_baton(thread->vm, s, thread); /* a parked thread may be resumed: never a deadlock */
     pthread_mutex_unlock(&s->lock);
-    vmpi_serve_suspension(thread);
+}
+
+static void reacquire_after_park(void *arg) {
+    VMThread *thread = arg;
+    VmScheduler *s = thread->vm->scheduler;
     pthread_mutex_lock(&s->lock);
     set_state(thread, VM_THREAD_RUNNABLE);
     if (!s->running) s->running = thread;
     await_baton(s, thread);
     pthread_mutex_unlock(&s->lock);
+}
+
+void vm_thread_serve_suspension(VMThread *thread) {
+    if (!thread->vm->scheduler) {
+        vmpi_serve_suspension(thread);
+        return;
+    }
+    vmpi_serve_suspension_handing_off(thread, release_for_park, reacquire_after_park, thread);
 }
 
 /* ---- starting, joining, sleeping, ending --------------------------------------- */

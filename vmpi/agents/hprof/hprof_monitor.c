@@ -80,6 +80,14 @@ static void write_waiters(FILE *text, HprofReader *r, const char *label, HprofTh
     if (text) fputc('\n', text);
 }
 
+/* A monitor's owner line, for an owned one. */
+static void write_owner(FILE *out, VMPI_ThreadID owner, uint32_t entries, HprofThreadNumber thread_number) {
+    if (!entries) return;
+    fputs("\towner: ", out);
+    write_thread(out, owner, thread_number);
+    fprintf(out, ", entry count: %u\n", entries);
+}
+
 /* One JVMPI_MONITOR_RAW record (vmpi/monitor_dump.c gives its layout). */
 static void read_raw_monitor(FILE *text, HprofReader *r, HprofThreadNumber thread_number) {
     const char *name = take_pointer(r);
@@ -90,11 +98,7 @@ static void read_raw_monitor(FILE *text, HprofReader *r, HprofThreadNumber threa
     FILE *out = shown ? text : NULL; /* an agent's private lock: read, not written */
     if (out) {
         fprintf(out, "    RAW MONITOR \"%s\"(%p)%s\n", name, id, entries ? "" : " unowned");
-        if (entries) {
-            fputs("\towner: ", out);
-            write_thread(out, owner, thread_number);
-            fprintf(out, ", entry count: %u\n", entries);
-        }
+        write_owner(out, owner, entries, thread_number);
     }
     write_waiters(out, r, "waiting to enter", thread_number);
     write_waiters(out, r, "waiting to be notified", thread_number);
@@ -107,11 +111,7 @@ static void read_java_monitor(FILE *text, HprofReader *r, HprofThreadNumber thre
     uint32_t entries = hprof_take_u4(r);
     if (!r->overrun) {
         fprintf(text, "    MONITOR %p%s\n", object, entries ? "" : " unowned");
-        if (entries) {
-            fputs("\towner: ", text);
-            write_thread(text, owner, thread_number);
-            fprintf(text, ", entry count: %u\n", entries);
-        }
+        write_owner(text, owner, entries, thread_number);
     }
     write_waiters(text, r, "waiting to enter", thread_number);
     write_waiters(text, r, "waiting to be notified", thread_number);
