@@ -2,8 +2,9 @@
  * vm.h -- one running program: its linked classes, statics, threads and
  * collector.
  *
- * All interpreter state is per thread (VMThread), never global, so that a
- * second thread needs no rewrite.  A thread owns two stacks:
+ * All interpreter state is per thread (VMThread), never global: a program
+ * may start threads, which the scheduler runs one at a time
+ * (vm/interp/scheduler.c).  A thread owns two stacks:
  *
  *   pstack  8-byte primitives: every frame's primitive locals and operands
  *   rstack  object references: every frame's reference locals and operands
