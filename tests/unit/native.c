@@ -328,6 +328,8 @@ Test(natives_compiler, errors) {
     cr_assert_str_eq(compile_error("native \"l.so\" void f() {}\nvoid main() {}\n"),
                      "t.gcl:1:24: expected ';' after a native declaration (it has no body)");
     cr_assert_str_eq(compile_error("native \"\" void f();\nvoid main() {}\n"), "t.gcl:1:8: the library's name is empty");
+    cr_assert_str_eq(compile_error("native \"l.so\" int f(int a);\nvoid main() { Thread t = start(f(1)); }\n"),
+                     "t.gcl:2:32: start cannot run native function 'f'");
     cr_assert_str_eq(compile_error("native \"l.so\" int f(int a);\nvoid main() { f(1.5); }\n"),
                      "t.gcl:2:17: type mismatch: argument 1 of 'f' must be int, not double");
 }

@@ -5,6 +5,8 @@
  *   - each thread's reference stack below rtop (locals and operands),
  *   - the reference statics,
  *   - the interned string constants,
+ *   - each thread's Thread handle (scheduler.h) and the object of each
+ *     monitor in use (monitor.h),
  *   - natives' global references (native_env.h; the weak ones are not
  *     roots: the collector gets them through GcRoots.enumerate_weak).
  * The interpreter keeps nothing else across a safepoint, so visiting these
@@ -16,6 +18,17 @@
  * must be classified there too (docs/event-mapping.md, "Heap dumps").
  */
 #include "internal.h"
+#include "monitor.h"
+
+typedef struct MonitorRoots {
+    GcSlotVisitor visit;
+    void *ctx;
+} MonitorRoots;
+
+static void visit_monitor(const VmMonitorInfo *info, void *ctx) {
+    const MonitorRoots *roots = ctx;
+    roots->visit(info->object, roots->ctx);
+}
 #include "native_env.h"
 
 static void visit_range(Obj **from, Obj **to, GcSlotVisitor visit, void *ctx) {
@@ -29,5 +42,9 @@ void vm_enumerate_roots(void *vm_arg, GcSlotVisitor visit, void *ctx) {
         visit_range(vm->threads[i]->rstack, vm->threads[i]->rtop, visit, ctx);
     visit_range(vm->ref_statics, vm->ref_statics + vm->program->num_ref_statics, visit, ctx);
     visit_range(vm->string_consts, vm->string_consts + vm->program->num_strings, visit, ctx);
+    for (uint32_t i = 0; i < vm->num_threads; i++)
+        if (vm->threads[i]->object) visit(&vm->threads[i]->object, ctx);
+    MonitorRoots monitors = {visit, ctx};
+    vm_monitors_each(vm, visit_monitor, &monitors);
     vm_visit_global_refs(vm, visit, ctx);
 }
