@@ -295,14 +295,16 @@ static void gen_compact_old(Generational *g, size_t request) {
  * have been allocated since the last major collection. */
 static bool gen_old_may_shrink(const Generational *g) {
     size_t budget = gc_region_budget(&g->old);
+    uint64_t allocated = g->gc.stats.bytes_allocated - g->allocated_at_major;
     return budget > gc_heap_floor(&g->gc.config, g->old_bytes) &&
-           g->gc.stats.bytes_allocated - g->allocated_at_major >= (uint64_t)budget * GEN_MAJOR_EVERY_OLD_BUDGETS;
+           allocated >= (uint64_t)budget * GEN_MAJOR_EVERY_OLD_BUDGETS;
 }
 
 /* Runs one collection of `kind` -- a major one instead of a minor one if
  * the old generation's budget might not hold what the minor one would
- * promote, or if it may have to shrink (gen_old_may_shrink).  `request`: what a pretenured allocation still needs in the old
- * generation, or 0.  Returns the kind it ran. */
+ * promote, or if it may have to shrink (gen_old_may_shrink).  `request`:
+ * what a pretenured allocation still needs in the old generation, or 0.
+ * Returns the kind it ran. */
 static GcCollectionKind gen_collect_now(Generational *g, GcCollectionKind kind, GcReason reason,
                                         size_t request) {
     Gc *gc = &g->gc;
