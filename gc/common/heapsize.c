@@ -41,5 +41,9 @@ size_t gc_heap_default_max(size_t minimum) {
     /* markcompact's limit: its region, room to grow included, within
      * what a compaction can address (region.h). */
     if (quarter > GC_REGION_MAX_BYTES / 2) quarter = GC_REGION_MAX_BYTES / 2;
+    /* What one region may reserve under ulimit -v (memory.h), so that a
+     * limited process still gets a heap it can map. */
+    size_t room = gc_memory_region_room();
+    if (room != 0 && quarter > room) quarter = room;
     return quarter > minimum ? quarter : minimum;
 }

@@ -54,7 +54,8 @@ size_t gc_heap_size_for(size_t capacity, size_t live, size_t request, size_t flo
 size_t gc_heap_floor(const GcConfig *config, size_t ceiling);
 
 /* The default maximum heap: a quarter of physical memory, as the JVM's,
- * but no more than every collector can address (16 GiB) and at least
+ * but no more than every collector can address (16 GiB) or one region may
+ * reserve under ulimit -v (gc_memory_region_room), and at least
  * `minimum`. */
 size_t gc_heap_default_max(size_t minimum);
 

@@ -22,6 +22,13 @@ foreach(gc ${GCLAB_COLLECTORS})
        ${VMRUN} --gc=${gc} -Xmx2m ${heap_phases} 100000)
   case(heap_sizing/${gc}/maximum_reached_heap 1 - "maximum heap 2 MiB reached"
        ${VMRUN} --gc=${gc} --heap=2m ${heap_phases} 100000)
+  # The default maximum fits within ulimit -v (a quarter of it), so a
+  # limited process still starts.  Not under ASan, whose shadow memory alone
+  # is beyond any such limit.
+  if(NOT GCLAB_SANITIZE)
+    case(heap_sizing/${gc}/default_maximum_under_ulimit 0 ${CMAKE_SOURCE_DIR}/examples/hello.expected ""
+         sh -c "ulimit -v 300000 && exec \"$0\" --gc=$1 \"$2\"" ${VMRUN} ${gc} ${hello})
+  endif()
 endforeach()
 
 # ---- the flags: strict values, one message, status 2 ----------------------------
