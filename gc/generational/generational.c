@@ -270,12 +270,21 @@ static uint64_t gen_capacity(const Generational *g) {
     return g->nursery_bytes + g->survivor_bytes + gc_region_budget(&g->old);
 }
 
+/* Sizes the old generation's budget (gc/common/heapsize.h) for what it
+ * holds, `request` and the most the next minor collection may promote --
+ * the nursery and a survivor space -- since a minor collection that might
+ * not fit within the budget becomes a major one (gen_collect_now). */
+static void gen_size_old(Generational *g, size_t request) {
+    size_t promotable = g->nursery_bytes + g->survivor_bytes;
+    size_t budget = gc_heap_size_for(gc_region_budget(&g->old), gc_region_used(&g->old), request + promotable,
+                                     gc_heap_floor(&g->gc.config, g->old_bytes), g->old_bytes);
+    gc_region_set_budget(&g->old, budget);
+    g->gc.stats.capacity_bytes = gen_capacity(g);
+}
+
 /* A major collection's second half: the old generation, now holding every
  * object, is compacted (Lisp-2: gc/common/compact.c, gc_compact_region),
- * then its budget is sized (gc/common/heapsize.h) for the survivors,
- * `request` and the most the next minor collection may promote -- the
- * nursery and a survivor space -- since a minor collection that might not
- * fit within the budget becomes a major one (gen_collect_now). */
+ * then sized for the survivors and `request`. */
 static void gen_compact_old(Generational *g, size_t request) {
     GcStats *stats = &g->gc.stats;
     uint64_t bytes_before = gc_region_used(&g->old);
@@ -283,11 +292,7 @@ static void gen_compact_old(Generational *g, size_t request) {
     gc_stats_count_survivors(stats, g->old_objects, bytes_before, compaction.live_objects,
                              compaction.live_bytes, compaction.moved_objects, compaction.moved_bytes);
     g->old_objects = compaction.live_objects;
-    size_t promotable = g->nursery_bytes + g->survivor_bytes;
-    size_t budget = gc_heap_size_for(gc_region_budget(&g->old), gc_region_used(&g->old), request + promotable,
-                                     gc_heap_floor(&g->gc.config, g->old_bytes), g->old_bytes);
-    gc_region_set_budget(&g->old, budget);
-    stats->capacity_bytes = gen_capacity(g);
+    gen_size_old(g, request);
 }
 
 /* Is a major collection due to size the old generation down?  Only when
@@ -458,11 +463,13 @@ static Gc *gen_create(const GcConfig *config) {
     g->nursery_bytes = nursery_bytes;
     g->survivor_bytes = survivor_bytes;
     g->old_bytes = old_bytes;
-    gc_region_set_budget(&g->old, gc_heap_floor(config, old_bytes));
     g->tenure_age = config->tenure_age < GEN_AGE_MASK ? config->tenure_age : GEN_AGE_MASK;
 
     Gc *gc = &g->gc;
-    gc_init(gc, &gc_generational_ops, config, gen_capacity(g));
+    gc_init(gc, &gc_generational_ops, config, 0);
+    /* From -Xms up, with room for the first minor collection's promotion. */
+    gc_region_set_budget(&g->old, gc_heap_floor(config, old_bytes));
+    gen_size_old(g, 0);
     gen_open_nursery(g);
     return gc;
 }
