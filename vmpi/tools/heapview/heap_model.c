@@ -207,23 +207,36 @@ static bool first_pass_event(void *context, const HeapEvent *event, char *err, s
 
 /* ---- which collections get object detail --------------------------------------- */
 
-/* Every stride-th collection, the smallest stride whose collections' live
- * objects fit the budget; then any other that still fits. */
+/* Every stride-th collection in full, the smallest stride whose collections'
+ * live objects fit the budget, if that still details DETAIL_SPREAD of them
+ * (or all, when there are fewer).  Otherwise -- a big heap -- DETAIL_SPREAD
+ * collections spread evenly over the run, each with the objects in the same
+ * leading share of every arena's addresses, as big as its part of the budget
+ * allows: zoomed in there, the page draws single objects. */
+#define DETAIL_SPREAD 32
+
 static void choose_detail(HeapModel *model, const uint64_t *live_at_start, size_t budget) {
-    for (size_t stride = 1; stride <= model->num_gcs; stride *= 2) {
+    size_t wanted = model->num_gcs < DETAIL_SPREAD ? model->num_gcs : DETAIL_SPREAD;
+    if (!wanted || !budget) return;
+    for (size_t stride = 1; stride <= model->num_gcs && model->num_gcs / stride + 1 >= wanted; stride *= 2) {
         uint64_t total = 0;
-        for (size_t k = 0; k < model->num_gcs; k += stride) total += live_at_start[k];
-        if (total <= budget) {
-            for (size_t k = 0; k < model->num_gcs; k += stride) model->gcs[k].has_detail = true;
-            budget -= total;
-            break;
+        size_t chosen = 0;
+        for (size_t k = 0; k < model->num_gcs; k += stride, chosen++) total += live_at_start[k];
+        if (total <= budget && chosen >= wanted) {
+            for (size_t k = 0; k < model->num_gcs; k += stride) {
+                model->gcs[k].has_detail = true;
+                model->gcs[k].detail_window = 1.0;
+            }
+            return;
         }
     }
-    for (size_t k = 0; k < model->num_gcs; k++)
-        if (!model->gcs[k].has_detail && live_at_start[k] <= budget) {
-            model->gcs[k].has_detail = true;
-            budget -= live_at_start[k];
-        }
+    double share = (double)budget / (double)wanted;
+    for (size_t i = 0; i < wanted; i++) {
+        ModelGc *gc = &model->gcs[i * model->num_gcs / wanted];
+        size_t k = (size_t)(gc - model->gcs);
+        gc->has_detail = true;
+        gc->detail_window = live_at_start[k] <= share ? 1.0 : share / (double)live_at_start[k];
+    }
 }
 
 /* ---- the second pass: records to the model ------------------------------------ */
@@ -463,8 +476,13 @@ static bool gc_start(SecondPass *pass) {
     count_live(pass, gc->live_before);
     if (gc->has_detail) {
         gc->detail_first = model->num_detail;
+        uint64_t window[MODEL_MAX_ARENAS];
+        for (size_t a = 0; a < model->num_arenas; a++)
+            window[a] = (uint64_t)(gc->detail_window * (double)(model->arenas[a].hi - model->arenas[a].lo));
         LIVE_MAP_FOR_EACH(&pass->live, object)
-            if (!add_detail(pass, object)) return false;
+            if (object->id - model->arenas[object->arena_index].lo < window[object->arena_index] &&
+                !add_detail(pass, object))
+                return false;
         gc->detail_count = model->num_detail - gc->detail_first;
     }
     return snapshot(pass, false);

@@ -20,7 +20,9 @@
  *     the page draws it faded) and the class with the most bytes in it;
  *   - for some collections (as many as the object budget allows, spread
  *     over the run), every object live at GC_START with its address, size,
- *     class and fate (stayed, moved to where, freed, died with its arena).
+ *     class and fate (stayed, moved to where, freed, died with its arena);
+ *     in a heap too big for the budget, the objects of a leading share of
+ *     each arena's addresses.
  *
  * The clock is the bytes allocated so far, the same for every collector of
  * the same program, so that runs line up side by side.
@@ -80,6 +82,7 @@ typedef struct {
     bool has_fragmentation;                /* for a run that has moved nothing */
     uint64_t free_bytes[MODEL_MAX_ARENAS], largest_free[MODEL_MAX_ARENAS];
     bool has_detail;
+    double detail_window;                  /* the leading share of each arena's addresses detailed */
     size_t detail_first, detail_count;     /* records in HeapModel.detail */
 } ModelGc;
 

@@ -11,7 +11,7 @@
  * options, and draws those runs.  The program's standard output is dropped.
  *
  *   --tiles=N     tiles per arena strip (default 128)
- *   --objects=N   object detail kept per run, in objects (default 50000)
+ *   --objects=N   object detail kept per run, in objects (default 200000)
  *   --title=TEXT  the page's title
  */
 #include <errno.h>
@@ -31,7 +31,7 @@ static const char usage[] =
     "usage: heapview [options] -o PAGE.html TRACE.jsonl...\n"
     "       heapview [options] -o PAGE.html --run[=GC,GC...] -- [vmrun options] PROGRAM [ARGS]\n"
     "  --tiles=N      tiles per arena strip (default 128, 8 to 4096)\n"
-    "  --objects=N    objects kept in detail per run (default 50000)\n"
+    "  --objects=N    objects kept in detail per run (default 200000)\n"
     "  --title=TEXT   the page's title\n"
     "  --vmrun=PATH   the vmrun --run uses (default: the one beside heapview)\n";
 
@@ -100,7 +100,7 @@ static bool run_traced(const char *vmrun, const char *gc, const char *trace, cha
 }
 
 int main(int argc, char **argv) {
-    ModelOptions options = {.tiles = 128, .object_budget = 50000, .tile_moves = 256};
+    ModelOptions options = {.tiles = 128, .object_budget = 200000, .tile_moves = 256};
     const char *output = NULL, *title = NULL, *run_gcs = NULL;
     char vmrun[PATH_MAX] = "";
     int i = 1;

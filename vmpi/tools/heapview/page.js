@@ -41,13 +41,16 @@ function bytes(n) {
 }
 function objects(n) { return count(n) + (n === 1 ? ' object' : ' objects'); }
 
-/* ---- class colours: by name, so that a class has one colour in every run ---------- */
+/* ---- class colours: one per class name, the same in every run ------------------------ */
 
+const classHues = new Map();
+function assignClassColours(runs) {
+  const names = [...new Set(runs.flatMap(run => run.classes))].sort();
+  names.forEach((name, i) => classHues.set(name, (i * 137.508 + 110) % 360)); /* golden angle apart */
+}
 function classColour(name, alpha) {
-  let hash = 2166136261;
-  for (let i = 0; i < name.length; i++) hash = Math.imul(hash ^ name.charCodeAt(i), 16777619);
-  const hue = ((hash >>> 0) % 360);
-  return 'hsla(' + hue + ',65%,' + (45 + ((hash >>> 9) & 15)) + '%,' + alpha + ')';
+  const hue = classHues.has(name) ? classHues.get(name) : 0;
+  return 'hsla(' + hue.toFixed(0) + ',62%,' + (classHues.has(name) ? 48 : 30) + '%,' + alpha + ')';
 }
 
 /* ---- the data ------------------------------------------------------------------------- */
@@ -185,7 +188,7 @@ class RunPanel {
     this.events = document.createElement('div');
     this.events.className = 'events';
     section.appendChild(this.events);
-    const mapHeight = run.arenas.length * (STRIP_HEIGHT + STRIP_GAP) + 4;
+    const mapHeight = run.arenas.length * (STRIP_HEIGHT + STRIP_GAP) + 16; /* and a line of notes */
     this.map = canvasFor(section, mapHeight, 'map');
     this.map.title = 'wheel: zoom the addresses; drag: pan; double-click: whole arenas';
     this.legend = document.createElement('div');
@@ -310,15 +313,18 @@ class RunPanel {
     const run = this.run, tiles = run.tiles, arenas = run.arenas.length;
     const boundary = this.view ? this.view.boundary : -1;
     let drawnTiles = 0;
-    const detailGc = this.view && this.view.own ? run.gcs[this.view.gc] : null;
+    /* the collection whose start or finish is shown, if any (not the end) */
+    const detailGc = this.view && this.view.gc >= 0 && boundary >> 1 === this.view.gc ? run.gcs[this.view.gc] : null;
     const showObjects = detailGc && detailGc.detail && (this.zoom.to - this.zoom.from) <= 0.25;
     for (let a = 0; a < arenas; a++) {
       const top = this.stripTop(a);
       g.fillStyle = '#eee';
       g.fillRect(0, top, width, STRIP_HEIGHT);
-      if (boundary < 0 || showObjects) continue;
+      if (boundary < 0) continue;
       const base = (boundary * arenas + a) * tiles * 3;
-      for (let t = 0; t < tiles; t++) {
+      /* zoomed in on a detailed collection, tiles only past the detailed share */
+      const firstTile = showObjects ? Math.ceil(detailGc.detail[2] * tiles) : 0;
+      for (let t = firstTile; t < tiles; t++) {
         const x0 = this.xOf(t / tiles, width), x1 = this.xOf((t + 1) / tiles, width);
         if (x1 < 0 || x0 > width) continue;
         const occupied = run.states[base + t * 3] / 255, emptied = run.states[base + t * 3 + 1] / 255;
@@ -380,7 +386,7 @@ class RunPanel {
   }
 
   drawObjects(g, width, gc) {
-    const run = this.run, detail = run.detail, before = this.page.showBefore;
+    const run = this.run, detail = run.detail, before = this.view.boundary % 2 === 0;
     const first = gc.detail[0], n = gc.detail[1];
     const place = (a, offset) => this.xOf(offset / run.arenaSpan[a], width);
     const scale = width / (this.zoom.to - this.zoom.from);
@@ -418,7 +424,8 @@ class RunPanel {
       arrows++;
     }
     g.fillStyle = '#333';
-    g.fillText(objects(n) + ' live at GC_START' + (before ? '' : ', ' + count(moved.length) + ' moved (' +
+    const window = gc.detail[2] < 1 ? ' in the first ' + (gc.detail[2] * 100).toPrecision(2) + '% of each arena' : '';
+    g.fillText(objects(n) + ' live at GC_START' + window + (before ? '' : ', ' + count(moved.length) + ' moved (' +
       count(arrows) + ' arrows drawn)'), 4, this.map.clientHeight - 2);
   }
 
@@ -446,7 +453,7 @@ class RunPanel {
       const c = frame(this.charts.used, bytes(biggest));
       const y = v => c.height - 2 - v / biggest * (c.height - 14);
       run.arenas.forEach((arena, a) => {
-        c.g.strokeStyle = classColour(arena.name + '#arena', 1);
+        c.g.strokeStyle = 'hsl(' + (a * 97 + 20) % 360 + ',60%,42%)';
         c.g.lineWidth = 1.2;
         c.g.setLineDash([]);
         c.g.beginPath();
@@ -633,9 +640,18 @@ class Page {
     const data = JSON.parse(document.getElementById('heapview-data').textContent);
     if (data.format !== 'gclab-heapview' || data.version !== 1) throw new Error('not a heapview page of version 1');
     await loadRuns(data);
+    assignClassColours(data.runs);
     const page = new Page(data);
-    /* open half-way through the run, where every run has usually collected */
-    page.go(Math.floor((page.moments.length - 1) / 2));
+    /* open half-way through the run, where every run has usually collected,
+     * or where the address says: #step=N&zoom=F&before (F: the share of each
+     * arena's addresses shown, from its start) */
+    const wanted = new URLSearchParams(location.hash.slice(1));
+    if (wanted.has('before')) page.toggleBefore();
+    if (wanted.has('zoom')) {
+      const share = Math.min(1, Math.max(1e-6, Number(wanted.get('zoom')) || 1));
+      for (const panel of page.panels) panel.zoom = { from: 0, to: share };
+    }
+    page.go(wanted.has('step') ? Number(wanted.get('step')) || 0 : Math.floor((page.moments.length - 1) / 2));
     summary.dataset.runs = String(data.runs.length);
     summary.dataset.strips = String(document.querySelectorAll('canvas.map').length);
     summary.dataset.arenasDrawn = String(page.panels.reduce((s, p) => s + p.run.arenas.length, 0));

@@ -106,8 +106,11 @@ static json_object *gc_json(const HeapModel *model, const ModelGc *gc) {
         json_object_object_add(object, "fragmentation", fragments);
     }
     if (gc->has_detail) {
-        uint64_t values[] = {gc->detail_first, gc->detail_count};
-        json_object_object_add(object, "detail", row(2, values));
+        json_object *detail = json_object_new_array();
+        json_object_array_add(detail, number(gc->detail_first));
+        json_object_array_add(detail, number(gc->detail_count));
+        json_object_array_add(detail, json_object_new_double(gc->detail_window));
+        json_object_object_add(object, "detail", detail);
     }
     return object;
 }
