@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/grow.h"
 #include "live_map.h"
 #include "trace_read.h"
 
@@ -29,18 +30,9 @@ typedef struct {
     int64_t total_object_space;
 } Record;
 
-#define grow_array(array, count, capacity)                                          \
-    ((count) < (capacity) ? true                                                    \
-     : grow_buffer((void **)&(array), &(capacity), sizeof *(array)))
-
-static bool grow_buffer(void **array, size_t *capacity, size_t item_size) {
-    size_t bigger = *capacity ? *capacity * 2 : 64;
-    void *grown = realloc(*array, bigger * item_size);
-    if (!grown) return false;
-    *array = grown;
-    *capacity = bigger;
-    return true;
-}
+/* Room for one more item in a growing array (the agents' doubling). */
+#define grow_array(array, count, capacity) \
+    agent_grow((void **)&(array), &(capacity), (count) + 1, sizeof *(array), 64)
 
 static bool say(char *err, size_t err_size, const char *why) {
     snprintf(err, err_size, "%s", why);
@@ -295,13 +287,7 @@ static bool snapshot(SecondPass *pass, bool with_emptied) {
     HeapModel *model = pass->model;
     size_t total_tiles = model->num_arenas * model->tiles;
     size_t need = model->states_size + total_tiles * 3;
-    while (need > pass->states_capacity) {
-        size_t bigger = pass->states_capacity ? pass->states_capacity * 2 : total_tiles * 3 * 16;
-        uint8_t *grown = realloc(model->states, bigger);
-        if (!grown) return false;
-        model->states = grown;
-        pass->states_capacity = bigger;
-    }
+    if (!agent_grow((void **)&model->states, &pass->states_capacity, need, 1, total_tiles * 3 * 16)) return false;
     memset(pass->tile_bytes, 0, total_tiles * sizeof *pass->tile_bytes);
     memset(pass->class_bytes, 0, total_tiles * pass->class_slots * sizeof *pass->class_bytes);
     LIVE_MAP_FOR_EACH(&pass->live, object)
@@ -427,13 +413,9 @@ static bool fragmentation(SecondPass *pass, ModelGc *gc) {
 
 static bool add_detail(SecondPass *pass, LiveObject *object) {
     HeapModel *model = pass->model;
-    if (model->num_detail * DETAIL_WORDS + DETAIL_WORDS > pass->detail_capacity) {
-        size_t bigger = pass->detail_capacity ? pass->detail_capacity * 2 : 4096 * DETAIL_WORDS;
-        uint32_t *grown = realloc(model->detail, bigger * sizeof *grown);
-        if (!grown) return false;
-        model->detail = grown;
-        pass->detail_capacity = bigger;
-    }
+    if (!agent_grow((void **)&model->detail, &pass->detail_capacity, (model->num_detail + 1) * DETAIL_WORDS,
+                    sizeof *model->detail, 4096 * DETAIL_WORDS))
+        return false;
     uint32_t *record = model->detail + model->num_detail * DETAIL_WORDS;
     record[DETAIL_OFFSET] = (uint32_t)(object->id - model->arenas[object->arena_index].lo);
     record[DETAIL_SIZE] = object->size;

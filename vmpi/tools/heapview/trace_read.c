@@ -28,31 +28,27 @@ static bool fail(const Where *where, const char *why, const char *name) {
     return false;
 }
 
-/* Integer field `name` into *value; a null ID reads as 0. */
+/* The integer field `name` into *field, NULL for a null ID. */
+static bool integer_field(const Where *where, json_object *line, const char *name, json_object **field) {
+    if (!json_object_object_get_ex(line, name, field)) return fail(where, "missing field", name);
+    if (*field && !json_object_is_type(*field, json_type_int)) return fail(where, "not an integer:", name);
+    return true;
+}
+
+/* A null ID reads as 0. */
 static bool get_int(const Where *where, json_object *line, const char *name, int64_t *value) {
     json_object *field;
-    if (!json_object_object_get_ex(line, name, &field)) return fail(where, "missing field", name);
-    if (!field) {
-        *value = 0;
-        return true;
-    }
-    if (!json_object_is_type(field, json_type_int)) return fail(where, "not an integer:", name);
+    if (!integer_field(where, line, name, &field)) return false;
     errno = 0;
-    *value = json_object_get_int64(field);
-    if (errno) return fail(where, "integer out of range:", name);
-    return true;
+    *value = field ? json_object_get_int64(field) : 0;
+    return !errno || fail(where, "integer out of range:", name);
 }
 
 /* IDs are addresses: the full unsigned 64-bit range. */
 static bool get_id(const Where *where, json_object *line, const char *name, uint64_t *value) {
     json_object *field;
-    if (!json_object_object_get_ex(line, name, &field)) return fail(where, "missing field", name);
-    if (!field) {
-        *value = 0;
-        return true;
-    }
-    if (!json_object_is_type(field, json_type_int)) return fail(where, "not an integer:", name);
-    *value = json_object_get_uint64(field);
+    if (!integer_field(where, line, name, &field)) return false;
+    *value = field ? json_object_get_uint64(field) : 0;
     return true;
 }
 
