@@ -36,7 +36,7 @@ grep -q "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'non
 # Chromium's own profile and home inside the work directory; its complaints
 # about D-Bus and the GPU go to a log.
 chrome() {
-    HOME=$work chromium --headless --no-sandbox --disable-gpu --no-first-run --user-data-dir="$work/profile" \
+    HOME=$work chromium --headless --no-sandbox --disable-gpu --disable-dev-shm-usage --no-first-run --user-data-dir="$work/profile" \
         --virtual-time-budget=20000 --window-size=1400,1500 --hide-scrollbars "$@" 2>>"$work/chromium.log"
 }
 attribute() { # attribute FILE ELEMENT-ID NAME: the data-NAME of the element with that id

@@ -40,6 +40,8 @@ function bytes(n) {
   return unit === 0 ? n + ' bytes' : (n < 10 ? n.toFixed(1) : Math.round(n)) + ' ' + units[unit];
 }
 function objects(n) { return count(n) + (n === 1 ? ' object' : ' objects'); }
+/* Math.max of a list too long to spread into arguments (one per collection) */
+function largest(list) { return list.reduce((m, x) => (x > m ? x : m), 0); }
 
 /* ---- class colours: one per class name, the same in every run ------------------------ */
 
@@ -449,7 +451,7 @@ class RunPanel {
     };
     /* used vs capacity */
     {
-      const biggest = Math.max(1, ...run.arenaSpan, ...run.gcs.map(gc => gc.total_object_space));
+      const biggest = largest([1, ...run.arenaSpan, largest(run.gcs.map(gc => gc.total_object_space))]);
       const c = frame(this.charts.used, bytes(biggest));
       const y = v => c.height - 2 - v / biggest * (c.height - 14);
       run.arenas.forEach((arena, a) => {
@@ -475,7 +477,7 @@ class RunPanel {
     }
     /* pauses */
     {
-      const biggest = Math.max(1, ...run.pause);
+      const biggest = largest([1, largest(run.pause)]);
       const c = frame(this.charts.pause, count(biggest) + ' objects');
       c.g.fillStyle = 'rgba(200,80,40,0.8)';
       run.gcs.forEach((gc, k) => {
@@ -498,7 +500,7 @@ class RunPanel {
     }
     /* survival and promotion */
     {
-      const biggest = Math.max(1, ...run.promotion);
+      const biggest = largest([1, largest(run.promotion)]);
       const c = frame(this.charts.survival, '100% / ' + bytes(biggest) + ' promoted');
       c.g.fillStyle = 'rgba(60,140,60,0.6)';
       run.gcs.forEach((gc, k) => {
@@ -516,7 +518,7 @@ class RunPanel {
       cursor(c);
     }
     if (this.charts.fragmentation) {
-      const biggest = Math.max(1, ...run.gcs.map(gc => gc.fragmentation.reduce((s, f) => s + f[0], 0)));
+      const biggest = largest([1, largest(run.gcs.map(gc => gc.fragmentation.reduce((s, f) => s + f[0], 0)))]);
       const c = frame(this.charts.fragmentation, bytes(biggest) + ' free');
       c.g.fillStyle = 'rgba(140,60,160,0.6)';
       run.gcs.forEach(gc => {
