@@ -79,7 +79,7 @@ typedef struct {
     size_t num_moves;
     Count moves_left_out;                  /* tile moves beyond the kept ones */
     int64_t used_objects, used_object_space, total_object_space; /* its GC_FINISH */
-    bool has_fragmentation;                /* for a run that has moved nothing */
+    bool has_fragmentation;                /* for a run that has moved nothing; 64 spread over the run */
     uint64_t free_bytes[MODEL_MAX_ARENAS], largest_free[MODEL_MAX_ARENAS];
     bool has_detail;
     double detail_window;                  /* the leading share of each arena's addresses detailed */

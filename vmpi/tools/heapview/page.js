@@ -73,7 +73,7 @@ async function loadRuns(data) {
     run.arenaSpan = run.arenas.map(arena => Math.max(1, arena.span));
     run.pause = run.gcs.map(gc => gc.phases.reduce((sum, p) =>
       sum + (p[0] === PHASE_MOVE || p[0] === PHASE_FREE ? p[3] : 0), 0));
-    run.nonMoving = run.gcs.length > 0 && run.gcs.every(gc => gc.fragmentation);
+    run.nonMoving = run.gcs.length > 0 && run.totals.moved[0] === 0;
     const old = run.arenas.findIndex(arena => arena.name === 'old');
     run.promotion = run.gcs.map(gc => gc.phases.reduce((sum, p) =>
       sum + (p[0] === PHASE_MOVE && p[2] === old && p[1] !== old ? p[4] : 0), 0));
@@ -518,17 +518,18 @@ class RunPanel {
       cursor(c);
     }
     if (this.charts.fragmentation) {
-      const biggest = largest([1, largest(run.gcs.map(gc => gc.fragmentation.reduce((s, f) => s + f[0], 0)))]);
+      const sampled = run.gcs.filter(gc => gc.fragmentation); /* at most 64, spread over the run */
+      const biggest = largest([1, largest(sampled.map(gc => gc.fragmentation.reduce((s, f) => s + f[0], 0)))]);
       const c = frame(this.charts.fragmentation, bytes(biggest) + ' free');
       c.g.fillStyle = 'rgba(140,60,160,0.6)';
-      run.gcs.forEach(gc => {
-        const largest = Math.max(...gc.fragmentation.map(f => f[1]));
-        const h = largest / biggest * (c.height - 14);
+      sampled.forEach(gc => {
+        const widest = largest(gc.fragmentation.map(f => f[1]));
+        const h = widest / biggest * (c.height - 14);
         c.g.fillRect(xOf(gc.at, c.width) - 1, c.height - h, 2.5, h);
       });
       c.g.strokeStyle = '#636';
       c.g.beginPath();
-      run.gcs.forEach((gc, k) => {
+      sampled.forEach((gc, k) => {
         const free = gc.fragmentation.reduce((s, f) => s + f[0], 0);
         const x = xOf(gc.at, c.width), yy = c.height - 2 - free / biggest * (c.height - 14);
         if (k) c.g.lineTo(x, yy); else c.g.moveTo(x, yy);
