@@ -1,0 +1,37 @@
+# heapview (docs/heapview.md): its page in headless Chromium, and bad input.
+set(HEAPVIEW $<TARGET_FILE:heapview>)
+
+# The page loads with its CSP in force and shows the traces' own counts for
+# every collector; a screenshot is taken (tests/heapview/page_in_chromium.sh).
+add_test(NAME heapview/page_in_chromium
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/heapview/page_in_chromium.sh ${VMRUN} ${HEAPVIEW}
+                 ${CMAKE_SOURCE_DIR} ${scratch}/heapview_page)
+
+# --run runs vmrun itself; the page holds one run per collector named.
+case(cli/heapview/run_two_collectors 0 - ""
+     sh -c "\"$0\" -o hv_run.html --run=semispace,generational -- --heap=64k --seed=1 \"$1\" 6 && grep -c '\"collector\":\"semispace\"' hv_run.html && grep -q '\"collector\":\"generational\"' hv_run.html"
+     ${HEAPVIEW} ${CMAKE_SOURCE_DIR}/examples/bench/binary_trees.gcl)
+
+# Bad input: one clear message naming the file and line, status 1, no page.
+# heapview_bad(NAME STDERR LINE...) writes the lines as NAME.jsonl and draws it.
+function(heapview_bad name stderr)
+  case(cli/heapview/${name} 1 - "${stderr}"
+       sh -c "trace=$1\nshift\nprintf '%s\\n' \"$@\" > $trace.jsonl\n\"$0\" -o $trace.html $trace.jsonl\nstatus=$?\n[ -e $trace.html ] && exit 99\nexit $status"
+       ${HEAPVIEW} hv_${name} ${ARGN})
+endfunction()
+set(header "{\"format\":\"gclab-vmpi-trace\",\"version\":1,\"collector\":\"x\"}")
+heapview_bad(not_json "^heapview: hv_not_json.jsonl:1: not a JSON object$" "not json")
+heapview_bad(not_a_trace "^heapview: hv_not_a_trace.jsonl:1: not a gclab trace" "{\"format\":\"other\"}")
+heapview_bad(unknown_version "^heapview: hv_unknown_version.jsonl:1: trace format version 99 \\(heapview reads 1\\)$"
+             "{\"format\":\"gclab-vmpi-trace\",\"version\":99,\"collector\":\"x\"}")
+heapview_bad(cut_short "^heapview: hv_cut_short.jsonl:1: no JVM_SHUT_DOWN: the trace is cut short" "${header}")
+heapview_bad(free_outside_collection
+             "^heapview: hv_free_outside_collection.jsonl:2: a free, move or arena delete outside GC_START..GC_FINISH$"
+             "${header}" "{\"seq\":1,\"event\":\"OBJECT_FREE\",\"thread\":1,\"obj_id\":8}")
+heapview_bad(free_of_unknown_object "^heapview: hv_free_of_unknown_object.jsonl:3: OBJECT_FREE of an ID not live$"
+             "${header}" "{\"seq\":1,\"event\":\"GC_START\",\"thread\":1}"
+             "{\"seq\":2,\"event\":\"OBJECT_FREE\",\"thread\":1,\"obj_id\":8}")
+case(cli/heapview/missing_trace 1 - "^heapview: no_such.jsonl: No such file or directory$"
+     ${HEAPVIEW} -o hv_none.html no_such.jsonl)
+case(cli/heapview/bad_tiles 2 - "^heapview: --tiles takes 8 to 4096: --tiles=3$"
+     ${HEAPVIEW} --tiles=3 -o hv_none.html no_such.jsonl)
