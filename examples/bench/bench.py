@@ -75,7 +75,8 @@ class Runtime:
 
 @dataclass
 class Run:
-    seconds: float
+    seconds: float            # wall time
+    cpu_seconds: float        # user + system time of the process and its children
     rss_kib: int              # None without GNU time
     status: int
     stdout: bytes
@@ -135,14 +136,16 @@ def have_gnu_time():
 
 
 def measure(command, rss_file):
-    """Runs command once: wall time, peak RSS (when rss_file, a scratch
-    file for GNU time, is given), output and --gc-log figures."""
+    """Runs command once: wall and CPU time, peak RSS (when rss_file, a
+    scratch file for GNU time, is given), output and --gc-log figures."""
     if rss_file:
         command = [GNU_TIME, "-f", "%M", "-o", rss_file] + command
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         start = time.perf_counter()
-        status = subprocess.run(command, stdin=subprocess.DEVNULL, stdout=out, stderr=err).returncode
+        child = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=out, stderr=err)
+        _, wait_status, usage = os.wait4(child.pid, 0)
         seconds = time.perf_counter() - start
+        child.returncode = status = os.waitstatus_to_exitcode(wait_status)
         out.seek(0)
         err.seek(0)
         stderr = err.read().decode(errors="replace")
@@ -152,7 +155,7 @@ def measure(command, rss_file):
                 # On failure GNU time writes "Command exited with non-zero status N" first.
                 last = rss.read().split()
                 rss_kib = int(last[-1]) if last and last[-1].isdigit() else None
-        return Run(seconds, rss_kib, status, out.read(), stderr, parse_gc_summary(stderr))
+        return Run(seconds, usage.ru_utime + usage.ru_stime, rss_kib, status, out.read(), stderr, parse_gc_summary(stderr))
 
 
 def note(message):
@@ -292,7 +295,7 @@ def markdown_table(header, rows):
 
 def benchmark_table(results, baseline):
     """The Markdown table of the benchmark runs, and how many failed."""
-    header = ["benchmark", "runtime", "median s", "min-max s", f"x {baseline}", "peak RSS MiB",
+    header = ["benchmark", "runtime", "median s", "min-max s", f"x {baseline}", "CPU s", "peak RSS MiB",
               "GCs", "GC total ms", "max pause ms", "output"]
     rows, problems = [], 0
     for name, runs_by_runtime in results.items():
@@ -308,6 +311,7 @@ def benchmark_table(results, baseline):
             rows.append([
                 name, runtime, cell(median), f"{min(seconds):.2f}-{max(seconds):.2f}",
                 cell(median / base) if median is not None and base else "-",
+                cell(statistics.median(run.cpu_seconds for run in runs)),
                 rss_cell(runs),
                 str(int(statistics.median(g["collections"] for g in gc_runs))) if gc_runs else "-",
                 cell(statistics.median(g["pause_total_ms"] for g in gc_runs), 1) if gc_runs else "-",

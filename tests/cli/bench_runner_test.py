@@ -101,6 +101,7 @@ class QuickRun(unittest.TestCase):
             low, _, high = cells["min-max s"].partition("-")
             self.assertLessEqual(float(low), float(high), row)
             self.assertTrue(is_number(row[4]), row)  # the ratio to the baseline
+            self.assertTrue(is_number(cells["CPU s"]), row)
             gc_cells = [cells["GCs"], cells["GC total ms"], cells["max pause ms"]]
             if row[1] in self.collectors:
                 self.assertTrue(all(is_number(value) for value in gc_cells), row)
@@ -140,7 +141,7 @@ class QuickRun(unittest.TestCase):
 
 
 def made_up_run(stdout, status=0, stderr=""):
-    return bench.Run(0.1, 1000, status, stdout, stderr, bench.parse_gc_summary(stderr))
+    return bench.Run(0.1, 0.1, 1000, status, stdout, stderr, bench.parse_gc_summary(stderr))
 
 
 class Verdicts(unittest.TestCase):
