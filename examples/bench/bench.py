@@ -231,7 +231,8 @@ def select_runtimes(available, wanted):
         elif name in by_name:
             chosen.append(by_name[name])
         elif name not in PEERS:
-            sys.exit(f"bench.py: no runtime named '{name}' (have: gclab, {', '.join(by_name)})")
+            note(f"no runtime named '{name}' (have: gclab, {', '.join(by_name)})")
+            sys.exit(2)
     return chosen
 
 
@@ -486,6 +487,8 @@ def main():
     vmargs = options.vmargs.split()
     available, versions = available_runtimes(options.vmrun, vmargs)
     runtimes = select_runtimes(available, options.runtimes)
+    if not runtimes:
+        sys.exit("bench.py: none of the runtimes asked for is on this machine")
     collectors = [runtime.collector for runtime in runtimes if runtime.collector]
     baseline = options.baseline if options.baseline in (r.name for r in runtimes) else runtimes[0].name
     if baseline != options.baseline:
