@@ -30,8 +30,13 @@
  * bump" (or take a block of its own, for marksweep and refcount).  The
  * region's top is the only allocation pointer there is.
  *
+ * Heap size.  Each collector sizes its heap after every collection from
+ * what survived, between -Xms and --heap (-Xmx), by one policy
+ * (gc/common/heapsize.h); stats.capacity_bytes is the size right now.
+ *
  * Out of memory.  alloc_slow returns NULL when the request cannot be met
- * after a full collection; the VM then reports it (gc_describe_oom) and exits.
+ * after a full collection with the heap at its maximum; the VM then reports
+ * it (gc_describe_oom) and exits.
  * Collection disabled (VMPI DisableGC) never fails a request on its own:
  * every collector then grows its heap past --heap (region.h, budget.h), and
  * returns NULL only when memory itself is spent.
@@ -98,8 +103,10 @@ typedef struct GcRoots {
 } GcRoots;
 
 typedef struct GcConfig {
-    size_t heap_bytes;        /* --heap: bytes available for objects */
-    size_t young_bytes;       /* --young (generational) */
+    size_t heap_bytes;        /* --heap, -Xmx: the most objects may occupy */
+    size_t initial_heap_bytes; /* -Xms: the heap's starting and smallest size;
+                                * 0 fixes the heap at heap_bytes (heapsize.h) */
+    size_t young_bytes;       /* --young, -Xmn (generational) */
     uint32_t tenure_age;      /* --tenure (generational) */
     bool rc_cycles;           /* --rc-cycles (refcount) */
     bool stress;              /* --gc-stress: collect at every allocation */
@@ -120,9 +127,10 @@ typedef struct GcStats {
     uint64_t objects_freed, bytes_freed;   /* explicit frees and arena deletes */
     uint64_t objects_moved, bytes_moved;
     uint64_t total_pause_ns, max_pause_ns;
-    /* What objects may occupy (--heap, a semispace, ...), set by create.
-     * The heap right now is derived, never stored: gc_used_objects,
-     * gc_used_bytes, gc_total_bytes below. */
+    /* What objects may occupy until the next collection (the whole heap, a
+     * semispace, ...): set by create, resized after each collection
+     * (heapsize.h).  What is in use is derived, never stored:
+     * gc_used_objects, gc_used_bytes, gc_total_bytes below. */
     uint64_t capacity_bytes;
 } GcStats;
 
@@ -316,7 +324,8 @@ void gc_store_without_barrier(Gc *gc, Obj *holder, Obj **slot, Obj *value);
 void gc_set_fatal_exit(void (*fatal_exit)(int status));
 _Noreturn void gc_fatal_exit(int status);
 
-/* Writes "out of memory: ..." for a failed request into buf. */
+/* Writes "out of memory: ..." for a failed request into buf: the maximum
+ * heap, and the flag that raises it. */
 void gc_describe_oom(const Gc *gc, size_t request, char *buf, size_t bufsize);
 
 /* With --gc-log: one closing line for the whole run (collections by kind,

@@ -150,6 +150,8 @@ static void allocator_trim(GcMemory *memory, size_t keep_bytes) {
     (void)keep_bytes;
 }
 
+static void allocator_purge(GcMemory *memory) { (void)memory; }
+
 #else
 
 static void destroy_arena(unsigned arena) {
@@ -194,6 +196,12 @@ static void allocator_trim(GcMemory *memory, size_t keep_bytes) {
     }
 }
 
+static void allocator_purge(GcMemory *memory) {
+    char name[64];
+    snprintf(name, sizeof name, "arena.%u.purge", memory->arena);
+    mallctl(name, NULL, NULL, NULL, 0);
+}
+
 #endif
 
 /* ---- either way ----------------------------------------------------------------- */
@@ -211,4 +219,8 @@ void gc_memory_release(GcMemory *memory) {
 
 void gc_memory_trim(GcMemory *memory, size_t keep_bytes) {
     if (!memory->fixed) allocator_trim(memory, keep_bytes);
+}
+
+void gc_memory_purge(GcMemory *memory) {
+    if (!memory->fixed) allocator_purge(memory);
 }

@@ -153,6 +153,12 @@ static inline void gc_memory_free(GcMemory *memory, void *block, size_t bytes) {
  * hold blocks of sizes the program no longer uses.  No-op without a pool. */
 void gc_memory_trim(GcMemory *memory, size_t keep_bytes);
 
+/* Hands the pages of freed blocks back to the system (jemalloc:
+ * "arena.<i>.purge", after gc_memory_trim has returned the pooled ones),
+ * for a heap whose capacity has just fallen (heapsize.h).  No-op under
+ * plain malloc and for a fixed GcMemory. */
+void gc_memory_purge(GcMemory *memory);
+
 /* A zero-filled region of `bytes` (> 0) of address space, page-aligned, or
  * NULL if the system refuses the range (an address-space limit, or strict
  * overcommit accounting).  Its pages become memory only once touched. */

@@ -46,6 +46,14 @@ void gc_region_shrink(GcRegion *region, GcMemory *memory, size_t bytes) {
     region->end = new_end;
 }
 
+void gc_region_set_budget(GcRegion *region, size_t budget) {
+    uint8_t *new_limit = region->start + budget;
+    /* [top, end) is zero: pages there need no clearing, only handing back. */
+    if (new_limit < region->limit && region->top < region->limit)
+        gc_memory_region_zero(new_limit > region->top ? new_limit : region->top, region->limit);
+    region->limit = new_limit;
+}
+
 void gc_region_cut_growth(GcRegion *region, uint8_t *new_top) {
     uint8_t *keep = new_top > region->limit ? new_top : region->limit;
     gc_memory_region_zero(keep, region->top);

@@ -9,8 +9,10 @@
  *   [start, top)    the objects, back to back (sizes are multiples of
  *                   OBJ_ALIGN, so each header follows the last object's
  *                   obj_size bytes, and a walk can parse the region);
- *   [top, limit)    free; [start, limit) is the budget (--heap, a
- *                   semispace's half, a nursery's --young);
+ *   [top, limit)    free; [start, limit) is the budget (the heap's
+ *                   capacity, a semispace, a nursery's --young), which
+ *                   the sizing policy moves after each collection
+ *                   (heapsize.h, gc_region_set_budget);
  *   [limit, end)    room past the budget: a reserve the collector needs
  *                   (a generational old generation's evacuation reserve)
  *                   and beyond it room to grow while an agent holds
@@ -66,6 +68,18 @@ void gc_region_release(GcRegion *region, GcMemory *memory);
  * of the page size, at least limit - start and at most end - start), so
  * that two regions that must hold the same (two semispaces) are equal. */
 void gc_region_shrink(GcRegion *region, GcMemory *memory, size_t bytes);
+
+/* Moves the limit to start + `budget` (a multiple of OBJ_ALIGN, at most
+ * end - start): the heap sizing policy's resize (heapsize.h).  A lower
+ * limit hands the free pages it leaves behind, above the top, back to the
+ * system (madvise); a higher one costs nothing until its pages are
+ * touched.  The arena keeps its ID and its address range (the start): only
+ * its capacity changes, which GC_FINISH reports (docs/event-mapping.md). */
+void gc_region_set_budget(GcRegion *region, size_t budget);
+
+static inline size_t gc_region_budget(const GcRegion *region) {
+    return (size_t)(region->limit - region->start);
+}
 
 /* gc_region_cut's part past the limit, out of line: zero-fills the grown
  * part above max(new_top, limit) and hands its pages back. */

@@ -11,6 +11,9 @@
  *     remembered set, once, exactly when its GEN_REMEMBERED bit is set;
  *   - old.end - old.top >= the bytes in use in the nursery and
  *     from-survivor: an evacuation always has room (gen_evacuation_room);
+ *   - old.limit - old.start, the old generation's budget, is sized after
+ *     each major collection between its shares of -Xms and --heap
+ *     (gc/common/heapsize.h); the young spaces keep their sizes (-Xmn);
  *   - old.top <= old.limit, except while (or just after) an agent held
  *     collection disabled: then allocations that find the nursery full go
  *     to the old generation past its budget, as far as its room to grow
@@ -27,8 +30,10 @@
  * are condemned; their survivors are copied (Cheney: gc/common/copy.h) to
  * to-survivor, age plus one, or promoted to the old generation once their
  * age reaches --tenure.  Major collection, when the old generation might
- * not take what a minor one would promote: everything young is promoted,
- * then the old generation is compacted (Lisp-2: gc/common/compact.h).  An
+ * not take what a minor one would promote, or when it may have to shrink
+ * (gen_old_may_shrink): everything young is promoted, then the old
+ * generation is compacted (Lisp-2: gc/common/compact.h) and its budget
+ * sized for the survivors (gc/common/heapsize.h).  An
  * object larger than the nursery is born old.  The spaces' sizes, the
  * remembered set against a card table, the reserves and growth while
  * collection is disabled:
@@ -39,6 +44,7 @@
 #include "../common/collect.h"
 #include "../common/compact.h"
 #include "../common/copy.h"
+#include "../common/heapsize.h"
 #include "../common/memory.h"
 #include "../common/objlist.h"
 #include "../common/region.h"
@@ -50,6 +56,12 @@
 
 /* Each survivor space is this fraction of the nursery. */
 #define GEN_SURVIVOR_FRACTION 8u
+/* A minor collection becomes a major one once this many old budgets have
+ * been allocated since the last major one, so that the old generation's
+ * size follows a live set that has fallen (minor collections never see
+ * old garbage) at a cost of one old-generation compaction per that much
+ * allocation. */
+#define GEN_MAJOR_EVERY_OLD_BUDGETS 4u
 /* Under --gc-stress, one collection in this many is a major one. */
 #define GEN_STRESS_MAJOR_PERIOD 8u
 
@@ -76,13 +88,15 @@ typedef struct Generational {
     GcRegion nursery;
     GcRegion survivors[2];
     unsigned from;              /* survivors[from] is from-survivor, the other to-survivor */
-    GcRegion old;               /* budget old_bytes, a reserve for one evacuation, room to grow */
-    size_t nursery_bytes, survivor_bytes, old_bytes;
+    GcRegion old;               /* its budget, a reserve for one evacuation, room to grow */
+    size_t nursery_bytes, survivor_bytes;
+    size_t old_bytes;           /* the most the old budget may be: --heap less the young block */
     uint32_t tenure_age;        /* config.tenure_age, at most GEN_AGE_MASK */
     uint64_t old_objects;
     GcObjectList remembered;    /* the remembered set */
     GcCompactor compactor;      /* the old generation's mark bitmap and stack */
     uint64_t stress_collections;
+    uint64_t allocated_at_major; /* stats.bytes_allocated at the last major collection */
     GenCopying *copying;        /* during an evacuation, else NULL */
 } Generational;
 
@@ -250,28 +264,63 @@ static void gen_evacuate(Generational *g, uint32_t tenure_age) {
 
 /* ---- collecting ---------------------------------------------------------- */
 
+/* The heap's capacity: the nursery, one survivor space (the other is
+ * always empty between collections) and the old generation's budget. */
+static uint64_t gen_capacity(const Generational *g) {
+    return g->nursery_bytes + g->survivor_bytes + gc_region_budget(&g->old);
+}
+
+/* Sizes the old generation's budget (gc/common/heapsize.h) for what it
+ * holds, `request` and the most the next minor collection may promote --
+ * the nursery and a survivor space -- since a minor collection that might
+ * not fit within the budget becomes a major one (gen_collect_now). */
+static void gen_size_old(Generational *g, size_t request) {
+    size_t promotable = g->nursery_bytes + g->survivor_bytes;
+    size_t budget = gc_heap_size_for(gc_region_budget(&g->old), gc_region_used(&g->old), request + promotable,
+                                     gc_heap_floor(&g->gc.config, g->old_bytes), g->old_bytes);
+    gc_region_set_budget(&g->old, budget);
+    g->gc.stats.capacity_bytes = gen_capacity(g);
+}
+
 /* A major collection's second half: the old generation, now holding every
- * object, is compacted (Lisp-2: gc/common/compact.c, gc_compact_region). */
-static void gen_compact_old(Generational *g) {
+ * object, is compacted (Lisp-2: gc/common/compact.c, gc_compact_region),
+ * then sized for the survivors and `request`. */
+static void gen_compact_old(Generational *g, size_t request) {
     GcStats *stats = &g->gc.stats;
     uint64_t bytes_before = gc_region_used(&g->old);
     GcCompaction compaction = gc_compact_region(&g->gc, &g->compactor, &g->old);
     gc_stats_count_survivors(stats, g->old_objects, bytes_before, compaction.live_objects,
                              compaction.live_bytes, compaction.moved_objects, compaction.moved_bytes);
     g->old_objects = compaction.live_objects;
+    gen_size_old(g, request);
+}
+
+/* Is a major collection due to size the old generation down?  Only when
+ * it is above its floor and GEN_MAJOR_EVERY_OLD_BUDGETS of its budgets
+ * have been allocated since the last major collection. */
+static bool gen_old_may_shrink(const Generational *g) {
+    size_t budget = gc_region_budget(&g->old);
+    uint64_t allocated = g->gc.stats.bytes_allocated - g->allocated_at_major;
+    return budget > gc_heap_floor(&g->gc.config, g->old_bytes) &&
+           allocated >= (uint64_t)budget * GEN_MAJOR_EVERY_OLD_BUDGETS;
 }
 
 /* Runs one collection of `kind` -- a major one instead of a minor one if
  * the old generation's budget might not hold what the minor one would
- * promote.  Returns the kind it ran. */
-static GcCollectionKind gen_collect_now(Generational *g, GcCollectionKind kind, GcReason reason) {
+ * promote, or if it may have to shrink (gen_old_may_shrink).  `request`:
+ * what a pretenured allocation still needs in the old generation, or 0.
+ * Returns the kind it ran. */
+static GcCollectionKind gen_collect_now(Generational *g, GcCollectionKind kind, GcReason reason,
+                                        size_t request) {
     Gc *gc = &g->gc;
-    if (kind == GC_COLLECTION_MINOR && !gc_region_fits(&g->old, g->old.limit, gen_young_used(g)))
+    if (kind == GC_COLLECTION_MINOR && (!gc_region_fits(&g->old, g->old.limit, gen_young_used(g)) ||
+                                        gen_old_may_shrink(g)))
         kind = GC_COLLECTION_MAJOR;
     GcCollection collection = gc_collection_begin(gc, kind, reason);
     if (kind == GC_COLLECTION_MAJOR) {
         gen_evacuate(g, 0);
-        gen_compact_old(g);
+        gen_compact_old(g, request);
+        g->allocated_at_major = gc->stats.bytes_allocated;
     } else {
         gen_evacuate(g, g->tenure_age);
     }
@@ -282,7 +331,7 @@ static GcCollectionKind gen_collect_now(Generational *g, GcCollectionKind kind, 
 
 /* On request (VMPI RunGC, tests): the whole heap. */
 static void gen_collect(Gc *gc, GcReason reason) {
-    gen_collect_now((Generational *)gc, GC_COLLECTION_MAJOR, reason);
+    gen_collect_now((Generational *)gc, GC_COLLECTION_MAJOR, reason, 0);
 }
 
 /* ---- allocating ---------------------------------------------------------- */
@@ -308,19 +357,21 @@ static GcRegion *gen_make_room(Generational *g, size_t bytes) {
     Gc *gc = &g->gc;
     bool pretenured = bytes > g->nursery_bytes;
     GcRegion *space = pretenured ? &g->old : &g->nursery;
-    /* A request larger than the old generation can never be met. */
+    /* A request larger than the old generation of the maximum heap can
+     * never be met. */
     if (pretenured && bytes > g->old_bytes) return NULL;
     if (gc->disabled_depth > 0) return gen_room_while_disabled(g, space, bytes);
     bool major_done = false;
     if (gc->config.stress) {
         bool major = ++g->stress_collections % GEN_STRESS_MAJOR_PERIOD == 0;
         GcCollectionKind kind = major ? GC_COLLECTION_MAJOR : GC_COLLECTION_MINOR;
-        major_done = gen_collect_now(g, kind, GC_REASON_STRESS) == GC_COLLECTION_MAJOR;
+        major_done = gen_collect_now(g, kind, GC_REASON_STRESS, pretenured ? bytes : 0) == GC_COLLECTION_MAJOR;
     }
     /* A minor collection empties the nursery; only a major one can make
      * room in the old generation. */
     if (!gen_fits(g, space, bytes) && !major_done)
-        gen_collect_now(g, pretenured ? GC_COLLECTION_MAJOR : GC_COLLECTION_MINOR, GC_REASON_ALLOC);
+        gen_collect_now(g, pretenured ? GC_COLLECTION_MAJOR : GC_COLLECTION_MINOR, GC_REASON_ALLOC,
+                        pretenured ? bytes : 0);
     return gen_fits(g, space, bytes) ? space : NULL;
 }
 
@@ -415,7 +466,10 @@ static Gc *gen_create(const GcConfig *config) {
     g->tenure_age = config->tenure_age < GEN_AGE_MASK ? config->tenure_age : GEN_AGE_MASK;
 
     Gc *gc = &g->gc;
-    gc_init(gc, &gc_generational_ops, config, config->heap_bytes - survivor_bytes);
+    gc_init(gc, &gc_generational_ops, config, 0);
+    /* From -Xms up, with room for the first minor collection's promotion. */
+    gc_region_set_budget(&g->old, gc_heap_floor(config, old_bytes));
+    gen_size_old(g, 0);
     gen_open_nursery(g);
     return gc;
 }

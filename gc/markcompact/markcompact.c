@@ -5,6 +5,8 @@
  *   - [heap.start, heap.top) holds exactly the allocated objects, back to
  *     back in allocation order, each with gc_word == 0; [heap.top,
  *     heap.end) is zero;
+ *   - heap.limit - heap.start is the capacity (stats.capacity_bytes), sized
+ *     after each collection between -Xms and --heap (gc/common/heapsize.h);
  *   - heap.top <= heap.limit, except while (or just after) an agent held
  *     collection disabled: then the slow path bumps on past the limit, as
  *     far as the region's room to grow [limit, end) reaches (region.h);
@@ -24,6 +26,7 @@
 
 #include "../common/collect.h"
 #include "../common/compact.h"
+#include "../common/heapsize.h"
 #include "../common/memory.h"
 #include "../common/region.h"
 #include "../gc.h"
@@ -45,15 +48,24 @@ extern const GcOps gc_markcompact_ops;
 /* ---- collecting ---------------------------------------------------------- */
 
 /* One whole collection: Lisp-2 in place (gc/common/compact.c,
- * gc_compact_region: mark, plan, update, slide). */
-static void mc_collect(Gc *gc, GcReason reason) {
-    MarkCompact *mc = (MarkCompact *)gc;
+ * gc_compact_region: mark, plan, update, slide), then the heap's limit
+ * moved to the size the survivors and `request` call for
+ * (gc/common/heapsize.h). */
+static void mc_collect_for(MarkCompact *mc, GcReason reason, size_t request) {
+    Gc *gc = &mc->gc;
     GcCollection collection = gc_collection_begin(gc, GC_COLLECTION_MAJOR, reason);
     GcCompaction done = gc_compact_region(gc, &mc->compactor, &mc->heap);
     gc_stats_count_survivors(&gc->stats, collection.objects_before, collection.bytes_before,
                              done.live_objects, done.live_bytes, done.moved_objects, done.moved_bytes);
+    size_t ceiling = gc->config.heap_bytes; /* the region reserved at least that */
+    size_t capacity = gc_heap_size_for(gc_region_budget(&mc->heap), gc_region_used(&mc->heap), request,
+                                       gc_heap_floor(&gc->config, ceiling), ceiling);
+    gc_region_set_budget(&mc->heap, capacity);
+    gc->stats.capacity_bytes = capacity;
     gc_collection_end(gc, &collection);
 }
+
+static void mc_collect(Gc *gc, GcReason reason) { mc_collect_for((MarkCompact *)gc, reason, 0); }
 
 /* ---- allocating ---------------------------------------------------------- */
 
@@ -65,12 +77,12 @@ static bool mc_make_room(MarkCompact *mc, size_t bytes) {
     GcRegion *heap = &mc->heap;
     bool fits = gc_region_fits(heap, heap->limit, bytes);
     if (GC_LIKELY(fits && !gc->config.stress)) return true;
-    /* A request larger than the whole heap can never be met. */
+    /* A request larger than the maximum heap can never be met. */
     if (bytes > gc->config.heap_bytes) return false;
     /* Collection disabled: no collection, growth past the budget instead
      * (docs/collectors/markcompact.md). */
     if (gc->disabled_depth > 0) return gc_region_fits(heap, heap->end, bytes);
-    mc_collect(gc, gc_alloc_reason(gc));
+    mc_collect_for(mc, gc_alloc_reason(gc), bytes);
     return gc_region_fits(heap, heap->limit, bytes);
 }
 
@@ -98,7 +110,9 @@ static Gc *mc_create(const GcConfig *config) {
         free(mc);
         return NULL;
     }
-    /* With room to grow while collection is disabled (region.h). */
+    /* Its budget the initial heap; room to grow to the maximum and past
+     * it while collection is disabled (region.h). */
+    size_t initial = gc_heap_floor(config, config->heap_bytes);
     bool ready = gc_region_init(&mc->heap, &mc->memory, config->heap_bytes, 0, MC_ARENA_ID) &&
         gc_compactor_init(&mc->compactor, &mc->heap);
     if (!ready) {
@@ -107,8 +121,9 @@ static Gc *mc_create(const GcConfig *config) {
         free(mc);
         return NULL;
     }
+    gc_region_set_budget(&mc->heap, initial);
     Gc *gc = &mc->gc;
-    gc_init(gc, &gc_markcompact_ops, config, config->heap_bytes);
+    gc_init(gc, &gc_markcompact_ops, config, initial);
     gc_region_open(gc, &mc->heap);
     return gc;
 }

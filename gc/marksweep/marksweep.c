@@ -5,8 +5,9 @@
  *   - objects[0 .. num_objects) are exactly the allocated objects, in
  *     allocation order, each its own block from the memory layer and each
  *     with gc_word == gc->fresh_gc_word ("unmarked");
- *   - gc_used_bytes <= --heap, except while the VM has disabled collection
- *     (then the heap grows past its budget);
+ *   - gc_used_bytes <= the capacity (sized after each collection between
+ *     -Xms and --heap: budget.h), except while the VM has disabled
+ *     collection (then the heap grows past its budget);
  *   - gc->alloc_region is gc_closed_region: every gc_alloc comes to
  *     ms_alloc_slow.
  * Events (docs/event-mapping.md, marksweep row; the VMPI patent,
@@ -107,18 +108,21 @@ static void ms_shrink_table(MarkSweep *ms) {
 
 /* ---- collecting ---------------------------------------------------------- */
 
-/* Mark (gc/common/trace.h, gc_trace_mark_reachable), then sweep. */
-static void ms_collect(Gc *gc, GcReason reason) {
-    MarkSweep *ms = (MarkSweep *)gc;
+/* Mark (gc/common/trace.h, gc_trace_mark_reachable), then sweep, then
+ * size the heap for what survived and `request` (gc/common/heapsize.h). */
+static void ms_collect_for(MarkSweep *ms, GcReason reason, size_t request) {
+    Gc *gc = &ms->gc;
     GcCollection collection = gc_collection_begin(gc, GC_COLLECTION_MAJOR, reason);
     ms->mark_value = gc->fresh_gc_word ^ 1u;
     gc_trace_mark_reachable(gc, &ms->mark_stack, ms_try_mark, ms);
     ms_sweep(ms);
     gc->fresh_gc_word = ms->mark_value;
     ms_shrink_table(ms);
-    gc_budget_settle(gc, &ms->memory);
+    gc_budget_settle(gc, &ms->memory, request);
     gc_collection_end(gc, &collection);
 }
+
+static void ms_collect(Gc *gc, GcReason reason) { ms_collect_for((MarkSweep *)gc, reason, 0); }
 
 /* ---- allocating ---------------------------------------------------------- */
 
@@ -127,11 +131,11 @@ static void ms_collect(Gc *gc, GcReason reason) {
 static bool ms_make_room(MarkSweep *ms, size_t bytes) {
     Gc *gc = &ms->gc;
     if (GC_LIKELY(gc_budget_fits(gc, bytes) && !gc->config.stress)) return true;
-    /* A request larger than the whole heap can never be met. */
+    /* A request larger than the maximum heap can never be met. */
     if (bytes > gc->config.heap_bytes) return false;
     /* Collection disabled: the heap grows past its budget (docs/collectors/marksweep.md). */
     if (gc->disabled_depth > 0) return true;
-    ms_collect(gc, gc_alloc_reason(gc));
+    ms_collect_for(ms, gc_alloc_reason(gc), bytes);
     return gc_budget_fits(gc, bytes);
 }
 
@@ -163,7 +167,7 @@ static Gc *ms_create(const GcConfig *config) {
     }
     Gc *gc = &ms->gc;
     gc_objlist_init(&ms->mark_stack);
-    gc_init(gc, &gc_marksweep_ops, config, config->heap_bytes);
+    gc_init(gc, &gc_marksweep_ops, config, gc_heap_floor(config, config->heap_bytes));
     return gc;
 }
 

@@ -9,7 +9,8 @@
  *   - an object's count is the heap slots referring to it plus its entries
  *     in counted_roots (or it is sticky); no object is ROOTED, gray or white;
  *   - every object with a count of zero is in the ZCT, once, with IN_ZCT;
- *   - gc_used_bytes <= --heap, except while the VM has disabled collection.
+ *   - gc_used_bytes <= the capacity (budget.h), except while the VM has
+ *     disabled collection.
  * Events (docs/event-mapping.md, refcount row; the VMPI patent,
  * REFERENCE-COUNTING GARBAGE COLLECTOR): ARENA_NEW(1, "heap") at start-up;
  * OBJECT_ALLOC(1) per allocation; per reconciliation GC_START, one
@@ -360,8 +361,9 @@ static bool rc_cycles_due(const RefCount *rc) {
 }
 
 /* One reconciliation, steps 1 to 5 (see the top), in one bracket; trial
- * deletion too if `force_cycles` or the buffer is full enough. */
-static void rc_reconcile(RefCount *rc, GcReason reason, bool force_cycles) {
+ * deletion too if `force_cycles` or the buffer is full enough.  Then the
+ * heap is sized for what is left and `request` (gc/common/heapsize.h). */
+static void rc_reconcile(RefCount *rc, GcReason reason, bool force_cycles, size_t request) {
     Gc *gc = &rc->gc;
     bool cycles = gc->config.rc_cycles && (force_cycles || rc_cycles_due(rc));
     GcCollection collection =
@@ -377,13 +379,13 @@ static void rc_reconcile(RefCount *rc, GcReason reason, bool force_cycles) {
     rc->counted_roots = *roots;
     *roots = counted;
 
-    gc_budget_settle(gc, &rc->memory);
+    gc_budget_settle(gc, &rc->memory, request);
     gc_collection_end(gc, &collection);
 }
 
 /* A collection on request reconciles and collects cycles. */
 static void rc_collect(Gc *gc, GcReason reason) {
-    rc_reconcile((RefCount *)gc, reason, true);
+    rc_reconcile((RefCount *)gc, reason, true, 0);
 }
 
 /* ---- allocating ---------------------------------------------------------- */
@@ -395,14 +397,14 @@ static bool rc_make_room(RefCount *rc, size_t bytes) {
     Gc *gc = &rc->gc;
     bool fits = gc_budget_fits(gc, bytes);
     if (GC_LIKELY(fits && rc->zct.count < RC_ZCT_LIMIT && !gc->config.stress)) return true;
-    /* A request larger than the whole heap can never be met. */
+    /* A request larger than the maximum heap can never be met. */
     if (bytes > gc->config.heap_bytes) return false;
     /* Collection is disabled (VMPI DisableGC): nothing may be freed, so the
      * heap grows past its budget for now, and the ZCT with it; the first
      * reconciliation after EnableGC settles both. */
     if (gc->disabled_depth > 0) return true;
     bool short_of_space = !fits || gc->config.stress;
-    rc_reconcile(rc, gc_alloc_reason(gc), short_of_space);
+    rc_reconcile(rc, gc_alloc_reason(gc), short_of_space, bytes);
     return gc_budget_fits(gc, bytes);
 }
 
@@ -438,7 +440,7 @@ static Gc *rc_create(const GcConfig *config) {
     gc->fresh_gc_word = RC_IN_ZCT; /* count zero, black, in the ZCT */
     GcObjectList *lists[] = RC_LISTS(rc);
     for (size_t i = 0; i < sizeof lists / sizeof *lists; i++) gc_objlist_init(lists[i]);
-    gc_init(gc, &gc_refcount_ops, config, config->heap_bytes);
+    gc_init(gc, &gc_refcount_ops, config, gc_heap_floor(config, config->heap_bytes));
     return gc;
 }
 

@@ -8,6 +8,9 @@
  *   - from-space's top <= its limit, except while (or just after) an agent
  *     held collection disabled: then the slow path bumps on past the limit,
  *     as far as the space's room to grow (region.h) reaches;
+ *   - both spaces have the same budget, the capacity, sized after each
+ *     collection between half of -Xms and half of --heap
+ *     (gc/common/heapsize.h);
  *   - both spaces have the same end - start, so to-space can always take
  *     everything from-space holds, grown part included;
  *   - gc->alloc_region is from-space (gc_closed_region under --gc-stress).
@@ -27,6 +30,7 @@
 
 #include "../common/collect.h"
 #include "../common/copy.h"
+#include "../common/heapsize.h"
 #include "../common/memory.h"
 #include "../common/region.h"
 #include "../gc.h"
@@ -37,9 +41,9 @@
 typedef struct SemiSpace {
     Gc gc;                      /* first, so a Gc * is a SemiSpace * */
     GcMemory memory;
-    GcRegion spaces[2];         /* budget semispace_bytes, then equal room to grow */
+    GcRegion spaces[2];         /* both with the same budget, the capacity */
     unsigned from;              /* spaces[from] is from-space, spaces[1 - from] to-space */
-    size_t semispace_bytes;
+    size_t semispace_bytes;     /* the most a space may hold: half of --heap */
     GcCopyRegion *copying_into; /* to-space while a collection copies, else NULL */
 } SemiSpace;
 
@@ -74,11 +78,23 @@ static const GcCopyPolicy ss_copy_policy = {
 
 /* ---- collecting ---------------------------------------------------------- */
 
+/* Sizes both spaces for the survivors and `request` (gc/common/heapsize.h):
+ * each gets the new capacity as its budget, before the emptied one is cut,
+ * so that its pages past the new limit go back to the system. */
+static void ss_resize(SemiSpace *ss, size_t request) {
+    Gc *gc = &ss->gc;
+    size_t capacity = gc_heap_size_for(gc_region_budget(ss_from_space(ss)), (size_t)gc_used_bytes(gc), request,
+                                       gc_heap_floor(&gc->config, ss->semispace_bytes), ss->semispace_bytes);
+    for (unsigned i = 0; i < 2; i++) gc_region_set_budget(&ss->spaces[i], capacity);
+    gc->stats.capacity_bytes = capacity;
+}
+
 /* One whole collection: copies every reachable object into to-space, then
- * flips -- to-space becomes from-space, and the old from-space is deleted
- * as an arena, zeroed where it was used and created anew. */
-static void ss_collect(Gc *gc, GcReason reason) {
-    SemiSpace *ss = (SemiSpace *)gc;
+ * flips -- to-space becomes from-space, the spaces are sized for the
+ * survivors, and the old from-space is deleted as an arena, zeroed where it
+ * was used and created anew. */
+static void ss_collect_for(SemiSpace *ss, GcReason reason, size_t request) {
+    Gc *gc = &ss->gc;
     GcCollection collection = gc_collection_begin(gc, GC_COLLECTION_MAJOR, reason);
     unsigned emptied = ss->from, filled = 1 - emptied;
     GcRegion *to = &ss->spaces[filled];
@@ -96,10 +112,13 @@ static void ss_collect(Gc *gc, GcReason reason) {
     gc_stats_count_survivors(&gc->stats, collection.objects_before, collection.bytes_before,
                              copier.objects_copied, copier.bytes_copied, copier.objects_copied,
                              copier.bytes_copied);
+    ss_resize(ss, request);
     gc_region_renew(&ss->spaces[emptied], ss_arenas[emptied].name);
     gc_region_open(gc, to);
     gc_collection_end(gc, &collection);
 }
+
+static void ss_collect(Gc *gc, GcReason reason) { ss_collect_for((SemiSpace *)gc, reason, 0); }
 
 /* ---- allocating ---------------------------------------------------------- */
 
@@ -111,12 +130,12 @@ static bool ss_make_room(SemiSpace *ss, size_t bytes) {
     GcRegion *from = ss_from_space(ss);
     bool fits = gc_region_fits(from, from->limit, bytes);
     if (GC_LIKELY(fits && !gc->config.stress)) return true;
-    /* A request larger than a semispace can never be met. */
+    /* A request larger than a semispace of the maximum heap can never be met. */
     if (bytes > ss->semispace_bytes) return false;
     /* Collection disabled: no collection, growth past the budget instead
      * (docs/collectors/semispace.md). */
     if (gc->disabled_depth > 0) return gc_region_fits(from, from->end, bytes);
-    ss_collect(gc, gc_alloc_reason(gc));
+    ss_collect_for(ss, gc_alloc_reason(gc), bytes);
     from = ss_from_space(ss);
     return gc_region_fits(from, from->limit, bytes);
 }
@@ -167,7 +186,9 @@ static Gc *ss_create(const GcConfig *config) {
     }
     Gc *gc = &ss->gc;
     ss->semispace_bytes = semispace_bytes;
-    gc_init(gc, &gc_semispace_ops, config, semispace_bytes);
+    size_t initial = gc_heap_floor(config, semispace_bytes);
+    for (unsigned i = 0; i < 2; i++) gc_region_set_budget(&ss->spaces[i], initial);
+    gc_init(gc, &gc_semispace_ops, config, initial);
     gc_region_open(gc, ss_from_space(ss));
     return gc;
 }

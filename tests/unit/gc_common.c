@@ -13,9 +13,12 @@
 #include <criterion/redirect.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "gc/common/collect.h"
+#include "gc/common/heapsize.h"
 #include "gc/common/objlist.h"
+#include "gc/common/region.h"
 #include "gc/common/memory.h"
 #include "gc/common/trace.h"
 #include "gc/common/verify.h"
@@ -104,10 +107,65 @@ Test(oom, message_names_heap_request_and_collector) {
     char message[256];
     gc_describe_oom(&fake->gc, 24, message, sizeof message);
     cr_assert(strncmp(message, "out of memory: ", 15) == 0, "%s", message);
-    cr_assert(strstr(message, "1048576 bytes") != NULL, "%s", message);
+    cr_assert(strstr(message, "maximum heap 1 MiB reached") != NULL, "%s", message);
+    cr_assert(strstr(message, "raise it with --heap=SIZE (or -Xmx)") != NULL, "%s", message);
     cr_assert(strstr(message, "request of 24 bytes") != NULL, "%s", message);
     cr_assert(strstr(message, "(fake") != NULL, "%s", message);
     cr_assert(strchr(message, '\n') == NULL, "one line");
+}
+
+/* ---- heap sizing (heapsize.h) ------------------------------------------------------ */
+
+#define KIB ((size_t)1 << 10)
+#define MIB ((size_t)1 << 20)
+
+/* Growth: after a collection at least 40% of the heap is free for the
+ * live data and the pending request. */
+Test(heapsize, grows_so_that_forty_percent_is_free) {
+    size_t capacity = gc_heap_size_for(MIB, 900 * KIB, 100 * KIB, MIB, 64 * MIB);
+    cr_assert_geq(capacity, 1000 * KIB * 10 / 6, "%zu", capacity);
+    cr_assert_lt(capacity, 1000 * KIB * 10 / 6 + OBJ_ALIGN, "%zu", capacity);
+    cr_assert_eq(capacity % OBJ_ALIGN, 0);
+}
+
+/* Shrinking: at most 70% free, never below the floor. */
+Test(heapsize, shrinks_so_that_at_most_seventy_percent_is_free) {
+    size_t capacity = gc_heap_size_for(64 * MIB, 3 * MIB, 0, MIB, 64 * MIB);
+    cr_assert_eq(capacity, 10 * MIB);
+    cr_assert_eq(gc_heap_size_for(64 * MIB, 10 * KIB, 0, MIB, 64 * MIB), MIB, "the floor");
+}
+
+/* Between the bounds the size stays, so a wobbling live set does not
+ * resize the heap at every collection. */
+Test(heapsize, keeps_a_size_between_the_bounds) {
+    cr_assert_eq(gc_heap_size_for(8 * MIB, 3 * MIB, 0, MIB, 64 * MIB), 8 * MIB);
+    cr_assert_eq(gc_heap_size_for(8 * MIB, 4 * MIB, 0, MIB, 64 * MIB), 8 * MIB);
+}
+
+/* The ceiling wins over growth: what does not fit is out of memory. */
+Test(heapsize, never_exceeds_the_ceiling) {
+    cr_assert_eq(gc_heap_size_for(MIB, 60 * MIB, 8 * MIB, MIB, 64 * MIB), 64 * MIB);
+    cr_assert_eq(gc_heap_size_for(MIB, SIZE_MAX - 8, 64, MIB, 64 * MIB), 64 * MIB, "no overflow");
+}
+
+/* -Xms as a share of the maximum; none given: a fixed heap. */
+Test(heapsize, floor_is_the_initial_heap_in_the_collectors_share) {
+    GcConfig config = {.heap_bytes = 64 * MIB, .initial_heap_bytes = 4 * MIB};
+    cr_assert_eq(gc_heap_floor(&config, 64 * MIB), 4 * MIB);
+    cr_assert_eq(gc_heap_floor(&config, 32 * MIB), 2 * MIB, "a semispace: half of each");
+    config.initial_heap_bytes = 0;
+    cr_assert_eq(gc_heap_floor(&config, 32 * MIB), 32 * MIB);
+    config.initial_heap_bytes = 64 * MIB;
+    cr_assert_eq(gc_heap_floor(&config, 64 * MIB), 64 * MIB, "-Xms equal to -Xmx");
+}
+
+Test(heapsize, default_maximum_is_a_quarter_of_physical_memory) {
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    size_t quarter = (size_t)pages / 4 * (size_t)page;
+    size_t max = gc_heap_default_max(64 * KIB);
+    cr_assert(max == quarter || max == GC_REGION_MAX_BYTES / 2 || max == gc_memory_region_room(), "%zu", max);
+    cr_assert_leq(max, quarter);
+    cr_assert_geq(gc_heap_default_max(SIZE_MAX / 2), SIZE_MAX / 2, "at least the minimum");
 }
 
 /* ---- memory layer ------------------------------------------------------------------ */

@@ -19,8 +19,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "gc/common/heapsize.h"
 #include "vm/asm/asm.h"
 #include "vm/compiler/compiler.h"
+#include "vm/interp/heap_options.h"
 #include "vm/interp/options.h"
 #include "vm/interp/quicken.h"
 #include "vm/opcodes.h"
@@ -852,7 +854,8 @@ Test(options, defaults_and_program_arguments) {
     cr_expect_str_eq(o.program_argv[0], "--heap=1m"); /* the program's, not vmrun's */
     cr_expect(o.vm.gc.stress);
     cr_expect_str_eq(o.vm.gc_name, GC_DEFAULT_COLLECTOR);
-    cr_expect_eq(o.vm.gc.heap_bytes, VM_DEFAULT_HEAP_BYTES);
+    cr_expect_eq(o.vm.gc.heap_bytes, gc_heap_default_max(VM_MIN_HEAP_BYTES));
+    cr_expect_eq(o.vm.gc.initial_heap_bytes, VM_DEFAULT_INITIAL_HEAP_BYTES);
     cr_expect_eq(o.vm.gc.young_bytes, VM_DEFAULT_YOUNG_BYTES);
     cr_expect(o.vm.gc.rc_cycles);
     cr_expect_null(o.vm.gc.log);
@@ -872,6 +875,40 @@ Test(options, defaults_and_program_arguments) {
     run_options_free(&o);
 }
 
+/* The JVM's spellings: -Xmx is --heap, -Xmn is --young, -Xms the initial
+ * heap; -verbose:gc and -Xlog:gc are --gc-log.  The last size given wins. */
+Test(options, jvm_heap_flags) {
+    RunOptions o;
+    char err[256];
+    cr_assert(parse(&o, err, 5, "-Xmx256m", "-Xms8m", "-Xmn2m", "-verbose:gc", "p.gcl"), "%s", err);
+    cr_expect_eq(o.vm.gc.heap_bytes, (size_t)256 << 20);
+    cr_expect_eq(o.vm.gc.initial_heap_bytes, (size_t)8 << 20);
+    cr_expect_eq(o.vm.gc.young_bytes, (size_t)2 << 20);
+    cr_expect_eq(o.vm.gc.log, stderr);
+    run_options_free(&o);
+
+    cr_assert(parse(&o, err, 4, "--heap=1g", "-Xmx512k", "-Xlog:gc", "p.gcl"), "%s", err);
+    cr_expect_eq(o.vm.gc.heap_bytes, (size_t)512 << 10);
+    cr_expect_eq(o.vm.gc.initial_heap_bytes, (size_t)512 << 10); /* the default 1m, capped by the maximum */
+    cr_expect_eq(o.vm.gc.log, stderr);
+    run_options_free(&o);
+}
+
+/* Sizes that disagree with each other are refused after the last option. */
+Test(options, heap_sizes_must_agree) {
+    RunOptions o;
+    char err[256];
+    cr_expect(!parse(&o, err, 3, "-Xmx4m", "-Xms8m", "p.gcl"));
+    cr_expect_str_eq(err, "-Xms (8388608 bytes) must be at most the maximum heap, --heap or -Xmx (4194304 bytes)");
+    run_options_free(&o);
+    cr_expect(!parse(&o, err, 3, "--heap=64m", "--young=40m", "p.gcl"));
+    cr_expect(strncmp(err, "--young or -Xmn (41943040 bytes) must be at most half of the maximum heap", 72) == 0,
+              "%s", err);
+    run_options_free(&o);
+    cr_expect(parse(&o, err, 3, "-Xms4m", "-Xmx4m", "p.gcl"), "%s", err); /* a fixed heap */
+    run_options_free(&o);
+}
+
 Test(options, errors) {
     RunOptions o;
     char err[256];
@@ -884,7 +921,14 @@ Test(options, errors) {
         {"--heap=0", "--heap=0 is too small"},
         {"--heap=abc", "invalid size 'abc' for --heap"},
         {"--heap", "option '--heap' needs a value"},
-        {"--young=40m", "--young (41943040 bytes) must be at most half of --heap"},
+        {"--young", "option '--young' needs a value"},
+        {"-Xmx", "-Xmx needs a size"},
+        {"-Xmx=64m", "invalid size '=64m' for -Xmx"},
+        {"-Xmx12q", "invalid size '12q' for -Xmx"},
+        {"-Xms1k", "-Xms1k is too small (at least 64k)"},
+        {"-Xmn1k", "-Xmn1k is too small (at least 16k)"},
+        {"-Xmx99999999999999999999", "size '99999999999999999999' for -Xmx is too large"},
+        {"-verbose:class", "unknown option '-verbose:class'"},
         {"--tenure=99", "invalid --tenure=99"},
         {"--rc-cycles=maybe", "invalid --rc-cycles=maybe"},
         {"--seed=-1", "invalid --seed=-1"},

@@ -10,6 +10,8 @@
  */
 #include "options.h"
 
+#include "heap_options.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -98,10 +100,18 @@ static bool add_agent(RunOptions *o, const char *spec, bool is_path, const char 
 }
 
 /* One option; false with a message if it is bad or unknown. */
-static bool parse_option(const char *arg, RunOptions *o, bool *young_given, char *err, size_t errsize) {
+static bool parse_option(const char *arg, RunOptions *o, HeapOptionsGiven *heap_given, char *err,
+                         size_t errsize) {
     GcConfig *gc = &o->vm.gc;
     bool matched = false;
     const char *value;
+
+    /* --heap, --young, --gc-log and their JVM spellings: heap_options.c. */
+    switch (vm_parse_heap_option(arg, gc, heap_given, err, errsize)) {
+    case HEAP_OPTION_TAKEN: return true;
+    case HEAP_OPTION_BAD: return false;
+    case HEAP_OPTION_NOT_MINE: break;
+    }
 
     if (strncmp(arg, "-agentlib:", 10) == 0) return add_agent(o, arg + 10, false, "-agentlib:", err, errsize);
     if (strncmp(arg, "-agentpath:", 11) == 0) return add_agent(o, arg + 11, true, "-agentpath:", err, errsize);
@@ -121,10 +131,6 @@ static bool parse_option(const char *arg, RunOptions *o, bool *young_given, char
             return true;
         }
     }
-    if (strcmp(arg, "--gc-log") == 0) {
-        gc->log = stderr;
-        return true;
-    }
 
     if ((value = option_value(arg, "--gc", &matched))) {
         if (!gc_ops_by_name(value)) {
@@ -133,19 +139,6 @@ static bool parse_option(const char *arg, RunOptions *o, bool *young_given, char
             return fail(err, errsize, "unknown collector '%s' (available: %s)", value, names);
         }
         o->vm.gc_name = value;
-        return true;
-    }
-    if ((value = option_value(arg, "--heap", &matched))) {
-        if (!vm_parse_size(value, "--heap", &gc->heap_bytes, err, errsize)) return false;
-        if (gc->heap_bytes < VM_MIN_HEAP_BYTES)
-            return fail(err, errsize, "--heap=%s is too small (at least %zuk)", value, VM_MIN_HEAP_BYTES >> 10);
-        return true;
-    }
-    if ((value = option_value(arg, "--young", &matched))) {
-        if (!vm_parse_size(value, "--young", &gc->young_bytes, err, errsize)) return false;
-        if (gc->young_bytes < VM_MIN_YOUNG_BYTES)
-            return fail(err, errsize, "--young=%s is too small (at least %zuk)", value, VM_MIN_YOUNG_BYTES >> 10);
-        *young_given = true;
         return true;
     }
     if ((value = option_value(arg, "--tenure", &matched))) {
@@ -175,10 +168,10 @@ static bool parse_option(const char *arg, RunOptions *o, bool *young_given, char
 bool vm_parse_command_line(int argc, char **argv, RunOptions *o, char *err, size_t errsize) {
     *o = (RunOptions){0};
     o->vm.gc_name = GC_DEFAULT_COLLECTOR;
-    o->vm.gc.heap_bytes = VM_DEFAULT_HEAP_BYTES;
+    vm_default_heap_options(&o->vm.gc);
     o->vm.gc.tenure_age = VM_DEFAULT_TENURE_AGE;
     o->vm.gc.rc_cycles = true;
-    bool young_given = false;
+    HeapOptionsGiven heap_given = {0};
 
     int i = 1;
     for (; i < argc && argv[i][0] == '-' && argv[i][1] != '\0'; i++) {
@@ -186,7 +179,7 @@ bool vm_parse_command_line(int argc, char **argv, RunOptions *o, char *err, size
             i++;
             break;
         }
-        if (!parse_option(argv[i], o, &young_given, err, errsize)) return false;
+        if (!parse_option(argv[i], o, &heap_given, err, errsize)) return false;
     }
     if (o->help || o->version) return true;
     if (i >= argc) return fail(err, errsize, "no program given (usage: vmrun [options] PROG.bc|SOURCE [args]; try --help)");
@@ -194,14 +187,7 @@ bool vm_parse_command_line(int argc, char **argv, RunOptions *o, char *err, size
     o->program_argc = argc - i - 1;
     o->program_argv = argv + i + 1;
 
-    GcConfig *gc = &o->vm.gc;
-    if (!young_given) {
-        gc->young_bytes = gc->heap_bytes / 4 < VM_DEFAULT_YOUNG_BYTES ? gc->heap_bytes / 4 : VM_DEFAULT_YOUNG_BYTES;
-    } else if (gc->young_bytes > gc->heap_bytes / 2) {
-        return fail(err, errsize, "--young (%zu bytes) must be at most half of --heap (%zu bytes)", gc->young_bytes,
-                    gc->heap_bytes);
-    }
-    return true;
+    return vm_settle_heap_options(&o->vm.gc, &heap_given, err, errsize);
 }
 
 void run_options_free(RunOptions *o) {
@@ -224,14 +210,20 @@ void vm_print_usage(FILE *out) {
         fprintf(out, "                         %-13s %s\n", (*ops)->constraints->name,
                 (*ops)->constraints->description);
     fprintf(out,
-            "  --heap=SIZE          bytes for objects (default 64m, at least 64k);\n"
-            "                       SIZE is bytes or a k, m or g suffix: 512k, 64m, 1g\n"
-            "  --young=SIZE         young generation, generational (default 4m, or a\n"
+            "  --heap=SIZE, -XmxSIZE  the maximum heap (default a quarter of physical\n"
+            "                       memory, at least 64k); SIZE is bytes or a k, m or\n"
+            "                       g suffix: 512k, 64m, 1g.  The heap grows and shrinks\n"
+            "                       with the live data, between -Xms and this\n"
+            "  -XmsSIZE             the initial and smallest heap (default 1m, or the\n"
+            "                       maximum if smaller; equal to it: a fixed heap)\n"
+            "  --young=SIZE, -XmnSIZE  the nursery, generational (default 4m, or a\n"
             "                       quarter of a smaller heap; at most half the heap)\n"
             "  --tenure=N           collections a young object survives before it is\n"
             "                       promoted, generational (0 to %u, default %u)\n"
             "  --rc-cycles=on|off   collect garbage cycles, refcount (default on)\n"
-            "  --gc-log             one line per collection on stderr\n"
+            "  --gc-log, -verbose:gc, -Xlog:gc\n"
+            "                       one line per collection on stderr, with the\n"
+            "                       heap's capacity\n"
             "  --gc-stress          collect at every allocation\n"
             "  --verify-heap        verify the heap before and after every collection\n"
             "\n"

@@ -17,7 +17,6 @@
 #include "../vm.h"
 
 /* Defaults, also printed by --help. */
-#define VM_DEFAULT_HEAP_BYTES ((size_t)64 << 20)
 #define VM_DEFAULT_YOUNG_BYTES ((size_t)4 << 20) /* or a quarter of a smaller heap */
 #define VM_DEFAULT_TENURE_AGE 2u
 #define VM_MIN_HEAP_BYTES ((size_t)64 << 10)
