@@ -1,20 +1,21 @@
--- cycles -- reference cycles built and dropped (same algorithm as cycles.gcl).
+-- cycles -- reference cycles built and dropped (the algorithm of
+-- cycles.gcl).  A ring node is an array table {id, next, prev}.
 -- Usage: lua5.4 cycles.lua [n]   (default 200000 rings)
 
 local function makeRing(size, firstId)
-  local head = { id = firstId, next = false, prev = false }
+  local head = { firstId, false, false }
   local tail = head
   for k = 1, size - 1 do
-    local node = { id = firstId + k, next = false, prev = tail }
-    tail.next = node
+    local node = { firstId + k, false, tail }
+    tail[2] = node
     tail = node
   end
-  tail.next = head
-  head.prev = tail
+  tail[2] = head
+  head[3] = tail
   return head
 end
 
-local n = tonumber(arg[1]) or 200000
+local n = math.floor(tonumber(arg[1]) or 200000)
 local total, nodes = 0, 0
 for r = 0, n - 1 do
   local size = 10 + r % 90
@@ -22,16 +23,16 @@ for r = 0, n - 1 do
   local forward = 0
   local p = ring
   for _ = 1, size do
-    forward = forward + p.id
-    p = p.next
+    forward = forward + p[1]
+    p = p[2]
   end
   local backward = 0
   for _ = 1, size do
-    p = p.prev
-    backward = backward + p.id
+    p = p[3]
+    backward = backward + p[1]
   end
-  if forward ~= backward then print("mismatch in ring " .. r) end
+  if forward ~= backward then io.write(string.format("mismatch in ring %d\n", r)) end
   total = total + forward
   nodes = nodes + size
 end
-print(string.format("rings: %d, nodes: %d, total %d", n, nodes, total))
+io.write(string.format("rings: %d, nodes: %d, total %d\n", n, nodes, total))

@@ -1,4 +1,6 @@
-# cycles -- reference cycles built and dropped (same algorithm as cycles.gcl).
+# cycles -- reference cycles built and dropped (the algorithm of
+# cycles.gcl).  A ring node is a class with __slots__ (its links change
+# after it is made, so a tuple will not do).
 # Usage: python3 cycles.py [n]   (default 200000 rings)
 import sys
 

@@ -1,4 +1,4 @@
--- fib -- naive doubly recursive Fibonacci (same algorithm as fib.gcl).
+-- fib -- naive doubly recursive Fibonacci (the algorithm of fib.gcl).
 -- Usage: lua5.4 fib.lua [n]   (default 37)
 
 local function fib(n)
@@ -6,5 +6,5 @@ local function fib(n)
   return fib(n - 1) + fib(n - 2)
 end
 
-local n = tonumber(arg[1]) or 37
-print(string.format("fib(%d) = %d", n, fib(n)))
+local n = math.floor(tonumber(arg[1]) or 37)
+io.write(string.format("fib(%d) = %d\n", n, fib(n)))

@@ -1,4 +1,4 @@
-# fib -- naive doubly recursive Fibonacci (same algorithm as fib.gcl).
+# fib -- naive doubly recursive Fibonacci (the algorithm of fib.gcl).
 # Usage: python3 fib.py [n]   (default 37)
 import sys
 
@@ -9,5 +9,9 @@ def fib(n):
     return fib(n - 1) + fib(n - 2)
 
 
-n = int(sys.argv[1]) if len(sys.argv) > 1 else 37
-print(f"fib({n}) = {fib(n)}")
+def main():
+    n = int(sys.argv[1]) if len(sys.argv) > 1 else 37
+    print(f"fib({n}) = {fib(n)}")
+
+
+main()

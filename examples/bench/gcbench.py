@@ -1,4 +1,6 @@
-# gcbench -- Hans Boehm's GCBench (same algorithm as gcbench.gcl).
+# gcbench -- Hans Boehm's GCBench (the algorithm and scale of gcbench.gcl,
+# which describes both).  A node is a class with __slots__: top-down
+# construction fills in a node's children after the node is made.
 # Usage: python3 gcbench.py [maxDepth [arraySize]]   (default 16 and 500000)
 import sys
 

@@ -1,29 +1,21 @@
-# list_churn -- mostly short-lived lists, a few kept alive for a while
-# (same algorithm as list_churn.gcl).
+# list_churn -- mostly short-lived lists, a few kept alive for a while (the
+# algorithm of list_churn.gcl).  A cell is a tuple (value, next).
 # Usage: python3 list_churn.py [n]   (default 1000000 lists)
 import sys
-
-
-class Cell:
-    __slots__ = ("value", "next")
-
-    def __init__(self, value, next_cell):
-        self.value = value
-        self.next = next_cell
 
 
 def make_list(length, seed):
     head = None
     for k in range(length):
-        head = Cell(seed + k, head)
+        head = (seed + k, head)
     return head
 
 
 def sum_list(cell):
     total = 0
     while cell is not None:
-        total += cell.value
-        cell = cell.next
+        value, cell = cell
+        total += value
     return total
 
 

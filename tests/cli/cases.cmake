@@ -136,12 +136,14 @@ case(cli/gc_kinds/refcount_cycles_off_leaks 1 - "out of memory: maximum heap 262
      ${VMRUN} --gc=refcount --rc-cycles=off --heap=256k ${CMAKE_SOURCE_DIR}/examples/bench/cycles.gcl 3000)
 
 # ---- the benchmark scripts work (timings are never asserted) --------------------
-# run.sh: every benchmark under vmrun, lua5.4 and python3 agrees.  Most of its
-# time goes to lua5.4 and python3, whose output no build changes, so the
-# sanitizer build leaves it out: example/*/bench_* check vmrun's output there.
+# bench.py --quick: every benchmark under every collector and every peer
+# present agrees byte for byte, and its table and SVG are well formed
+# (tests/cli/bench_runner_test.py).  Most of its time goes to the peers,
+# whose output no build changes, so the sanitizer build leaves it out:
+# example/*/bench_* check vmrun's output there.
 if(NOT GCLAB_SANITIZE)
-  case(bench/run_quick 0 - -
-       env VMRUN=${VMRUN} bash ${CMAKE_SOURCE_DIR}/examples/bench/run.sh --quick --reps=1)
+  case(bench/runner_quick 0 - -
+       env VMRUN=${VMRUN} python3 ${CMAKE_CURRENT_SOURCE_DIR}/cli/bench_runner_test.py)
 endif()
 # collectors.sh: one program under every collector, outputs agree.
 case(bench/collectors 0 - ""
