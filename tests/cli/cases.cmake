@@ -145,10 +145,6 @@ if(NOT GCLAB_SANITIZE)
   case(bench/runner_quick 0 - -
        env VMRUN=${VMRUN} python3 ${CMAKE_CURRENT_SOURCE_DIR}/cli/bench_runner_test.py)
 endif()
-# collectors.sh: one program under every collector, outputs agree.
-case(bench/collectors 0 - ""
-     env VMRUN=${VMRUN} sh ${CMAKE_SOURCE_DIR}/examples/bench/collectors.sh --heap=1m
-     ${CMAKE_SOURCE_DIR}/examples/bench/binary_trees.gcl 8)
 
 # ---- a collector that cannot go on still leaves through vm_exit ------------------
 # An agent breaks an object's header; --verify-heap stops the run (status 3),
