@@ -142,26 +142,23 @@ static void forget(HprofSites *s, IdEntry *entry) {
     idmap_remove(&s->objects, entry);
 }
 
-void hprof_sites_alloc(HprofSites *s, const VMPI_Event *alloc, const VMPI_CallTrace *trace,
+void hprof_sites_alloc(HprofSites *s, const HprofAlloc *alloc, const VMPI_CallTrace *trace,
                        uint32_t thread) {
-    uint64_t obj = (uint64_t)(uintptr_t)alloc->u.obj_alloc.obj_id;
-    IdEntry *reused = idmap_find(&s->objects, obj);
+    IdEntry *reused = idmap_find(&s->objects, alloc->obj);
     if (reused) forget(s, reused); /* its free was not reported: the ID is reused */
     uint32_t trace_number = hprof_sites_trace(s, trace, thread);
     uint32_t site_number = trace_number == UINT32_MAX ? UINT32_MAX
-        : intern_site(s, trace_number, alloc->u.obj_alloc.is_array,
-                      (uint64_t)(uintptr_t)alloc->u.obj_alloc.class_id);
-    if (site_number == UINT32_MAX || !obj || !idmap_reserve(&s->objects, s->objects.count + 1)) {
+        : intern_site(s, trace_number, alloc->is_array, alloc->class_id);
+    if (site_number == UINT32_MAX || !alloc->obj || !idmap_reserve(&s->objects, s->objects.count + 1)) {
         s->untracked++;
         return;
     }
     HprofSite *site = &s->sites[site_number];
-    uint32_t size = (uint32_t)alloc->u.obj_alloc.size;
-    site->alloc_bytes += size;
+    site->alloc_bytes += alloc->size;
     site->alloc_objects++;
-    site->live_bytes += size;
+    site->live_bytes += alloc->size;
     site->live_objects++;
-    idmap_insert(&s->objects, obj, (int32_t)(intptr_t)alloc->u.obj_alloc.arena_id, size)->tag = site_number;
+    idmap_insert(&s->objects, alloc->obj, alloc->arena, alloc->size)->tag = site_number;
 }
 
 void hprof_sites_free_object(HprofSites *s, uint64_t obj_id) {
