@@ -698,7 +698,7 @@ static void sampled_alloc(const VMPI_Event *event) {
     VMPI_CallTrace trace = {.env_id = event->env_id, .frames = frames,
                             .num_frames = event->u.sampled_alloc.num_frames < opts.depth
                                               ? event->u.sampled_alloc.num_frames : opts.depth};
-    for (int32_t i = 0; i < trace.num_frames; i++) { /* field by field: traces are hashed with their padding */
+    for (int32_t i = 0; i < trace.num_frames; i++) {
         frames[i].method_id = event->u.sampled_alloc.frames[i].method_id;
         frames[i].lineno = opts.lineno ? event->u.sampled_alloc.frames[i].lineno : 0;
     }

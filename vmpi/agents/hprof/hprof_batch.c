@@ -25,7 +25,7 @@ struct HprofBatch {
     uint32_t count, capacity;
     int32_t depth;              /* frames per slot */
     Pending *pending;           /* capacity of them */
-    VMPI_CallFrame *frames;     /* capacity * depth, zeroed: written member by member only */
+    VMPI_CallFrame *frames;     /* capacity * depth */
 };
 
 static void hold(HprofBatch *batch) {

@@ -44,8 +44,7 @@ typedef struct HprofBatches {
 HprofBatch *hprof_batches_add(HprofBatches *batches, int32_t depth);
 
 /* Starts appending to `batch`: a trace for `env` whose frames, at most
- * `depth`, are the batch's next slot (zero padding, as hprof_sites_trace
- * compares frames whole).  False, holding nothing, if the batch is full or
+ * `depth`, are the batch's next slot.  False, holding nothing, if the batch is full or
  * was made for shallower traces (the front end deepened them since): the
  * caller then records the allocation at once, after a drain. */
 bool hprof_batch_begin(HprofBatch *batch, VMPI_ThreadID env, int32_t depth, VMPI_CallTrace *trace);
