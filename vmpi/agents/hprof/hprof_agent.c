@@ -110,7 +110,10 @@ static bool exit_requested;         /* the front end's EXIT THE VM */
 static size_t threads_written, traces_written; /* records already in an earlier dump */
 static HprofSites sites;
 static HprofBatches batches;        /* OBJECT_ALLOCs not yet in `sites` (hprof_batch.h) */
-static _Thread_local HprofBatch *thread_batch; /* the calling thread's, once made */
+/* The calling thread's batch, once made.  Initial-exec: read at every
+ * allocation, it is one load, not a call to __tls_get_addr (the 8 bytes
+ * come from the static TLS that the C library keeps for dlopen). */
+static _Thread_local HprofBatch *thread_batch __attribute__((tls_model("initial-exec")));
 static HprofDump dump;               /* heap=dump: the last level-2 dump, as text */
 static HprofCpuTimes cpu_times;     /* cpu=times; cpu=samples' counts; cpu=old's by pair (hprof_cpu_times.h) */
 static HprofCpuOld cpu_old;         /* cpu=old: the pairs of methods (hprof_cpu_old.h) */

@@ -25,13 +25,27 @@
 #ifndef GCLAB_HPROF_BATCH_H
 #define GCLAB_HPROF_BATCH_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "hprof_sites.h"
 #include "vmpi.h"
 
-typedef struct HprofBatch HprofBatch;
+typedef struct HprofBatchedRecord {
+    HprofAlloc alloc;
+    VMPI_ThreadID env;
+    int32_t num_frames;
+} HprofBatchedRecord;
+
+typedef struct HprofBatch {
+    struct HprofBatch *next;
+    atomic_flag busy;
+    uint32_t count, capacity;
+    int32_t depth;              /* frames per slot */
+    HprofBatchedRecord *records; /* capacity of them */
+    VMPI_CallFrame *frames;     /* capacity * depth */
+} HprofBatch;
 
 /* Every thread's batch, for draining them all; under the agent lock. */
 typedef struct HprofBatches {
@@ -43,16 +57,39 @@ typedef struct HprofBatches {
  * if memory ran out. */
 HprofBatch *hprof_batches_add(HprofBatches *batches, int32_t depth);
 
+static inline void hprof_batch_hold(HprofBatch *batch) {
+    while (atomic_flag_test_and_set_explicit(&batch->busy, memory_order_acquire)) continue;
+}
+
+static inline void hprof_batch_release(HprofBatch *batch) {
+    atomic_flag_clear_explicit(&batch->busy, memory_order_release);
+}
+
 /* Starts appending to `batch`: a trace for `env` whose frames, at most
- * `depth`, are the batch's next slot.  False, holding nothing, if the batch is full or
- * was made for shallower traces (the front end deepened them since): the
- * caller then records the allocation at once, after a drain. */
-bool hprof_batch_begin(HprofBatch *batch, VMPI_ThreadID env, int32_t depth, VMPI_CallTrace *trace);
+ * `depth`, are the batch's next slot.  False, holding nothing, if the
+ * batch is full or was made for shallower traces (the front end deepened
+ * them since): the caller then records the allocation at once, after a
+ * drain.  Inline, as this and hprof_batch_end run at every allocation. */
+static inline bool hprof_batch_begin(HprofBatch *batch, VMPI_ThreadID env, int32_t depth, VMPI_CallTrace *trace) {
+    hprof_batch_hold(batch);
+    if (depth > batch->depth || batch->count == batch->capacity) { /* full: its drain is still to come */
+        hprof_batch_release(batch);
+        return false;
+    }
+    *trace = (VMPI_CallTrace){.env_id = env, .frames = &batch->frames[(size_t)batch->count * (size_t)batch->depth]};
+    return true;
+}
 
 /* Ends the append hprof_batch_begin started, with the allocation and the
  * trace as the caller filled it.  True if the batch is now full: drain it
  * (hprof_batches_drain, under the agent lock). */
-bool hprof_batch_end(HprofBatch *batch, const HprofAlloc *alloc, const VMPI_CallTrace *trace);
+static inline bool hprof_batch_end(HprofBatch *batch, const HprofAlloc *alloc, const VMPI_CallTrace *trace) {
+    batch->records[batch->count++] = (HprofBatchedRecord){.alloc = *alloc, .env = trace->env_id,
+                                                          .num_frames = trace->num_frames};
+    bool full = batch->count == batch->capacity;
+    hprof_batch_release(batch);
+    return full;
+}
 
 /* What a drain does with each allocation, in order. */
 typedef void HprofBatchedAlloc(const HprofAlloc *alloc, const VMPI_CallTrace *trace);
