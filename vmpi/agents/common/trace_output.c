@@ -72,7 +72,7 @@ void trace_output_flush_if_fuller(TraceOutput *out, size_t room) {
     if (sizeof out->buffer - out->used < room) trace_output_flush(out);
 }
 
-void trace_output_bytes(TraceOutput *out, const char *bytes, size_t n) {
+void trace_output_bytes_slow(TraceOutput *out, const char *bytes, size_t n) {
     while (n > 0) {
         if (out->used == sizeof out->buffer) trace_output_flush(out);
         size_t chunk = sizeof out->buffer - out->used;
@@ -84,16 +84,48 @@ void trace_output_bytes(TraceOutput *out, const char *bytes, size_t n) {
     }
 }
 
-void trace_output_text(TraceOutput *out, const char *text) { trace_output_bytes(out, text, strlen(text)); }
+/* "00" .. "99": numbers are written two digits per division, since IDs
+ * (addresses) have fifteen digits and every event carries a few. */
+static const char two_digits[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                                    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                                    "8081828384858687888990919293949596979899";
+
+/* How many decimal digits `value` has: bits * 1233 / 4096 (1233/4096 is
+ * just above log10(2)) is the digit count of the largest number of that
+ * bit length, one too many when `value` is below that power of ten. */
+static unsigned decimal_length(uint64_t value) {
+    static const uint64_t powers_of_ten[20] = {
+        1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull, 100000000ull,
+        1000000000ull, 10000000000ull, 100000000000ull, 1000000000000ull, 10000000000000ull,
+        100000000000000ull, 1000000000000000ull, 10000000000000000ull, 100000000000000000ull,
+        1000000000000000000ull, 10000000000000000000ull};
+    value |= 1; /* 0 has one digit, as 1 has */
+    unsigned bits = 64 - (unsigned)__builtin_clzll(value);
+    unsigned digits = bits * 1233 >> 12;
+    return digits + 1 - (value < powers_of_ten[digits]);
+}
+
+/* Writes the `length` digits of `value` ending just before `end`. */
+static void put_digits(char *end, uint64_t value) {
+    while (value >= 100) {
+        unsigned pair = (unsigned)(value % 100) * 2;
+        value /= 100;
+        *--end = two_digits[pair + 1];
+        *--end = two_digits[pair];
+    }
+    if (value >= 10) {
+        *--end = two_digits[value * 2 + 1];
+        *--end = two_digits[value * 2];
+    } else {
+        *--end = (char)('0' + value);
+    }
+}
 
 void trace_output_uint(TraceOutput *out, uint64_t value) {
-    char digits[20];
-    size_t n = 0;
-    do {
-        digits[sizeof digits - 1 - n++] = (char)('0' + value % 10);
-        value /= 10;
-    } while (value != 0);
-    trace_output_bytes(out, digits + sizeof digits - n, n);
+    unsigned length = decimal_length(value);
+    if (sizeof out->buffer - out->used < length) trace_output_flush(out);
+    put_digits(out->buffer + out->used + length, value);
+    out->used += length;
 }
 
 void trace_output_int(TraceOutput *out, int64_t value) {

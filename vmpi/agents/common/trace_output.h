@@ -22,6 +22,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define TRACE_BUFFER_BYTES (64 * 1024)
 
@@ -52,8 +53,27 @@ bool trace_output_open(TraceOutput *out, const char *path);
  * after trace_output_close: its owner shuts it down. */
 void trace_output_open_socket(TraceOutput *out, int fd);
 
-void trace_output_bytes(TraceOutput *out, const char *bytes, size_t n);
-void trace_output_text(TraceOutput *out, const char *text);
+/* Copies what does not fit in the buffer's free room, flushing on the way. */
+void trace_output_bytes_slow(TraceOutput *out, const char *bytes, size_t n);
+
+/* Every event writes a few dozen short pieces, so the common case -- the
+ * piece fits -- is one compare and one memcpy, inline. */
+static inline void trace_output_bytes(TraceOutput *out, const char *bytes, size_t n) {
+    if (n <= sizeof out->buffer - out->used) {
+        memcpy(out->buffer + out->used, bytes, n);
+        out->used += n;
+    } else {
+        trace_output_bytes_slow(out, bytes, n);
+    }
+}
+
+static inline void trace_output_text(TraceOutput *out, const char *text) {
+    trace_output_bytes(out, text, strlen(text));
+}
+
+/* A string literal, whose length the compiler knows. */
+#define trace_output_literal(out, literal) trace_output_bytes((out), "" literal, sizeof(literal) - 1)
+
 void trace_output_int(TraceOutput *out, int64_t value);
 void trace_output_uint(TraceOutput *out, uint64_t value);
 /* A JSON string with its quotes, or null for NULL. */

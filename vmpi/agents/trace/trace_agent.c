@@ -57,15 +57,31 @@ static uint32_t thread_number(VMPI_ThreadID env) {
     return 0;
 }
 
-/* ---- the pieces of a line -------------------------------------------------------- */
+/* The thread of the last event: runs of events come from one thread. */
+static VMPI_ThreadID last_env;
+static uint32_t last_number;
 
-static void key(const char *name) {
-    trace_output_text(&out, ",\"");
-    trace_output_text(&out, name);
-    trace_output_text(&out, "\":");
+static uint32_t event_thread_number(VMPI_ThreadID env) {
+    if (env != last_env || !last_number) {
+        last_env = env;
+        last_number = thread_number(env);
+    }
+    return last_number;
 }
 
-static void int_field(const char *name, int64_t value) {
+/* ---- the pieces of a line -------------------------------------------------------- */
+
+/* `,"NAME":`, what comes before a field's value, with its length: NAME is a
+ * string literal, so each key is one copy of a known length. */
+typedef struct Key {
+    const char *text;
+    size_t length;
+} Key;
+#define KEY(name) ((Key){",\"" name "\":", sizeof(",\"" name "\":") - 1})
+
+static void key(Key name) { trace_output_bytes(&out, name.text, name.length); }
+
+static void int_field(Key name, int64_t value) {
     key(name);
     trace_output_int(&out, value);
 }
@@ -74,42 +90,44 @@ static void id_value(const void *id) {
     if (id)
         trace_output_uint(&out, (uint64_t)(uintptr_t)id);
     else
-        trace_output_text(&out, "null");
+        trace_output_literal(&out, "null");
 }
 
-static void id_field(const char *name, const void *id) {
+static void id_field(Key name, const void *id) {
     key(name);
     id_value(id);
 }
 
-static void string_field(const char *name, const char *text) {
+static void string_field(Key name, const char *text) {
     key(name);
     trace_output_string(&out, text);
 }
 
 /* The first line: which format this is, and what wrote it. */
 static void header_line(void) {
-    trace_output_text(&out, "{\"format\":");
+    trace_output_literal(&out, "{\"format\":");
     trace_output_string(&out, TRACE_FORMAT_NAME);
-    trace_output_text(&out, ",\"version\":");
+    trace_output_literal(&out, ",\"version\":");
     trace_output_uint(&out, TRACE_FORMAT_VERSION);
-    int_field("vmpi_version", vmpi->version);
-    string_field("collector", vmpi->GetCollectorName());
-    trace_output_text(&out, "}\n");
+    int_field(KEY("vmpi_version"), vmpi->version);
+    string_field(KEY("collector"), vmpi->GetCollectorName());
+    trace_output_literal(&out, "}\n");
 }
 
 static void begin_line(const VMPI_Event *event) {
     const char *name = vmpi_event_name(event->event_type);
-    trace_output_text(&out, "{\"seq\":");
+    trace_output_literal(&out, "{\"seq\":");
     trace_output_uint(&out, ++seq);
-    trace_output_text(&out, ",\"event\":");
-    trace_output_string(&out, name ? name : "UNKNOWN");
-    int_field("thread", thread_number(event->env_id));
-    if (event->event_type & VMPI_REQUESTED_EVENT) trace_output_text(&out, ",\"requested\":true");
+    /* Event names are identifiers: nothing in them needs escaping. */
+    trace_output_literal(&out, ",\"event\":\"");
+    trace_output_text(&out, name ? name : "UNKNOWN");
+    trace_output_literal(&out, "\"");
+    int_field(KEY("thread"), event_thread_number(event->env_id));
+    if (event->event_type & VMPI_REQUESTED_EVENT) trace_output_literal(&out, ",\"requested\":true");
 }
 
 static void end_line(void) {
-    trace_output_text(&out, "}\n");
+    trace_output_literal(&out, "}\n");
     trace_output_flush_if_fuller(&out, TRACE_BUFFER_BYTES / 4);
 }
 
@@ -119,13 +137,13 @@ static void end_line(void) {
  * field written, which is the length of an array field that follows. */
 
 /* Opens element `index` of an array of objects, up to its first value. */
-static void begin_element(int32_t index, const char *first_key) {
-    trace_output_text(&out, index ? ",{\"" : "{\"");
-    trace_output_text(&out, first_key);
-    trace_output_text(&out, "\":");
+static void begin_element(int32_t index, Key first_key) {
+    if (index) trace_output_literal(&out, ",");
+    trace_output_literal(&out, "{");
+    trace_output_bytes(&out, first_key.text + 1, first_key.length - 1); /* without its comma */
 }
 
-static void put_INT32(const char *name, int32_t value, int32_t *count) {
+static void put_INT32(Key name, int32_t value, int32_t *count) {
     int_field(name, value);
     *count = value;
 }
@@ -133,7 +151,7 @@ static void put_INT32(const char *name, int32_t value, int32_t *count) {
 /* A number that is no array's length. */
 #define put_INT64 put_number
 #define put_ARENA_ID put_number
-static void put_number(const char *name, int64_t value, int32_t *count) {
+static void put_number(Key name, int64_t value, int32_t *count) {
     (void)count;
     int_field(name, value);
 }
@@ -143,53 +161,53 @@ static void put_number(const char *name, int64_t value, int32_t *count) {
 #define put_METHOD_ID put_id
 #define put_THREAD_ID put_id
 #define put_RAW_MONITOR put_id
-static void put_id(const char *name, const void *value, int32_t *count) {
+static void put_id(Key name, const void *value, int32_t *count) {
     (void)count;
     id_field(name, value);
 }
 
-static void put_STRING(const char *name, const char *value, int32_t *count) {
+static void put_STRING(Key name, const char *value, int32_t *count) {
     (void)count;
     string_field(name, value);
 }
 
-static void put_METHODS(const char *name, const VMPI_Method *methods, int32_t *count) {
+static void put_METHODS(Key name, const VMPI_Method *methods, int32_t *count) {
     key(name);
-    trace_output_text(&out, "[");
+    trace_output_literal(&out, "[");
     for (int32_t i = 0; i < *count; i++) {
-        begin_element(i, "method_name");
+        begin_element(i, KEY("method_name"));
         trace_output_string(&out, methods[i].method_name);
-        string_field("method_signature", methods[i].method_signature);
-        int_field("start_lineno", methods[i].start_lineno);
-        int_field("end_lineno", methods[i].end_lineno);
-        id_field("method_id", methods[i].method_id);
-        trace_output_text(&out, "}");
+        string_field(KEY("method_signature"), methods[i].method_signature);
+        int_field(KEY("start_lineno"), methods[i].start_lineno);
+        int_field(KEY("end_lineno"), methods[i].end_lineno);
+        id_field(KEY("method_id"), methods[i].method_id);
+        trace_output_literal(&out, "}");
     }
-    trace_output_text(&out, "]");
+    trace_output_literal(&out, "]");
 }
 
-static void put_FIELDS(const char *name, const VMPI_Field *fields, int32_t *count) {
+static void put_FIELDS(Key name, const VMPI_Field *fields, int32_t *count) {
     key(name);
-    trace_output_text(&out, "[");
+    trace_output_literal(&out, "[");
     for (int32_t i = 0; i < *count; i++) {
-        begin_element(i, "field_name");
+        begin_element(i, KEY("field_name"));
         trace_output_string(&out, fields[i].field_name);
-        string_field("field_signature", fields[i].field_signature);
-        trace_output_text(&out, "}");
+        string_field(KEY("field_signature"), fields[i].field_signature);
+        trace_output_literal(&out, "}");
     }
-    trace_output_text(&out, "]");
+    trace_output_literal(&out, "]");
 }
 
-static void put_CALL_FRAMES(const char *name, const VMPI_CallFrame *frames, int32_t *count) {
+static void put_CALL_FRAMES(Key name, const VMPI_CallFrame *frames, int32_t *count) {
     key(name);
-    trace_output_text(&out, "[");
+    trace_output_literal(&out, "[");
     for (int32_t i = 0; i < *count; i++) {
-        begin_element(i, "method_id");
+        begin_element(i, KEY("method_id"));
         trace_output_uint(&out, (uint64_t)(uintptr_t)frames[i].method_id);
-        int_field("lineno", frames[i].lineno);
-        trace_output_text(&out, "}");
+        int_field(KEY("lineno"), frames[i].lineno);
+        trace_output_literal(&out, "}");
     }
-    trace_output_text(&out, "]");
+    trace_output_literal(&out, "]");
 }
 
 /* Left out of the trace: the kinds only the dump events have (HEAP_DUMP,
@@ -201,7 +219,7 @@ static void put_CALL_FRAMES(const char *name, const VMPI_CallFrame *frames, int3
 #define put_BUFFER put_omitted
 #define put_BYTES put_omitted
 #define put_ALLOCATOR put_omitted
-static void put_omitted(const char *name, const void *value, int32_t *count) {
+static void put_omitted(Key name, const void *value, int32_t *count) {
     (void)name;
     (void)value;
     (void)count;
@@ -212,7 +230,7 @@ static void put_omitted(const char *name, const void *value, int32_t *count) {
 static void event_fields(const VMPI_Event *event) {
     int32_t count = 0;
     switch (event->event_type & ~VMPI_REQUESTED_EVENT) {
-#define PUT_FIELD(member, kind, name) put_##kind(#name, event->u.member.name, &count);
+#define PUT_FIELD(member, kind, name) put_##kind(KEY(#name), event->u.member.name, &count);
 #define EVENT_CASE(name, code, member) \
     case code:                         \
         VMPI_FIELDS_##member(PUT_FIELD) break;
