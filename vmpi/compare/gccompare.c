@@ -1,0 +1,240 @@
+/*
+ * gccompare.c -- one program under every collector, side by side
+ * (docs/gcstats.md, "gccompare").
+ *
+ *   gccompare [options] PROGRAM.gcl [ARGS...]
+ *
+ * Runs PROGRAM under each collector vmrun has (runs.c), with the same --heap
+ * and --seed, each run with the gcstats agent, and prints a table with a row
+ * per metric and a column per collector (report.c).  Under refcount it also
+ * runs the program with --rc-cycles=off: the objects that run leaves live at
+ * exit beyond those of the run with cycle collection are the garbage cycles
+ * left unreclaimed when cycle collection is off (figures.c).  Every
+ * collector must print the same output and end with the same status; the
+ * first that does not fails the command, as does a run that wrote no
+ * statistics.
+ *
+ * Exit status: 0 when every collector agreed; 1 when one did not, a run
+ * failed or a file could not be written; 2 for a bad command line, a missing
+ * vmrun or a missing program.
+ */
+#define _GNU_SOURCE /* asprintf */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "compare.h"
+
+static const char usage_text[] =
+    "usage: gccompare [--heap=SIZE] [--seed=N] [--gc=A,B] [--vm-option=OPT] "
+    "[--csv=F] [--json=F] [--chrome=F] [--vmrun=PATH] PROGRAM.gcl [ARGS...]";
+
+static const char help_text[] =
+    "gccompare -- one program under every collector, side by side.\n"
+    "\n"
+    "    gccompare [options] PROGRAM.gcl [ARGS...]\n"
+    "\n"
+    "Runs PROGRAM under each collector vmrun has, with the same --heap and\n"
+    "--seed, each run with the gcstats agent (-agentlib:gcstats, docs/gcstats.md),\n"
+    "and prints a table with a row per metric and a column per collector.  Under\n"
+    "refcount it also runs the program with --rc-cycles=off: the objects it\n"
+    "leaves live at exit beyond those of the run with cycle collection are the\n"
+    "garbage cycles left unreclaimed when cycle collection is off.  Every collector\n"
+    "must print the same output and end with the same status; a disagreement\n"
+    "fails the command (status 1), as does a run whose statistics are missing.\n"
+    "\n"
+    "Options:\n"
+    "  --heap=SIZE      vmrun's --heap for every run (default: vmrun's own)\n"
+    "  --seed=N         vmrun's --seed for every run (default 1)\n"
+    "  --gc=A,B,...     these collectors only (default: all that vmrun lists)\n"
+    "  --vm-option=OPT  one more vmrun option for every run (repeatable)\n"
+    "  --csv=FILE       also write the table as CSV (raw numbers, one row a metric)\n"
+    "  --json=FILE      also write every run's statistics as JSON\n"
+    "  --chrome=FILE    also write all the runs as one Chrome trace JSON file,\n"
+    "                   one process per collector (Perfetto, chrome://tracing)\n"
+    "  --vmrun=PATH     the vmrun to use (default: $VMRUN, or the one beside\n"
+    "                   gccompare)\n"
+    "\n"
+    "Exit status: 0 when every collector agreed, 1 when they did not or a run\n"
+    "failed, 2 for a bad command line.\n";
+
+void compare_error(const char *format, ...) {
+    va_list args;
+    va_start(args, format);
+    fputs("gccompare: ", stderr);
+    vfprintf(stderr, format, args);
+    fputc('\n', stderr);
+    va_end(args);
+}
+
+static _Noreturn void usage_error(const char *format, ...) __attribute__((format(printf, 1, 2)));
+static _Noreturn void usage_error(const char *format, ...) {
+    va_list args;
+    va_start(args, format);
+    fputs("gccompare: ", stderr);
+    vfprintf(stderr, format, args);
+    fprintf(stderr, "\n%s\n", usage_text);
+    va_end(args);
+    exit(2);
+}
+
+/* vmrun beside this executable, in the build tree's bin/ as when installed;
+ * NULL when that cannot be told. */
+static char *vmrun_beside_me(void) {
+    char *me = realpath("/proc/self/exe", NULL);
+    char *slash = me ? strrchr(me, '/') : NULL;
+    char *path = NULL;
+    if (slash) {
+        *slash = '\0';
+        if (asprintf(&path, "%s/vmrun", me) < 0) path = NULL;
+    }
+    free(me);
+    return path;
+}
+
+/* Fills `options` from argv; exits 2 with a message for a bad command line,
+ * 0 after printing the help.  Options come first, each --NAME=VALUE. */
+static void parse_command_line(int argc, char **argv, CompareOptions *options, char **default_vmrun) {
+    *options = (CompareOptions){.seed = "1"};
+    options->vm_options = calloc((size_t)argc, sizeof *options->vm_options);
+    if (!options->vm_options) usage_error("out of memory");
+    const char *const names[] = {"--heap", "--seed", "--gc", "--csv", "--json", "--chrome", "--vmrun", "--vm-option"};
+    const char **values[] = {&options->heap,      &options->seed,        &options->only, &options->csv_path,
+                             &options->json_path, &options->chrome_path, &options->vmrun};
+    enum { NUM_NAMES = sizeof names / sizeof names[0] }; /* the last, --vm-option, is kept each time */
+    int i = 1;
+    for (; i < argc && strncmp(argv[i], "--", 2) == 0; i++) {
+        const char *equals = strchr(argv[i], '=');
+        int name_len = equals ? (int)(equals - argv[i]) : (int)strlen(argv[i]);
+        const char *value = equals ? equals + 1 : "";
+        if (name_len == 6 && strncmp(argv[i], "--help", 6) == 0) {
+            fputs(help_text, stdout);
+            exit(0);
+        }
+        size_t which = 0;
+        while (which < NUM_NAMES && !(strncmp(argv[i], names[which], (size_t)name_len) == 0 &&
+                                      names[which][name_len] == '\0'))
+            which++;
+        if (which == NUM_NAMES) usage_error("unknown option '%.*s'", name_len, argv[i]);
+        if (!*value) usage_error("%s needs a value (%s=...)", names[which], names[which]);
+        if (which < NUM_NAMES - 1) *values[which] = value;
+        else options->vm_options[options->num_vm_options++] = value;
+    }
+    const char *seed = options->seed;
+    if (seed[strspn(seed, "0123456789")] != '\0' || strlen(seed) > 19)
+        usage_error("--seed=%s is not a number (at most 19 digits)", seed);
+    if (options->only && !options->only[strspn(options->only, ",")])
+        usage_error("--gc=%s names no collector", options->only);
+    if (i == argc) usage_error("no program given");
+    options->program = argv[i];
+    options->args = argv + i + 1;
+    options->num_args = (size_t)(argc - i - 1);
+    const char *from_environment = getenv("VMRUN");
+    if (!options->vmrun && from_environment && *from_environment) options->vmrun = from_environment;
+    if (!options->vmrun && !(options->vmrun = *default_vmrun = vmrun_beside_me()))
+        usage_error("cannot tell where gccompare is, to find vmrun beside it: give --vmrun");
+}
+
+/* The collectors to run: --gc='s, or all that vmrun lists. */
+static bool choose_collectors(const CompareOptions *options, const char *scratch, char ***names, size_t *count) {
+    if (!options->only) return list_collectors(options, scratch, names, count);
+    *count = 0;
+    *names = calloc(strlen(options->only) + 1, sizeof **names);
+    char *list = *names ? strdup(options->only) : NULL;
+    if (!list) {
+        compare_error("out of memory");
+        return false;
+    }
+    for (char *name = strtok(list, ","); name; name = strtok(NULL, ",")) (*names)[(*count)++] = strdup(name);
+    free(list);
+    for (size_t i = 0; i < *count; i++)
+        if (!(*names)[i]) {
+            compare_error("out of memory");
+            return false;
+        }
+    return true;
+}
+
+/* Has runs[last] printed what runs[0] did and ended the same way?  If not,
+ * says which differs. */
+static bool agrees(const CompareRun *runs, size_t last) {
+    const CompareRun *reference = &runs[0], *run = &runs[last];
+    bool same_output =
+        run->output_len == reference->output_len && memcmp(run->output, reference->output, run->output_len) == 0;
+    if (same_output && run->status == reference->status) return true;
+    compare_error("%s: %s differs from %s's (status %d, %s's %d)%s%s", run->collector,
+                  same_output ? "status" : "output", reference->collector, run->status, reference->collector,
+                  reference->status, *run->first_error ? " " : "", run->first_error);
+    return false;
+}
+
+static size_t count_lines(const char *text, size_t len) {
+    size_t lines = 0;
+    for (const char *at = text; (at = memchr(at, '\n', (size_t)(text + len - at))); at++) lines++;
+    return lines;
+}
+
+/* Runs every collector and reports; false (said why) on a disagreement or a
+ * failure. */
+static bool compare(const CompareOptions *options, const char *scratch, char **collectors, size_t count) {
+    CompareRun *runs = calloc(count, sizeof *runs), cycles_off = {0};
+    if (!runs) {
+        compare_error("out of memory");
+        return false;
+    }
+    bool ok = true;
+    size_t ran = 0;
+    for (; ok && ran < count; ran++)
+        ok = run_collector(options, scratch, collectors[ran], collectors[ran], NULL, &runs[ran]) && agrees(runs, ran);
+    const CompareRun *refcount = NULL;
+    for (size_t i = 0; ok && i < count; i++)
+        if (strcmp(collectors[i], "refcount") == 0) refcount = &runs[i];
+    if (ok && refcount) {
+        ok = run_collector(options, scratch, "refcount", "refcount-cycles-off", "--rc-cycles=off", &cycles_off);
+        if (ok) figures_add_cycles_off(refcount->stats, cycles_off.stats);
+    }
+    if (ok && options->chrome_path) ok = report_chrome(options->chrome_path, scratch, runs, count);
+    if (ok) {
+        const char *slash = strrchr(options->program, '/');
+        printf("%s: %zu collectors, same output (%zu lines, status %d), heap %s, seed %s\n",
+               slash ? slash + 1 : options->program, count, count_lines(runs[0].output, runs[0].output_len),
+               runs[0].status, options->heap ? options->heap : "default", options->seed);
+        report_table(stdout, runs, count);
+        fflush(stdout);
+    }
+    if (ok && options->csv_path) ok = report_csv(options->csv_path, runs, count);
+    if (ok && options->json_path) ok = report_json(options->json_path, options, runs, count, cycles_off.stats);
+    for (size_t i = 0; i < ran; i++) run_release(&runs[i]);
+    run_release(&cycles_off);
+    free(runs);
+    return ok;
+}
+
+int main(int argc, char **argv) {
+    CompareOptions options;
+    char *default_vmrun = NULL;
+    parse_command_line(argc, argv, &options, &default_vmrun);
+    int status = 2;
+    struct stat program;
+    if (access(options.vmrun, X_OK) != 0)
+        compare_error("no vmrun at %s (build first, or give --vmrun)", options.vmrun);
+    else if (stat(options.program, &program) != 0 || !S_ISREG(program.st_mode))
+        compare_error("no program %s", options.program);
+    else {
+        status = 1;
+        char *scratch = scratch_create();
+        char **collectors = NULL;
+        size_t count = 0;
+        if (scratch && choose_collectors(&options, scratch, &collectors, &count) &&
+            compare(&options, scratch, collectors, count))
+            status = 0;
+        for (size_t i = 0; i < count; i++) free(collectors[i]);
+        free(collectors);
+        if (scratch) scratch_remove(scratch);
+    }
+    free(options.vm_options);
+    free(default_vmrun);
+    return status;
+}
