@@ -141,7 +141,15 @@ enum { OPND_NONE, OPND_U8, OPND_U16, OPND_I32, OPND_JUMP };
     X(PRINTD,   0xa1, OPND_U8,   1, 0, 0, 0) \
     X(PRINTZ,   0xa2, OPND_U8,   1, 0, 0, 0) \
     X(PRINTS,   0xa3, OPND_U8,   0, 0, 1, 0) \
-    X(EXIT,     0xa4, OPND_NONE, 1, 0, 0, 0) /* exit with status */
+    X(EXIT,     0xa4, OPND_NONE, 1, 0, 0, 0) /* exit with status */ \
+    /* threads and monitors (vm/interp/scheduler.c, monitor.c) */ \
+    X(START,    0xb0, OPND_U16,  VAR, VAR, VAR, VAR) /* method #n's args, name -> Thread */ \
+    X(JOIN,     0xb1, OPND_NONE, 0, 0, 1, 0) /* wait until the thread has ended */ \
+    X(SLEEP,    0xb2, OPND_NONE, 1, 0, 0, 0) /* milliseconds */ \
+    X(MONENTER, 0xb3, OPND_NONE, 0, 0, 1, 0) /* enter the object's monitor */ \
+    X(MONEXIT,  0xb4, OPND_NONE, 0, 0, 1, 0) \
+    X(WAIT,     0xb5, OPND_NONE, 1, 0, 1, 0) /* [obj] [ms, 0: no timeout] */ \
+    X(NOTIFY,   0xb6, OPND_U8,   0, 0, 1, 0) /* operand 1: notify every waiter */
 
 typedef enum Opcode {
 #define GCLAB_OP_ENUM(name, code, opnd, ppop, ppush, rpop, rpush) OP_##name = code,

@@ -145,6 +145,11 @@ static inline bool type_is_ref(const char *desc) { return desc[0] == 'L' || desc
 static inline bool type_is_string(const char *desc) {
     return strcmp(desc, "LString;") == 0;
 }
+/* "LThread;" is the type of thread handles (docs/language.md "Threads"):
+ * like String, a class the VM makes, never one a program declares. */
+static inline bool type_is_thread(const char *desc) {
+    return strcmp(desc, "LThread;") == 0;
+}
 
 /* One primitive descriptor letter (Z B C S I J F D): its array element kind
  * and size, and the language's name for it (docs/language.md "Types"). */

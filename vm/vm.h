@@ -2,8 +2,9 @@
  * vm.h -- one running program: its linked classes, statics, threads and
  * collector.
  *
- * All interpreter state is per thread (VMThread), never global, so that a
- * second thread needs no rewrite.  A thread owns two stacks:
+ * All interpreter state is per thread (VMThread), never global: a program
+ * may start threads, which the scheduler runs one at a time
+ * (vm/interp/scheduler.c).  A thread owns two stacks:
  *
  *   pstack  8-byte primitives: every frame's primitive locals and operands
  *   rstack  object references: every frame's reference locals and operands
@@ -55,6 +56,10 @@ typedef struct VMThread {
     uint32_t depth, max_depth;
     void *vmpi_local_storage; /* VMPI Set/GetThreadLocalStorage */
     VmpiThreadSampler heap_sampler; /* VMPI heap sampling's gaps (vmpi/heap_sampling.h) */
+    /* Threads in the language (vm/interp/scheduler.h) */
+    Obj *object;            /* the Thread handle, or NULL (main, before a thread starts); a root */
+    struct VMThread *parent;/* the thread that started it; NULL for main */
+    struct VmThreadSched *sched; /* the scheduler's record, NULL while the VM has one thread */
 } VMThread;
 
 /* What a call needs to know about its callee, gathered when the program is
@@ -88,6 +93,8 @@ struct VM {
      * type the program names; type_class[t] for each L or [ type index. */
     RtClass *classes;           /* program->num_classes */
     RtClass string_class;
+    RtClass thread_class;       /* Thread handles (scheduler.h), linked if uses_threads */
+    bool uses_threads;          /* the program names Thread or starts a thread */
     RtClass *array_classes;     /* one per array type in program->types */
     uint32_t num_array_classes;
     const RtClass **type_class; /* program->num_types; NULL for primitive types */
@@ -105,6 +112,10 @@ struct VM {
     uint64_t *prim_statics;     /* program->num_prim_statics */
     VMThread **threads;
     uint32_t num_threads;
+    struct VmScheduler *scheduler; /* scheduler.c: made when a second thread starts */
+    bool seeded;                   /* --seed, and its value: the scheduler's slices and clock */
+    uint64_t seed;
+    struct VmMonitors *monitors;   /* monitor.c: the monitors in use, made at the first MONENTER */
 };
 
 /* Every linked class has an index, used by CLASS_LOAD

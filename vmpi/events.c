@@ -129,9 +129,10 @@ void vmpi_send_class_load(uint32_t class_index, int32_t requested) {
     free(fields);
 }
 
-/* JVMPI 1.2, THREAD_START, for a thread of the attached VM.  gclab has no
- * thread objects yet, so thread_id is NULL; every VM thread belongs to group
- * "main". */
+/* JVMPI 1.2, THREAD_START, for a thread of the attached VM: thread_id is
+ * its Thread handle (NULL for main in a program that starts no thread),
+ * parent_name the name of the thread that started it (NULL for main); every
+ * VM thread belongs to group "main". */
 void vmpi_send_thread_start(const struct VMThread *thread, int32_t requested) {
     if (!vmpi_vm) return;
     VMPI_Event event = {.event_type = event_type(VMPI_EVENT_THREAD_START, requested),
@@ -139,9 +140,29 @@ void vmpi_send_thread_start(const struct VMThread *thread, int32_t requested) {
     event.u.thread_start.thread_name =
         (char *)(uintptr_t)vmpi_vm->thread_name(vmpi_vm->vm, THREAD_ID(thread));
     event.u.thread_start.group_name = "main";
-    event.u.thread_start.parent_name = NULL;
-    event.u.thread_start.thread_id = NULL;
+    VMPI_ThreadID parent = vmpi_vm->thread_parent ? vmpi_vm->thread_parent(vmpi_vm->vm, THREAD_ID(thread)) : NULL;
+    event.u.thread_start.parent_name = parent ? (char *)(uintptr_t)vmpi_vm->thread_name(vmpi_vm->vm, parent) : NULL;
+    event.u.thread_start.thread_id =
+        vmpi_vm->thread_object ? OBJECT_ID(vmpi_vm->thread_object(vmpi_vm->vm, THREAD_ID(thread))) : NULL;
     event.u.thread_start.thread_env_id = THREAD_ID(thread);
+    vmpi_dispatch(&event, true);
+}
+
+/* JVMPI 1.2, MONITOR_CONTENDED_ENTER, _ENTERED and _EXIT: the object
+ * whose monitor it is. */
+void vmpi_send_monitor_event(int32_t event_type, const struct VMThread *thread, const Obj *obj) {
+    VMPI_Event event = {.event_type = event_type, .env_id = THREAD_ID(thread)};
+    event.u.monitor.object = OBJECT_ID(obj);
+    vmpi_dispatch(&event, true);
+}
+
+/* JVMPI 1.2, MONITOR_WAIT and MONITOR_WAITED: the object and the timeout,
+ * which for MONITOR_WAITED is the time actually waited (JVMPI 1.2 says
+ * "timeout"; TPTP's thread profiler needs the time waited). */
+void vmpi_send_monitor_wait(int32_t event_type, const struct VMThread *thread, const Obj *obj, int64_t value) {
+    VMPI_Event event = {.event_type = event_type, .env_id = THREAD_ID(thread)};
+    event.u.monitor_wait.object = OBJECT_ID(obj);
+    event.u.monitor_wait.timeout = value;
     vmpi_dispatch(&event, true);
 }
 

@@ -35,10 +35,9 @@
  *                                   handle): the VM holds it in a table for its
  *                                   whole life, as native code holds a global
  *                                   reference
+ *   a thread's Thread handle        THREAD_BLOCK (object, thread)
+ *   the object of a monitor in use  MONITOR_USED (object)
  *   anything else                   UNKNOWN (gclab's VM has no such root)
- *
- * gclab threads have no thread objects and the language no monitors, so no
- * THREAD_BLOCK or MONITOR_USED root exists to report.
  *
  * Invariant: the dump is built and delivered with GC disabled, so every ID
  * in it names a live object until NotifyEvent returns.  The buffer is the
@@ -176,6 +175,15 @@ static void dump_root(const VmpiRoot *root, void *ctx) {
         put_u1(b, VMPI_GC_ROOT_JNI_GLOBAL);
         put_id(b, root->object);
         put_id(b, root->handle);
+        return;
+    case VMPI_ROOT_THREAD:
+        put_u1(b, VMPI_GC_ROOT_THREAD_BLOCK);
+        put_id(b, root->object);
+        put_id(b, root->thread);
+        return;
+    case VMPI_ROOT_MONITOR:
+        put_u1(b, VMPI_GC_ROOT_MONITOR_USED);
+        put_id(b, root->object);
         return;
     case VMPI_ROOT_UNKNOWN:
         put_u1(b, VMPI_GC_ROOT_UNKNOWN);

@@ -54,6 +54,11 @@ static bool can_enable(int32_t code) {
     case VMPI_EVENT_RAW_MONITOR_CONTENDED_ENTERED:
     case VMPI_EVENT_RAW_MONITOR_CONTENDED_EXIT:
     case VMPI_EVENT_SAMPLED_OBJECT_ALLOC:
+    case VMPI_EVENT_MONITOR_CONTENDED_ENTER: /* the language's monitors (vm/interp/monitor.c) */
+    case VMPI_EVENT_MONITOR_CONTENDED_ENTERED:
+    case VMPI_EVENT_MONITOR_CONTENDED_EXIT:
+    case VMPI_EVENT_MONITOR_WAIT:
+    case VMPI_EVENT_MONITOR_WAITED:
         return true;
     case VMPI_EVENT_CLASS_LOAD_HOOK: /* posted once, before the VM is made (class_load_hook.c) */
         return vmpi_vm == NULL;
@@ -132,10 +137,12 @@ VMPI_ObjectID vmpi_get_method_class(VMPI_MethodID method_id) {
     return owner ? (VMPI_ObjectID)(uintptr_t)owner->class_id : NULL;
 }
 
-/* JVMPI 1.2, GetThreadObject: gclab threads have no thread objects yet. */
+/* JVMPI 1.2, GetThreadObject: the thread's Thread handle
+ * (docs/language.md "Threads"); NULL for main in a program that starts no
+ * thread, and for a thread of another VM. */
 VMPI_ObjectID vmpi_get_thread_object(VMPI_ThreadID env) {
-    (void)env;
-    return NULL;
+    if (!vmpi_is_thread(env) || !vmpi_vm->thread_object) return NULL;
+    return (VMPI_ObjectID)(uintptr_t)vmpi_vm->thread_object(vmpi_vm->vm, env);
 }
 
 static const char *get_collector_name(void) {

@@ -3,9 +3,18 @@
  * "Monitor Dump Format"): every monitor, and every thread's call trace and
  * status.
  *
- * gclab's language has no monitors, so the dump holds only raw monitors,
- * one JVMPI_MONITOR_RAW record each, every live one (those named with a
- * leading '_' too):
+ * First the language's monitors in use (vm_services.h, each_monitor), one
+ * JVMPI_MONITOR_JAVA record each:
+ *
+ *     u1      VMPI_MONITOR_JAVA
+ *     ID      the object
+ *     env     the owner thread, NULL if none
+ *     u4      entry count (0 if free)
+ *     u4 n    threads waiting to enter (notified waiters too), then n thread IDs
+ *     u4 m    threads waiting to be notified, then m thread IDs
+ *
+ * then the raw monitors, one JVMPI_MONITOR_RAW record each, every live one
+ * (those named with a leading '_' too):
  *
  *     u1      VMPI_MONITOR_RAW
  *     char *  the monitor's name (the VM's copy, valid during the event)
@@ -41,6 +50,22 @@ static void put_waiters(FILE *out, uint32_t n) {
     for (uint32_t i = 0; i < n; i++) put_id(out, NULL);
 }
 
+static void put_threads(FILE *out, uint32_t n, const VMPI_ThreadID *threads) {
+    put_u4(out, n);
+    for (uint32_t i = 0; i < n; i++) put_id(out, threads[i]);
+}
+
+static void dump_java_monitor(const VmpiMonitorView *view, void *ctx) {
+    FILE *out = ctx;
+    uint8_t type = VMPI_MONITOR_JAVA;
+    put(out, &type, 1);
+    put_id(out, view->object);
+    put_id(out, view->owner);
+    put_u4(out, view->entries);
+    put_threads(out, view->num_entering, view->entering);
+    put_threads(out, view->num_waiting, view->waiting);
+}
+
 static void dump_raw_monitor(const VmpiRawMonitorView *view, void *ctx) {
     FILE *out = ctx;
     uint8_t type = VMPI_MONITOR_RAW;
@@ -61,6 +86,7 @@ int32_t vmpi_send_monitor_dump(void) {
     FILE *out = open_memstream(&bytes, &len);
     if (!out) return VMPI_ERR;
     gc_disable(gc); /* the traces' method IDs and the requester's view stay put */
+    if (vmpi_vm->each_monitor) vmpi_vm->each_monitor(vmpi_vm->vm, dump_java_monitor, out);
     vmpi_raw_monitor_each(dump_raw_monitor, out);
     bool written = !ferror(out);
     bool closed = fclose(out) == 0;

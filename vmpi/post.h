@@ -44,6 +44,12 @@ struct ProgMethod;
 void vmpi_send_class_load(uint32_t class_index, int32_t requested);
 void vmpi_send_thread_start(const struct VMThread *thread, int32_t requested);
 void vmpi_send_thread_end(const struct VMThread *thread);
+/* MONITOR_CONTENDED_ENTER, _ENTERED or _EXIT (`event_type`) on `obj`'s
+ * monitor, and MONITOR_WAIT (`value`: the timeout in milliseconds, 0 for
+ * none) or MONITOR_WAITED (`value`: the milliseconds actually waited), from
+ * `thread` (JVMPI 1.2, section 3; vm/interp/monitor.c posts them). */
+void vmpi_send_monitor_event(int32_t event_type, const struct VMThread *thread, const Obj *obj);
+void vmpi_send_monitor_wait(int32_t event_type, const struct VMThread *thread, const Obj *obj, int64_t value);
 /* METHOD_ENTRY or METHOD_EXIT (`event_type`).  No post helper: the
  * interpreter tests VMPI_IS_ENABLED(METHOD_EXIT) or
  * vmpi_method_entry_enabled() itself, because it must save its registers
@@ -77,6 +83,12 @@ static inline bool vmpi_method_entry_enabled(void) {
  * thread has it suspended.  And at the end of a thread, after THREAD_END:
  * a SuspendThread waiting for it gives up. */
 void vmpi_serve_suspension(const struct VMThread *thread);
+/* The same for a VM with other threads to run meanwhile: `release` is
+ * called just before `thread` parks, with the suspension lock held (it may
+ * take the VM's own locks, never call VMPI), and `reacquire` after it is
+ * resumed, without the lock; neither if it does not park. */
+void vmpi_serve_suspension_handing_off(const struct VMThread *thread, void (*release)(void *ctx),
+                                       void (*reacquire)(void *ctx), void *ctx);
 void vmpi_thread_ended(const struct VMThread *thread);
 /* JVM_SHUT_DOWN is not posted: vmpi_shutdown (control.h) offers it to each
  * agent once. */

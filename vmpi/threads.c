@@ -180,15 +180,21 @@ void vmpi_suspend_thread(VMPI_ThreadID env) { (void)suspend_one(env); }
 
 void vmpi_resume_thread(VMPI_ThreadID env) { (void)resume_one(env); }
 
+void vmpi_serve_suspension(const struct VMThread *thread) { vmpi_serve_suspension_handing_off(thread, NULL, NULL, NULL); }
+
 /* The VM thread `thread`, at a safepoint: parks while another thread has it
- * suspended. */
-void vmpi_serve_suspension(const struct VMThread *thread) {
+ * suspended; `release` runs as it parks, `reacquire` once it is resumed
+ * (outside the lock, which a suspender may need meanwhile). */
+void vmpi_serve_suspension_handing_off(const struct VMThread *thread, void (*release)(void *ctx),
+                                       void (*reacquire)(void *ctx), void *ctx) {
     VMPI_ThreadID env = (VMPI_ThreadID)(uintptr_t)thread;
+    bool parked = false;
     pthread_mutex_lock(&suspension_lock);
     Suspension *s = find_suspension(env);
     if (s && s->suspended && !s->by_itself) {
-        s->parked = true;
+        s->parked = parked = true;
         s->ran = false;
+        if (release) release(ctx);
         pthread_cond_broadcast(&suspension_changed);
         while ((s = find_suspension(env)) && s->suspended) pthread_cond_wait(&suspension_changed, &suspension_lock);
         if (s) {
@@ -203,6 +209,7 @@ void vmpi_serve_suspension(const struct VMThread *thread) {
         if (other->suspended && !other->by_itself && !other->parked) vmpi_vm->request_suspension(vmpi_vm->vm);
     }
     pthread_mutex_unlock(&suspension_lock);
+    if (parked && reacquire) reacquire(ctx);
 }
 
 void vmpi_thread_ended(const struct VMThread *thread) {
@@ -259,15 +266,18 @@ int32_t vmpi_resume_thread_list(int32_t count, VMPI_ThreadID *threads, int32_t *
     return for_each_thread(count, threads, results, resume_one);
 }
 
-/* JVMPI 1.2 GetThreadStatus; the SUSPENDED bit as JVMPI 1.4.2 sets it.
- * A gclab thread never waits on a monitor or condition variable. */
+/* JVMPI 1.2 GetThreadStatus: runnable, waiting to enter a monitor or
+ * waiting on one (or sleeping, or joining: a condition variable in JVMPI's
+ * terms), from the VM; the SUSPENDED bit as JVMPI 1.4.2 sets it.  The
+ * language has no interrupts, so INTERRUPTED is never set. */
 int32_t vmpi_get_thread_status(VMPI_ThreadID env) {
     if (!vmpi_is_thread(env)) return 0;
     pthread_mutex_lock(&suspension_lock);
     const Suspension *s = find_suspension(env);
     bool suspended = s && s->suspended;
     pthread_mutex_unlock(&suspension_lock);
-    return VMPI_THREAD_RUNNABLE | (suspended ? VMPI_THREAD_SUSPENDED : 0);
+    int32_t status = vmpi_vm->thread_status ? vmpi_vm->thread_status(vmpi_vm->vm, env) : VMPI_THREAD_RUNNABLE;
+    return status | (suspended ? VMPI_THREAD_SUSPENDED : 0);
 }
 
 int32_t vmpi_thread_has_run(VMPI_ThreadID env) {

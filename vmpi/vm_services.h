@@ -62,13 +62,15 @@ typedef enum VmpiRootKind {
                            the VM builds it) */
     VMPI_ROOT_STATIC,   /* a reference static of a class */
     VMPI_ROOT_INTERNED, /* an interned string constant, in the VM's table */
+    VMPI_ROOT_THREAD,   /* a thread's Thread handle, held by the VM for the thread */
+    VMPI_ROOT_MONITOR,  /* the object of a monitor in use (owned or waited on) */
     VMPI_ROOT_UNKNOWN,  /* a root the VM cannot say more of */
 } VmpiRootKind;
 
 typedef struct VmpiRoot {
     VmpiRootKind kind;
     Obj *object;            /* never NULL: empty slots are not roots */
-    VMPI_ThreadID thread;   /* FRAME, NATIVE: the thread */
+    VMPI_ThreadID thread;   /* FRAME, NATIVE, THREAD: the thread */
     uint32_t frame;         /* FRAME: the frame's index, callee first (as in
                                GetCallTrace) */
     uint32_t class_index;   /* STATIC: the class that declares it */
@@ -84,6 +86,19 @@ typedef struct VmpiValue {
 } VmpiValue;
 
 typedef void (*VmpiRootVisitor)(const VmpiRoot *root, void *ctx);
+
+/* One of the language's monitors in use, for MONITOR_DUMP (JVMPI 1.2
+ * section 4.4, JVMPI_MONITOR_JAVA): its object, owner (NULL if none) and
+ * entry count, the threads waiting to enter it (notified waiters among
+ * them) and those waiting to be notified.  The lists live for the visit. */
+typedef struct VmpiMonitorView {
+    const Obj *object;
+    VMPI_ThreadID owner;
+    uint32_t entries;
+    uint32_t num_entering, num_waiting;
+    const VMPI_ThreadID *entering, *waiting;
+} VmpiMonitorView;
+typedef void (*VmpiMonitorVisitor)(const VmpiMonitorView *monitor, void *ctx);
 typedef void (*VmpiValueVisitor)(const VmpiValue *value, void *ctx);
 
 typedef struct VmpiVmServices {
@@ -95,6 +110,15 @@ typedef struct VmpiVmServices {
     uint32_t (*num_threads)(void *vm);
     VMPI_ThreadID (*thread_at)(void *vm, uint32_t index);
     const char *(*thread_name)(void *vm, VMPI_ThreadID thread);
+    /* Threads in the language (vm/interp/scheduler.h): the thread's handle
+     * object (NULL if it has none), the thread that started it (NULL for
+     * main), and VMPI_THREAD_RUNNABLE, _MONITOR_WAIT or _CONDVAR_WAIT.
+     * NULL in a VM without them (a mock). */
+    const Obj *(*thread_object)(void *vm, VMPI_ThreadID thread);
+    VMPI_ThreadID (*thread_parent)(void *vm, VMPI_ThreadID thread);
+    int32_t (*thread_status)(void *vm, VMPI_ThreadID thread);
+    /* Visits every monitor in use (NULL in a VM without monitors). */
+    void (*each_monitor)(void *vm, VmpiMonitorVisitor visit, void *ctx);
     VmpiStackMark (*stack_mark)(void *vm, VMPI_ThreadID thread);
     /* Fills frames[0 ..) callee first, at most max_frames of them, with each
      * frame's method ID and source line (0 if unknown); returns how many. */

@@ -67,8 +67,8 @@ typedef int32_t VMPI_ArenaID;
  * reused or renumbered (the trace format and binary agents depend on them).
  *
  * EnableEvent accepts exactly the events gclab posts and answers
- * VMPI_NOT_AVAILABLE for the others (COMPILED_METHOD_*, CLASS_UNLOAD, JNI_*,
- * MONITOR_CONTENDED_*, MONITOR_WAIT*; CLASS_LOAD_HOOK after VMPI_OnLoad);
+ * VMPI_NOT_AVAILABLE for the others (COMPILED_METHOD_*, CLASS_UNLOAD, JNI_*;
+ * CLASS_LOAD_HOOK after VMPI_OnLoad);
  * HEAP_DUMP, OBJECT_DUMP and MONITOR_DUMP come only from RequestEvent.
  * DATA_DUMP_REQUEST follows SIGQUIT (or, to one agent, that agent's
  * RequestEvent(DATA_DUMP_REQUEST, NULL), from any thread: see
@@ -295,7 +295,7 @@ enum {
 };
 
 /* Record types of monitor dumps (JVMPI 1.2 section 4.4; values as in JDK's
- * jvmpi.h).  gclab's dumps hold only raw monitors (docs/event-mapping.md). */
+ * jvmpi.h): the language's monitors, then raw monitors (vmpi/monitor_dump.c). */
 enum { VMPI_MONITOR_JAVA = 0x01, VMPI_MONITOR_RAW = 0x02 };
 
 /* Thread status (JVMPI 1.2, GetThreadStatus). */

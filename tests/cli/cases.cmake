@@ -344,3 +344,38 @@ foreach(gc ${GCLAB_COLLECTORS})
        ${VMRUN} --gc=${gc} --heap=64k -agentpath:${agents}/libexit_midstream.so=n=3000 -agentlib:check
        ${CMAKE_SOURCE_DIR}/examples/bench/binary_trees.gcl 6)
 endforeach()
+
+# ---- threads and monitors (docs/language.md "Threads", "Monitors") -------------------
+set(threads_tests ${CMAKE_CURRENT_SOURCE_DIR}/threads)
+# The same seed gives the same interleaving and so the same event stream,
+# byte for byte: threads, contended monitors, waits and allocations.
+foreach(example threads_contended_lock threads_producer_consumer threads_handoff)
+  case(cli/threads/same_seed_same_stream/${example} 0 - -
+       sh -c "for run in 1 2\ndo \"$0\" --seed=11 -agentlib:trace=file=$2_$run.jsonl,events=THREAD_START:THREAD_END:OBJECT_ALLOC:GC_START:GC_FINISH:MONITOR_CONTENDED_ENTER:MONITOR_CONTENDED_ENTERED:MONITOR_CONTENDED_EXIT:MONITOR_WAIT:MONITOR_WAITED $1 > /dev/null || exit 1\ndone\ncmp $2_1.jsonl $2_2.jsonl && grep -q THREAD_START $2_1.jsonl"
+       ${VMRUN} ${CMAKE_SOURCE_DIR}/examples/${example}.gcl ${example})
+endforeach()
+# The contended lock example does contend under --seed, and every
+# CONTENDED_ENTER is followed by its ENTERED.
+case(cli/threads/contended_lock_contends 0 - -
+     sh -c "\"$0\" --seed=11 -agentlib:trace=file=contended.jsonl,events=MONITOR_CONTENDED_ENTER:MONITOR_CONTENDED_ENTERED:MONITOR_CONTENDED_EXIT $1 > /dev/null || exit 1\nenter=$(grep -c '\"MONITOR_CONTENDED_ENTER\"' contended.jsonl)\nentered=$(grep -c '\"MONITOR_CONTENDED_ENTERED\"' contended.jsonl)\nexit_=$(grep -c '\"MONITOR_CONTENDED_EXIT\"' contended.jsonl)\n[ \"$enter\" -gt 0 ] && [ \"$enter\" = \"$entered\" ] && [ \"$exit_\" -gt 0 ]"
+     ${VMRUN} ${CMAKE_SOURCE_DIR}/examples/threads_contended_lock.gcl)
+# Misuse is a runtime error with a stack trace.
+case(cli/threads/wait_without_owning 1 - "^error: wait without owning the object's monitor@@    at wait_unowned.main \\(wait_unowned.gcl:8\\)"
+     ${VMRUN} ${threads_tests}/wait_unowned.gcl)
+# Two threads that take two locks in opposite orders: every thread blocked.
+case(cli/threads/deadlock 1 - "^error: deadlock: every thread is blocked"
+     ${VMRUN} --seed=1 ${threads_tests}/deadlock.gcl)
+case(cli/threads/class_named_thread 1 - "the class name 'Thread' is reserved for threads"
+     sh -c "printf 'class Thread {\\n    int n\\073\\n}\\nint main() {\\n    return 0\\073\\n}\\n' > thread_class.gcl\nexec \"$0\" thread_class.gcl" ${VMRUN})
+# Every THREAD_* and MONITOR_* field and the thread functions, with an agent
+# system thread suspending one VM thread while the others run
+# (tests/agents/thread_checker.c), under every collector, with --gc-stress.
+set(thread_checker_expected "^thread_checker: threads: starts=7 ends=7 named=7 groups=7 parents=6 objects=7 main_object=yes$@@^thread_checker: contended: enter/entered pairs ok, exits=yes, entrant waits=yes$@@^thread_checker: waits: timed=yes untimed=yes status=yes$@@^thread_checker: traces: every other thread's trace has frames$@@^thread_checker: cpu: the idle thread used less CPU than main$@@^thread_checker: suspension: others ran while spinner was suspended, its trace stable$@@^thread_checker: heap dump: every live thread's THREAD_BLOCK, the contended object's MONITOR_USED$@@^thread_checker: monitor dump: owners ok, entrants ok, notify waiters ok$")
+foreach(gc ${GCLAB_COLLECTORS})
+  case(cli/threads/thread_checker/${gc} 0 ${threads_tests}/agent_program.expected "${thread_checker_expected}"
+       ${VMRUN} --gc=${gc} --vmpi-strict -agentpath:$<TARGET_FILE:test_agent_thread_checker>
+       ${threads_tests}/agent_program.gcl)
+  case(cli/threads/thread_checker_stress/${gc} 0 ${threads_tests}/agent_program.expected "${thread_checker_expected}"
+       ${VMRUN} --gc=${gc} --gc-stress --verify-heap --seed=5 --vmpi-strict
+       -agentpath:$<TARGET_FILE:test_agent_thread_checker> ${threads_tests}/agent_program.gcl)
+endforeach()

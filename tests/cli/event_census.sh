@@ -29,6 +29,9 @@ for gc in marksweep markcompact semispace generational refcount; do
     run "binary_trees_$gc" --gc="$gc" --heap=256k "$examples/binary_trees.gcl" 6
     run "cycles_$gc" --gc="$gc" --heap=256k "$examples/cycles.gcl"
 done
+# Threads and monitors: contended monitors, wait and notify (MONITOR_*).
+run threads --seed=1 "$examples/threads_producer_consumer.gcl"
+run contended --seed=1 "$examples/threads_contended_lock.gcl"
 
 cat "$scratch"/*.txt | sort -u >"$scratch/all"
 facts() { sed -n "s/^$1 //p" "$scratch/all"; }

@@ -509,3 +509,55 @@ Test(compiler_fuzz, mutations_never_crash) {
     cr_assert(compiled > 0 && rejected > 0);
     free(buf);
 }
+
+/* ---- threads and monitors (docs/language.md "Threads", "Monitors") ---------- */
+
+Test(compiler, start_passes_the_call_and_its_name) {
+    Program *p = compile_ok("void f(int n, string s) {}\n"
+                            "void main() { Thread t = start(f(1, \"x\")); start(f(2, \"y\"), \"named\"); join(t); sleep(5); }\n");
+    const ProgMethod *m = method_named(p, "t", "main");
+    char ops[512];
+    opcode_list(m, ops, sizeof ops);
+    cr_assert_str_eq(ops, "PUSHI LDS ANULL START RSTORE PUSHI LDS LDS START RPOP RLOAD JOIN PUSHI SLEEP RET");
+    program_free(p);
+}
+
+/* Every way out of a synchronized block exits its monitor: the end,
+ * break, continue and return (with the value computed first). */
+Test(compiler, synchronized_exits_on_every_path) {
+    Program *p = compile_ok("class L { int n; }\n"
+                            "int f(L a, L b) {\n"
+                            "  while (true) {\n"
+                            "    synchronized (a) {\n"
+                            "      if (a.n == 1) break;\n"
+                            "      synchronized (b) { if (b.n == 2) return 7; }\n"
+                            "    }\n"
+                            "  }\n"
+                            "  return 0;\n"
+                            "}\n"
+                            "void main() { L l = new L(); synchronized (l) { wait(l); wait(l, 3); notify(l); notifyAll(l); } }\n");
+    const ProgMethod *f = method_named(p, "t", "f");
+    char ops[1024];
+    opcode_list(f, ops, sizeof ops);
+    cr_assert_str_eq(ops, "RLOAD RDUP RSTORE MONENTER RLOAD GETFP PUSHI IEQ JF RLOAD MONEXIT JMP "
+                          "RLOAD RDUP RSTORE MONENTER RLOAD GETFP PUSHI IEQ JF PUSHI RLOAD MONEXIT RLOAD MONEXIT RETP "
+                          "RLOAD MONEXIT RLOAD MONEXIT JMP PUSHI RETP");
+    const ProgMethod *m = method_named(p, "t", "main");
+    opcode_list(m, ops, sizeof ops);
+    cr_assert_str_eq(ops, "NEW RSTORE RLOAD RDUP RSTORE MONENTER RLOAD PUSHI WAIT RLOAD PUSHI WAIT RLOAD NOTIFY "
+                          "RLOAD NOTIFY RLOAD MONEXIT RET");
+    program_free(p);
+}
+
+Test(compiler_errors, threads_and_monitors) {
+    expect_error("void main() { start(println(1)); }", "t.gcl:1:21: start cannot run built-in function 'println'");
+    expect_error("void main() { start(1); }", "t.gcl:1:21: start takes a call of a function or method");
+    expect_error("void f() {}\nvoid main() { start(f(), 3); }",
+                 "t.gcl:2:26: type mismatch: argument 2 of 'start' must be string, not int");
+    expect_error("void main() { join(1); }", "t.gcl:1:20: type mismatch: argument 1 of 'join' must be Thread, not int");
+    expect_error("void main() { synchronized (1) {} }",
+                 "t.gcl:1:29: synchronized needs an object, array, string or thread, not int");
+    expect_error("void main() { wait(null); }",
+                 "t.gcl:1:20: type mismatch: wait takes an object, array, string or thread, not null");
+    expect_error("class Thread { int n; }\nvoid main() {}", "t.gcl:1:7: the class name 'Thread' is reserved for threads");
+}

@@ -644,7 +644,7 @@ static int find_opcode(const char *word, bool *wrong_case) {
 
 static bool takes_name(int op) {
     switch (op) {
-    case OP_CALL: case OP_NEW:
+    case OP_CALL: case OP_START: case OP_NEW:
     case OP_GETFP: case OP_PUTFP: case OP_GETFR: case OP_PUTFR:
     case OP_GETSP: case OP_PUTSP: case OP_GETSR: case OP_PUTSR:
         return true;

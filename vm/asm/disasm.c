@@ -139,7 +139,7 @@ static void print_operand_comment(FILE *out, const Program *p, const ProgMethod 
     case OP_RLOAD: case OP_RSTORE:
         fputs(n < m->num_ref_locals ? desc_of(p, m->ref_local_types[n]) : "?", out);
         break;
-    case OP_CALL:
+    case OP_CALL: case OP_START:
         if (n < p->num_methods)
             fprintf(out, "%s.%s%s", class_name(p, p->methods[n].owner_class), p->methods[n].name,
                     p->methods[n].signature ? p->methods[n].signature : "");
@@ -166,8 +166,8 @@ static void print_operand_comment(FILE *out, const Program *p, const ProgMethod 
 static bool has_comment(uint8_t op) {
     switch (op) {
     case OP_LDI: case OP_LDD: case OP_LDS: case OP_PLOAD: case OP_PSTORE: case OP_IINC: case OP_RLOAD:
-    case OP_RSTORE: case OP_CALL: case OP_NEW: case OP_GETFP: case OP_PUTFP: case OP_GETFR: case OP_PUTFR:
-    case OP_GETSP: case OP_PUTSP: case OP_GETSR: case OP_PUTSR: case OP_NEWARR:
+    case OP_RSTORE: case OP_CALL: case OP_START: case OP_NEW: case OP_GETFP: case OP_PUTFP: case OP_GETFR:
+    case OP_PUTFR: case OP_GETSP: case OP_PUTSP: case OP_GETSR: case OP_PUTSR: case OP_NEWARR:
         return true;
     default:
         return false;

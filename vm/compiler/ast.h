@@ -44,6 +44,8 @@ typedef struct LocalDecl {
 typedef enum Builtin {
     BI_PRINT, BI_PRINTLN, BI_LEN, BI_CHARAT, BI_SUBSTR, BI_CHR, BI_PARSEINT,
     BI_STR, BI_TOINT, BI_TODOUBLE, BI_EXIT,
+    /* threads and monitors (docs/language.md "Threads", "Monitors") */
+    BI_START, BI_JOIN, BI_SLEEP, BI_WAIT, BI_NOTIFY, BI_NOTIFYALL,
 } Builtin;
 
 typedef enum ExprKind {
@@ -112,6 +114,7 @@ struct Expr {
 typedef enum StmtKind {
     ST_BLOCK, ST_VAR, ST_ASSIGN, ST_IF, ST_WHILE, ST_FOR,
     ST_BREAK, ST_CONTINUE, ST_RETURN, ST_EXPR,
+    ST_SYNCHRONIZED,
 } StmtKind;
 
 typedef struct Stmt Stmt;
@@ -134,6 +137,11 @@ struct Stmt {
         struct { Expr *cond; Stmt *body; } while_;
         struct { Stmt *init; Expr *cond; Stmt *update; Stmt *body; } for_;  /* each part may be NULL */
         struct { Expr *value; } ret;
+        struct {
+            Expr *lock;
+            Stmt *body;
+            uint32_t slot;        /* checker: the hidden reference local holding the lock */
+        } sync;
         struct { Expr *expr; } expr;
     } u;
 };

@@ -89,6 +89,10 @@ static Type *resolve_type(Checker *c, const TypeRef *ref, TypeUse use) {
     case TOK_INT32: t = ty->int32; break;
     case TOK_FLOAT: t = ty->float_; break;
     default: {
+        if (strcmp(ref->class_name, "Thread") == 0) {
+            t = ty->thread;
+            break;
+        }
         ClassDecl *cls = find_class(c, ref->class_name);
         if (!cls) session_error(c->s, ref->pos, "unknown class '%s'", ref->class_name);
         t = &cls->type;
@@ -109,7 +113,7 @@ static void declare_classes(Checker *c) {
     /* The module's name comes from the path, not from the source: it must
      * still make a well-formed descriptor "LName;" (program.h). */
     SrcPos none = {0, 0};
-    if (name[0] == '\0' || strpbrk(name, ";[") || strcmp(name, "String") == 0)
+    if (name[0] == '\0' || strpbrk(name, ";[") || strcmp(name, "String") == 0 || strcmp(name, "Thread") == 0)
         session_error(c->s, none, "the file name cannot name a class ('%s')", name);
     uint32_t index = 0;
     for (ClassDecl *cls = c->m->classes; cls; cls = cls->next) {
@@ -120,6 +124,8 @@ static void declare_classes(Checker *c) {
             /* "LString;" is the descriptor of the string type (program.h). */
             if (strcmp(cls->name, "String") == 0)
                 session_error(c->s, cls->pos, "the class name 'String' is reserved for strings");
+            if (strcmp(cls->name, "Thread") == 0)
+                session_error(c->s, cls->pos, "the class name 'Thread' is reserved for threads");
             for (ClassDecl *earlier = c->m->classes; earlier != cls; earlier = earlier->next)
                 if (strcmp(earlier->name, cls->name) == 0)
                     session_error(c->s, cls->pos, "duplicate class '%s'", cls->name);
@@ -382,6 +388,8 @@ static const struct {
     {"print", BI_PRINT}, {"println", BI_PRINTLN}, {"len", BI_LEN}, {"charAt", BI_CHARAT},
     {"substr", BI_SUBSTR}, {"chr", BI_CHR}, {"parseInt", BI_PARSEINT}, {"str", BI_STR},
     {"toInt", BI_TOINT}, {"toDouble", BI_TODOUBLE}, {"exit", BI_EXIT},
+    {"start", BI_START}, {"join", BI_JOIN}, {"sleep", BI_SLEEP}, {"wait", BI_WAIT}, {"notify", BI_NOTIFY},
+    {"notifyAll", BI_NOTIFYALL},
 };
 
 static bool find_builtin(const char *name, Builtin *which) {
@@ -420,6 +428,28 @@ static bool stringify(Checker *c, Expr **slot, const Type *t) {
     return true;
 }
 
+static void check_call(Checker *c, Expr *e);
+
+/* What a monitor can be: a value that is an object (not null itself). */
+static bool type_is_reference_value(const Type *t) { return type_is_reference(t) && t->kind != TY_NULL; }
+
+/* start(call) or start(call, name): the call runs in a new thread.  It must
+ * name a function or method of the program, not a built-in; its result,
+ * if any, is dropped.  The name is a string. */
+static void check_start(Checker *c, Expr *e, SrcPos at, uint32_t n) {
+    Expr *call = e->u.builtin.args;
+    if (n != 1 && n != 2) session_error(c->s, at, "wrong argument count for 'start': expected 1 or 2, got %u", n);
+    if (call->kind != EX_CALL) session_error(c->s, call->pos, "start takes a call of a function or method");
+    Expr *name = call->next;
+    call->next = NULL; /* the call's own checking may replace the node's list links */
+    check_call(c, call);
+    if (call->kind != EX_CALL)
+        session_error(c->s, call->pos, "start cannot run built-in function '%s'", call->u.builtin.name);
+    call->next = name;
+    if (name) check_arg(c, &call->next, 2, "start", c->types->string);
+    e->type = c->types->thread;
+}
+
 static void check_builtin(Checker *c, Expr *e, Builtin which) {
     const char *name = e->u.call.name;
     SrcPos at = e->u.call.name_pos;
@@ -453,6 +483,22 @@ static void check_builtin(Checker *c, Expr *e, Builtin which) {
         check_open_arg(c, args, name, has_length, "a string or an array");
         e->type = ty->int_;
         return;
+    case BI_START:
+        check_start(c, e, at, n);
+        return;
+    case BI_WAIT:
+        /* wait(o) waits with no timeout: codegen passes 0 milliseconds. */
+        if (n != 1 && n != 2) session_error(c->s, at, "wrong argument count for 'wait': expected 1 or 2, got %u", n);
+        check_open_arg(c, args, name, type_is_reference_value, "an object, array, string or thread");
+        if (n == 2) check_arg(c, &args->next, 2, name, ty->int_);
+        e->type = ty->void_;
+        return;
+    case BI_NOTIFY:
+    case BI_NOTIFYALL:
+        check_arg_count(c, at, name, 1, n);
+        check_open_arg(c, args, name, type_is_reference_value, "an object, array, string or thread");
+        e->type = ty->void_;
+        return;
     case BI_STR:
         check_arg_count(c, at, name, 1, n);
         check_open_arg(c, args, name, stringable, "an int, double or bool");
@@ -469,6 +515,9 @@ static void check_builtin(Checker *c, Expr *e, Builtin which) {
     case BI_TOINT: params[0] = ty->double_; num_params = 1; e->type = ty->int_; break;
     case BI_TODOUBLE: params[0] = ty->int_; num_params = 1; e->type = ty->double_; break;
     case BI_EXIT: params[0] = ty->int_; num_params = 1; e->type = ty->void_; break;
+    case BI_JOIN: params[0] = ty->thread; num_params = 1; e->type = ty->void_; break;
+    case BI_SLEEP: params[0] = ty->int_; num_params = 1; e->type = ty->void_; break;
+    default: break; /* handled above */
     }
     check_arg_count(c, at, name, num_params, n);
     Expr **slot = &e->u.builtin.args;
@@ -776,6 +825,16 @@ static void check_stmt(Checker *c, Stmt *s) {
         break;
     case ST_RETURN: check_return(c, s); break;
     case ST_EXPR: check_expr(c, s->u.expr.expr); break;
+    case ST_SYNCHRONIZED: {
+        Type *t = check_value(c, s->u.sync.lock);
+        if (!type_is_reference(t) || t->kind == TY_NULL)
+            session_error(c->s, s->u.sync.lock->pos, "synchronized needs an object, array, string or thread, not %s",
+                          t->name);
+        s->u.sync.slot = c->method->ref_locals.count;
+        add_local_type(c, &c->method->ref_locals, t, s->pos);
+        check_nested(c, s->u.sync.body);
+        break;
+    }
     }
 }
 
@@ -792,6 +851,8 @@ static bool breaks_out(const Stmt *s) {
         return false;
     case ST_IF:
         return breaks_out(s->u.if_.then_branch) || (s->u.if_.else_branch && breaks_out(s->u.if_.else_branch));
+    case ST_SYNCHRONIZED:
+        return breaks_out(s->u.sync.body);
     default:
         return false;
     }
@@ -814,6 +875,8 @@ static bool definitely_returns(const Stmt *s) {
         return expr_is_true_literal(s->u.while_.cond) && !breaks_out(s->u.while_.body);
     case ST_FOR:
         return (!s->u.for_.cond || expr_is_true_literal(s->u.for_.cond)) && !breaks_out(s->u.for_.body);
+    case ST_SYNCHRONIZED:
+        return definitely_returns(s->u.sync.body);
     default:
         return false;
     }

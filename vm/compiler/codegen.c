@@ -47,9 +47,16 @@ typedef struct Label {
     Patch *patches;          /* forward jumps waiting for pc */
 } Label;
 
+/* A synchronized block being emitted: its lock's hidden local. */
+typedef struct Sync {
+    uint32_t slot;
+    struct Sync *outer;
+} Sync;
+
 typedef struct Loop {
     Label *continue_to, *break_to;
     struct Loop *outer;
+    Sync *sync;              /* the synchronized blocks around the loop */
 } Loop;
 
 typedef struct Gen {
@@ -63,6 +70,7 @@ typedef struct Gen {
     uint32_t pdepth, rdepth;
     bool reachable;
     Loop *loop;
+    Sync *sync;              /* innermost synchronized block, NULL outside any */
 } Gen;
 
 static const SrcPos no_pos = {0, 0};
@@ -154,15 +162,21 @@ static void emit(Gen *g, Opcode op, int64_t operand) {
     if (op == OP_RET || op == OP_RETP || op == OP_RETR) g->reachable = false;
 }
 
-static void emit_call(Gen *g, const MethodDecl *md) {
+/* CALL of `md`, or START (opcodes.h), which also pops the thread's name
+ * and pushes the Thread instead of the result. */
+static void emit_call(Gen *g, const MethodDecl *md, Opcode op) {
     uint32_t prim_args = 0, ref_args = md->is_static ? 0 : 1;
     for (const Param *p = md->params; p; p = p->next) {
         if (type_is_reference(p->local->type)) ref_args++;
         else prim_args++;
     }
-    uint8_t buf[3] = {OP_CALL};
-    op_operand_put(buf + 1, md->index, op_operand_size(op_info[OP_CALL].operand));
-    emit_bytes(g, buf, op_size(OP_CALL));
+    uint8_t buf[3] = {(uint8_t)op};
+    op_operand_put(buf + 1, md->index, op_operand_size(op_info[op].operand));
+    emit_bytes(g, buf, op_size((uint8_t)op));
+    if (op == OP_START) {
+        adjust(g, prim_args, 0, ref_args + 1, 1);
+        return;
+    }
     bool void_result = md->result->kind == TY_VOID, ref_result = type_is_reference(md->result);
     adjust(g, prim_args, !void_result && !ref_result, ref_args, ref_result);
 }
@@ -316,8 +330,22 @@ static void gen_cond(Gen *g, Expr *e, bool jump_if, Label *target) {
     emit_jump(g, jump_if ? OP_JT : OP_JF, target);
 }
 
+/* start(call, name): the call's receiver and arguments as for CALL, then
+ * the name (null for the default), then START. */
+static void gen_start(Gen *g, const Expr *call) {
+    if (call->u.call.object) gen_expr(g, call->u.call.object);
+    for (Expr *a = call->u.call.args; a; a = a->next) gen_expr(g, a);
+    if (call->next) gen_expr(g, call->next);
+    else emit(g, OP_ANULL, 0);
+    emit_call(g, call->u.call.method, OP_START);
+}
+
 static void gen_builtin(Gen *g, Expr *e) {
     Expr *arg = e->u.builtin.args;
+    if (e->u.builtin.which == BI_START) {
+        gen_start(g, arg);
+        return;
+    }
     for (Expr *a = arg; a; a = a->next) gen_expr(g, a);
     switch (e->u.builtin.which) {
     case BI_PRINT:
@@ -346,6 +374,15 @@ static void gen_builtin(Gen *g, Expr *e) {
     case BI_TOINT: emit(g, OP_D2I, 0); break;
     case BI_TODOUBLE: emit(g, OP_I2D, 0); break;
     case BI_EXIT: emit(g, OP_EXIT, 0); break;
+    case BI_START: break; /* gen_start */
+    case BI_JOIN: emit(g, OP_JOIN, 0); break;
+    case BI_SLEEP: emit(g, OP_SLEEP, 0); break;
+    case BI_WAIT:
+        if (!arg->next) push_int(g, 0); /* no timeout */
+        emit(g, OP_WAIT, 0);
+        break;
+    case BI_NOTIFY: emit(g, OP_NOTIFY, 0); break;
+    case BI_NOTIFYALL: emit(g, OP_NOTIFY, 1); break;
     }
 }
 
@@ -375,7 +412,7 @@ static void gen_expr(Gen *g, Expr *e) {
     case EX_CALL:
         if (e->u.call.object) gen_expr(g, e->u.call.object);
         for (Expr *a = e->u.call.args; a; a = a->next) gen_expr(g, a);
-        emit_call(g, e->u.call.method);
+        emit_call(g, e->u.call.method, OP_CALL);
         break;
     case EX_BUILTIN: gen_builtin(g, e); break;
     case EX_NEW_OBJECT: emit(g, OP_NEW, e->u.new_object.cls->index); break;
@@ -496,7 +533,7 @@ static void push_default(Gen *g, const Type *t) {
 /* while and for: see the loop shape at the top of this file. */
 static void gen_loop(Gen *g, Expr *cond, Stmt *update, Stmt *body, uint32_t test_line) {
     Label top = {0}, next = {0}, test = {0}, exit = {0};
-    Loop loop = {.continue_to = &next, .break_to = &exit, .outer = g->loop};
+    Loop loop = {.continue_to = &next, .break_to = &exit, .outer = g->loop, .sync = g->sync};
     bool endless = !cond || expr_is_true_literal(cond);
     if (!endless) emit_jump(g, OP_JMP, &test);
     bind(g, &top);
@@ -515,6 +552,14 @@ static void gen_loop(Gen *g, Expr *cond, Stmt *update, Stmt *body, uint32_t test
         else gen_cond(g, cond, true, &top);
     }
     bind(g, &exit);
+}
+
+/* Exits the monitors of the synchronized blocks inside `outermost`, innermost first. */
+static void exit_monitors(Gen *g, const Sync *outermost) {
+    for (const Sync *sync = g->sync; sync != outermost; sync = sync->outer) {
+        emit(g, OP_RLOAD, sync->slot);
+        emit(g, OP_MONEXIT, 0);
+    }
 }
 
 static void gen_stmt(Gen *g, Stmt *s) {
@@ -556,15 +601,41 @@ static void gen_stmt(Gen *g, Stmt *s) {
         gen_loop(g, s->u.for_.cond, s->u.for_.update, s->u.for_.body,
                  s->u.for_.cond ? s->u.for_.cond->pos.line : s->pos.line);
         break;
-    case ST_BREAK: emit_jump(g, OP_JMP, g->loop->break_to); break;
-    case ST_CONTINUE: emit_jump(g, OP_JMP, g->loop->continue_to); break;
+    case ST_BREAK:
+        exit_monitors(g, g->loop->sync);
+        emit_jump(g, OP_JMP, g->loop->break_to);
+        break;
+    case ST_CONTINUE:
+        exit_monitors(g, g->loop->sync);
+        emit_jump(g, OP_JMP, g->loop->continue_to);
+        break;
     case ST_RETURN: {
         Expr *value = s->u.ret.value;
         if (!value) {
+            exit_monitors(g, NULL);
             emit(g, OP_RET, 0);
         } else {
             gen_expr(g, value);
+            exit_monitors(g, NULL);
             emit(g, type_is_reference(value->type) ? OP_RETR : OP_RETP, 0);
+        }
+        break;
+    }
+    case ST_SYNCHRONIZED: {
+        /* The lock is kept in a hidden local, so that every way out --
+         * the end, break, continue, return -- exits the monitor it entered
+         * (the language has no exceptions: a runtime error ends the program). */
+        Sync sync = {.slot = s->u.sync.slot, .outer = g->sync};
+        gen_expr(g, s->u.sync.lock);
+        emit(g, OP_RDUP, 0);
+        emit(g, OP_RSTORE, sync.slot);
+        emit(g, OP_MONENTER, 0);
+        g->sync = &sync;
+        gen_stmt(g, s->u.sync.body);
+        g->sync = sync.outer;
+        if (g->reachable) {
+            emit(g, OP_RLOAD, sync.slot);
+            emit(g, OP_MONEXIT, 0);
         }
         break;
     }
@@ -606,6 +677,7 @@ static void gen_method(Gen *g, MethodDecl *md) {
     g->pdepth = g->rdepth = 0;
     g->reachable = true;
     g->loop = NULL;
+    g->sync = NULL;
     for (Stmt *s = md->body->u.block.first; s; s = s->next) gen_stmt(g, s);
     if (g->reachable) {
         /* check.c proved that only a void function can get here. */

@@ -38,7 +38,7 @@ static const struct { const char *word; TokenKind kind; } keywords[] = {
     {"true", TOK_TRUE}, {"false", TOK_FALSE}, {"null", TOK_NULL}, {"void", TOK_VOID},
     {"int", TOK_INT}, {"double", TOK_DOUBLE}, {"bool", TOK_BOOL}, {"string", TOK_STRING},
     {"byte", TOK_BYTE}, {"char", TOK_CHAR}, {"short", TOK_SHORT}, {"int32", TOK_INT32},
-    {"float", TOK_FLOAT},
+    {"float", TOK_FLOAT}, {"synchronized", TOK_SYNCHRONIZED},
 };
 
 static SrcPos pos_at(const Lexer *lx, const char *at) {

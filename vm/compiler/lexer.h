@@ -31,7 +31,7 @@
     X(PLUSPLUS, "'++'") X(MINUSMINUS, "'--'") \
     X(CLASS, "'class'") X(STATIC, "'static'") X(VAR, "'var'") X(IF, "'if'") \
     X(ELSE, "'else'") X(WHILE, "'while'") X(FOR, "'for'") X(BREAK, "'break'") \
-    X(CONTINUE, "'continue'") X(RETURN, "'return'") X(NEW, "'new'") X(THIS, "'this'") \
+    X(CONTINUE, "'continue'") X(RETURN, "'return'") X(SYNCHRONIZED, "'synchronized'") X(NEW, "'new'") X(THIS, "'this'") \
     X(TRUE, "'true'") X(FALSE, "'false'") X(NULL, "'null'") \
     X(VOID, "'void'") X(INT, "'int'") X(DOUBLE, "'double'") X(BOOL, "'bool'") \
     X(STRING, "'string'") X(BYTE, "'byte'") X(CHAR, "'char'") X(SHORT, "'short'") \

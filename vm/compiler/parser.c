@@ -446,6 +446,14 @@ static Stmt *parse_statement(Parser *p) {
         s = new_stmt(p, t->kind == TOK_BREAK ? ST_BREAK : ST_CONTINUE, t->pos);
         expect(p, TOK_SEMI, t->kind == TOK_BREAK ? "after 'break'" : "after 'continue'");
         break;
+    case TOK_SYNCHRONIZED:
+        advance(p);
+        s = new_stmt(p, ST_SYNCHRONIZED, t->pos);
+        expect(p, TOK_LPAREN, "after 'synchronized'");
+        s->u.sync.lock = parse_expr(p);
+        expect(p, TOK_RPAREN, "after the synchronized object");
+        s->u.sync.body = parse_statement(p);
+        break;
     case TOK_RETURN:
         advance(p);
         s = new_stmt(p, ST_RETURN, t->pos);

@@ -28,6 +28,7 @@ void types_init(Session *s, Types *types) {
     types->short_ = new_type(s, TY_SHORT, "short", "S");
     types->int32 = new_type(s, TY_INT32, "int32", "I");
     types->float_ = new_type(s, TY_FLOAT, "float", "F");
+    types->thread = new_type(s, TY_THREAD, "Thread", "LThread;");
 }
 
 void type_init_class(Session *s, Type *t, struct ClassDecl *cls, const char *name) {
@@ -56,7 +57,8 @@ Type *type_array_of(Session *s, Type *elem) {
 }
 
 bool type_is_reference(const Type *t) {
-    return t->kind == TY_STRING || t->kind == TY_NULL || t->kind == TY_CLASS || t->kind == TY_ARRAY;
+    return t->kind == TY_STRING || t->kind == TY_NULL || t->kind == TY_CLASS || t->kind == TY_ARRAY ||
+           t->kind == TY_THREAD;
 }
 
 bool type_is_numeric(const Type *t) { return t->kind == TY_INT || t->kind == TY_DOUBLE; }

@@ -24,6 +24,7 @@ typedef enum TypeKind {
     TY_VOID, TY_INT, TY_DOUBLE, TY_BOOL, TY_STRING,
     TY_NULL,                 /* the type of the literal `null` only */
     TY_CLASS, TY_ARRAY,
+    TY_THREAD,               /* Thread: a handle on a thread (docs/language.md "Threads") */
     TY_BYTE, TY_CHAR, TY_SHORT, TY_INT32, TY_FLOAT,   /* array elements only */
 } TypeKind;
 
@@ -42,7 +43,7 @@ typedef struct Type {
 /* The built-in types of one compilation. */
 typedef struct Types {
     Type *void_, *int_, *double_, *bool_, *string, *null,
-         *byte, *char_, *short_, *int32, *float_;
+         *byte, *char_, *short_, *int32, *float_, *thread;
 } Types;
 
 void types_init(Session *s, Types *types);

@@ -28,6 +28,15 @@
  * it the current thread and posts THREAD_START.  NULL if out of memory. */
 VMThread *vm_thread_create(VM *vm, const char *name);
 
+/* The record alone: added to vm->threads, not current, no event (a thread
+ * START makes, scheduler.c). */
+VMThread *vm_thread_new(VM *vm, const char *name);
+
+/* Runs `entry`, whose arguments are already the first slots of the
+ * thread's stacks, as the thread's bottom frame, until it returns
+ * (interp.c); returns its primitive result (0 for void). */
+uint64_t vm_run_entry(VMThread *thread, const LinkedMethod *entry);
+
 /* Posts THREAD_END and stops naming `thread` as the current thread. */
 void vm_thread_end(VMThread *thread);
 

@@ -55,8 +55,10 @@
 #include "../../vmpi/post.h"
 #include "../opcodes.h"
 #include "internal.h"
+#include "monitor.h"
 #include "quicken.h"
 #include "safepoint.h"
+#include "scheduler.h"
 
 /* Operands are read little-endian straight from the code (opcodes.h). */
 _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "operands are decoded as host integers");
@@ -294,8 +296,9 @@ static uint64_t run(VMThread *thread, Frame *base) {
 #define SAFEPOINT_POLL()                                                                             \
     do {                                                                                             \
         if (UNLIKELY(vm_safepoint_requested())) {                                                    \
-            OUT_OF_LINE(vm_safepoint(thread));                                                       \
-            select_dispatch(labels, opcode_labels, &&op_instruction_start);                          \
+            bool dispatch_changed;                                                                   \
+            OUT_OF_LINE(dispatch_changed = vm_safepoint(thread));                                    \
+            if (dispatch_changed) select_dispatch(labels, opcode_labels, &&op_instruction_start);    \
         }                                                                                            \
     } while (0)
 /* A taken jump: `pc` moves by `offset` and passes a safepoint. */
@@ -819,6 +822,53 @@ op_EXIT: {
     vm_exit(VM, status);
 }
 
+    /* ---- threads and monitors (scheduler.h, monitor.h): each may hand
+     * the baton to another thread, so everything is re-read after ---- */
+op_START: {
+    const LinkedMethod *callee = &VM->linked_methods[U16];
+    if (callee->has_receiver) CHECK_NOT_NULL(rsp[-1 - (ptrdiff_t)callee->num_ref_args]);
+    VMThread *started;
+    OUT_OF_LINE(started = vm_thread_start(thread, callee));
+    psp -= callee->num_prim_args;
+    rsp -= callee->num_ref_args + 1; /* the arguments and the name */
+    *rsp++ = started->object;
+    NEXT(3);
+}
+op_JOIN: {
+    Obj *target = *--rsp;
+    CHECK_NOT_NULL(target);
+    OUT_OF_LINE(vm_thread_join(thread, target));
+    NEXT(1);
+}
+op_SLEEP: {
+    int64_t ms = POP_INT();
+    OUT_OF_LINE(vm_thread_sleep(thread, ms));
+    NEXT(1);
+}
+    /* The object stays on the stack, a root, while the thread may block. */
+op_MONENTER:
+    CHECK_NOT_NULL(rsp[-1]);
+    OUT_OF_LINE(vm_monitor_enter(thread, rsp - 1));
+    rsp--;
+    NEXT(1);
+op_MONEXIT:
+    CHECK_NOT_NULL(rsp[-1]);
+    OUT_OF_LINE(vm_monitor_exit(thread, rsp - 1));
+    rsp--;
+    NEXT(1);
+op_WAIT: {
+    int64_t ms = POP_INT();
+    CHECK_NOT_NULL(rsp[-1]);
+    OUT_OF_LINE(vm_monitor_wait(thread, rsp - 1, ms));
+    rsp--;
+    NEXT(1);
+}
+op_NOTIFY:
+    CHECK_NOT_NULL(rsp[-1]);
+    OUT_OF_LINE(vm_monitor_notify(thread, rsp - 1, pc[1] != 0));
+    rsp--;
+    NEXT(2);
+
     /* ---- superinstructions (quicken.h): each does the work of the
      * sequence it replaced, whose bytes follow it unchanged ---- */
 qop_PLOAD2:
@@ -970,6 +1020,21 @@ static void push_args_array(VMThread *thread, const RtClass *array_class, int ar
     }
 }
 
+uint64_t vm_run_entry(VMThread *thread, const LinkedMethod *entry) {
+    /* The frame fits: the verifier bounds locals and stack depths far
+     * below VM_STACK_SLOTS.  Calls check their callee's room. */
+    Frame *base = &thread->frames[0];
+    enter_frame(base, entry, thread->pstack, thread->rstack);
+    thread->depth = 1;
+    thread->rtop = thread->rstack + entry->num_ref_locals;
+    thread->ptop = thread->pstack + entry->num_prim_locals;
+    if (vmpi_method_entry_enabled())
+        vmpi_send_method_entry(thread, entry->method, entry->has_receiver ? thread->rstack : NULL);
+    /* A signal that came while the program was loading is served here. */
+    if (vm_safepoint_requested()) vm_safepoint(thread);
+    return run(thread, base);
+}
+
 int vm_run_main(VM *vm, int argc, char **argv) {
     VMThread *thread = vm->threads[0];
     vm_set_current_thread(thread);
@@ -977,21 +1042,11 @@ int vm_run_main(VM *vm, int argc, char **argv) {
     const LinkedMethod *entry = &vm->linked_methods[vm->program->entry_method];
     thread->depth = 0;
     thread->rtop = thread->rstack;
+    if (vm->uses_threads) vm_thread_make_object(thread);
     if (entry->num_ref_args == 1)
         push_args_array(thread, vm->type_class[main_method->param_types[0]], argc, argv);
-
-    /* main's frame fits: the verifier bounds locals and stack depths far
-     * below VM_STACK_SLOTS.  Calls check their callee's room. */
-    Frame *base = &thread->frames[0];
-    enter_frame(base, entry, thread->pstack, thread->rstack);
-    thread->depth = 1;
-    thread->rtop = thread->rstack + entry->num_ref_locals;
-    thread->ptop = thread->pstack + entry->num_prim_locals;
-    if (vmpi_method_entry_enabled()) vmpi_send_method_entry(thread, main_method, NULL); /* main is static */
-    /* A signal that came while the program was loading is served here. */
-    if (vm_safepoint_requested()) vm_safepoint(thread);
-    uint64_t result = run(thread, base);
-    vm_thread_end(thread);
+    uint64_t result = vm_run_entry(thread, entry);
+    vm_thread_finish(thread);
     /* int main() returns the exit status, which the OS truncates to 8 bits. */
     return vm->program->types[main_method->return_type][0] == 'J' ? (int)(result & 255) : 0;
 }

@@ -22,14 +22,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../opcodes.h"
 #include "internal.h"
+#include "monitor.h"
 #include "quicken.h"
+#include "scheduler.h"
 #include "../../gc/common/fixed.h"
 #include "../../vmpi/control.h"
 #include "../../vmpi/post.h"
 
 uint32_t vm_num_linked_classes(const VM *vm) {
-    return vm->program->num_classes + 1 + vm->num_array_classes;
+    return vm->program->num_classes + 1 + vm->num_array_classes + (vm->uses_threads ? 1 : 0);
 }
 
 const RtClass *vm_linked_class(const VM *vm, uint32_t index) {
@@ -37,7 +40,8 @@ const RtClass *vm_linked_class(const VM *vm, uint32_t index) {
     if (index < num_classes) return &vm->classes[index];
     if (index == num_classes) return &vm->string_class;
     index -= num_classes + 1;
-    return index < vm->num_array_classes ? &vm->array_classes[index] : NULL;
+    if (index < vm->num_array_classes) return &vm->array_classes[index];
+    return index == vm->num_array_classes && vm->uses_threads ? &vm->thread_class : NULL;
 }
 
 /* calloc that never returns NULL for an empty table, so that `table + 0`
@@ -120,6 +124,7 @@ static bool collect_array_descs(const Program *p, LinkNames *names) {
 /* The class named by an "LName;" descriptor, or NULL. */
 static const RtClass *instance_class_of(const VM *vm, const LinkNames *names, const char *desc) {
     if (type_is_string(desc)) return &vm->string_class;
+    if (type_is_thread(desc)) return &vm->thread_class;
     size_t len = strlen(desc);
     if (len < 3 || desc[0] != 'L' || desc[len - 1] != ';') return NULL;
     uint32_t c = program_find_class(&names->classes, desc + 1, len - 2);
@@ -184,6 +189,18 @@ static bool link_array_class(VM *vm, const LinkNames *names, uint32_t i, LinkErr
 
 /* ---- linking ------------------------------------------------------------ */
 
+/* A program that names the Thread type or starts a thread. */
+static bool program_uses_threads(const Program *p) {
+    for (uint32_t t = 0; t < p->num_types; t++)
+        if (strstr(p->types[t], "LThread;")) return true;
+    for (uint32_t i = 0; i < p->num_methods; i++) {
+        const ProgMethod *m = &p->methods[i];
+        for (uint32_t pc = 0; pc < m->code_len; pc += op_size(m->code[pc]))
+            if (m->code[pc] == OP_START) return true;
+    }
+    return false;
+}
+
 static bool link_classes(VM *vm, LinkError *why) {
     const Program *p = vm->program;
     vm->classes = alloc_id_table(p->num_classes, sizeof *vm->classes);
@@ -201,6 +218,13 @@ static bool link_classes(VM *vm, LinkError *why) {
     }
     vm->string_class = (RtClass){.name = "String", .kind = CLASS_STRING, .program_index = UINT32_MAX};
     set_class_id(&vm->string_class);
+    /* Thread handles (scheduler.h): one hidden primitive field, the thread's
+     * index in vm->threads.  Linked, and so loaded, only by a program that
+     * starts threads, so other programs' event streams do not change. */
+    vm->thread_class = (RtClass){.name = "Thread", .kind = CLASS_INSTANCE, .num_prim_fields = 1,
+                                 .program_index = UINT32_MAX};
+    set_class_id(&vm->thread_class);
+    vm->uses_threads = program_uses_threads(p);
 
     LinkNames names = {0};
     bool ok = collect_array_descs(p, &names) && program_class_index_init(&names.classes, p);
@@ -278,6 +302,10 @@ bool vm_class_index(const VM *vm, const void *class_id, uint32_t *index) {
         *index = num_classes;
         return true;
     }
+    if (vm->uses_threads && c == (uintptr_t)&vm->thread_class) {
+        *index = num_classes + 1 + vm->num_array_classes;
+        return true;
+    }
     const struct {
         const RtClass *table;
         uint32_t count, first_index;
@@ -352,6 +380,8 @@ VM *vm_create(Program *program, const char *program_path, const VMOptions *opts)
 
     vm_attach_vmpi(vm);
     vmpi_seed_heap_sampling(opts->seeded ? &opts->seed : NULL);
+    vm->seeded = opts->seeded;
+    vm->seed = opts->seed;
     GcConfig config = opts->gc;
     config.roots = (GcRoots){.enumerate = vm_enumerate_roots, .vm = vm};
     config.is_known_class = vm_is_known_class;
@@ -376,6 +406,8 @@ VM *vm_create(Program *program, const char *program_path, const VMOptions *opts)
 
 void vm_destroy(VM *vm) {
     if (!vm) return;
+    vm_scheduler_free(vm);
+    vm_monitors_free(vm);
     if (vm->gc) vm->gc_ops->destroy(vm->gc);
     /* After the collector (whose teardown may still post events) and
      * before anything VMPI could reach is freed. */

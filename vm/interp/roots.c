@@ -4,7 +4,9 @@
  * Invariant: outside the collected heap, object addresses live only in
  *   - each thread's reference stack below rtop (locals and operands),
  *   - the reference statics,
- *   - the interned string constants.
+ *   - the interned string constants,
+ *   - each thread's Thread handle (scheduler.h) and the object of each
+ *     monitor in use (monitor.h).
  * The interpreter keeps nothing else across a safepoint, so visiting these
  * slots (and letting a moving collector rewrite them) is the whole story.
  *
@@ -14,6 +16,17 @@
  * must be classified there too (docs/event-mapping.md, "Heap dumps").
  */
 #include "internal.h"
+#include "monitor.h"
+
+typedef struct MonitorRoots {
+    GcSlotVisitor visit;
+    void *ctx;
+} MonitorRoots;
+
+static void visit_monitor(const VmMonitorInfo *info, void *ctx) {
+    const MonitorRoots *roots = ctx;
+    roots->visit(info->object, roots->ctx);
+}
 
 static void visit_range(Obj **from, Obj **to, GcSlotVisitor visit, void *ctx) {
     for (Obj **slot = from; slot < to; slot++)
@@ -26,4 +39,8 @@ void vm_enumerate_roots(void *vm_arg, GcSlotVisitor visit, void *ctx) {
         visit_range(vm->threads[i]->rstack, vm->threads[i]->rtop, visit, ctx);
     visit_range(vm->ref_statics, vm->ref_statics + vm->program->num_ref_statics, visit, ctx);
     visit_range(vm->string_consts, vm->string_consts + vm->program->num_strings, visit, ctx);
+    for (uint32_t i = 0; i < vm->num_threads; i++)
+        if (vm->threads[i]->object) visit(&vm->threads[i]->object, ctx);
+    MonitorRoots monitors = {visit, ctx};
+    vm_monitors_each(vm, visit_monitor, &monitors);
 }

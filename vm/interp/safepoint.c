@@ -37,6 +37,7 @@
 
 #include "../../vmpi/post.h"
 #include "internal.h"
+#include "scheduler.h"
 
 _Static_assert(ATOMIC_INT_LOCK_FREE == 2, "a signal handler posts requests with a lock-free atomic");
 
@@ -86,7 +87,7 @@ bool vm_stop_requested(void) {
     return atomic_load_explicit(&vm_pending_requests, memory_order_relaxed) & VM_REQUEST_STOP;
 }
 
-void vm_safepoint(VMThread *thread) {
+bool vm_safepoint(VMThread *thread) {
     uint32_t pending = atomic_load(&vm_pending_requests);
     if (pending & VM_REQUEST_STOP) {
         int sig = stop_signal;
@@ -104,6 +105,9 @@ void vm_safepoint(VMThread *thread) {
     }
     if (data & VM_REQUEST_DATA_RESET) vmpi_post_data_request(VMPI_EVENT_DATA_RESET_REQUEST);
     if (data & VM_REQUEST_AGENT_DATA_DUMP) vmpi_send_requested_data_dumps();
-    /* Last, so that a suspended thread has served everything else. */
-    if (data & VM_REQUEST_SUSPEND) vmpi_serve_suspension(thread);
+    /* Last, so that a suspended thread has served everything else; a
+     * thread that passes the baton on meets the rest when it has it again. */
+    if (data & VM_REQUEST_SUSPEND) vm_thread_serve_suspension(thread);
+    if (pending & VM_REQUEST_SCHEDULE) vm_thread_tick(thread);
+    return (data & VM_REQUEST_DISPATCH) != 0;
 }

@@ -34,6 +34,9 @@ typedef enum VmRequest {
                                         (vmpi/threads.c, vmpi_serve_suspension) */
     VM_REQUEST_AGENT_DATA_DUMP = 1u << 5, /* an agent's RequestEvent(DATA_DUMP_REQUEST), from
                                              any thread: DATA_DUMP_REQUEST to that agent */
+    VM_REQUEST_SCHEDULE = 1u << 6,   /* set while more than one thread lives: every poll
+                                        counts the time slice down (scheduler.c); never
+                                        cleared by serving it */
 } VmRequest;
 
 /* The pending VmRequest bits, for every thread of the process. */
@@ -51,8 +54,8 @@ static inline bool vm_safepoint_requested(void) {
 /* Serves every pending request, and clears the ones it served; `thread`'s
  * state is saved.  Returns unless a request ends the program
  * (VM_REQUEST_STOP does, through vm_exit).  VM_REQUEST_DISPATCH is only
- * cleared: the interpreter chooses its dispatch table after every
- * safepoint (interp.c, SAFEPOINT_POLL). */
-__attribute__((noinline)) void vm_safepoint(VMThread *thread);
+ * cleared, and the result says it was pending: the interpreter then
+ * chooses its dispatch table again (interp.c, SAFEPOINT_POLL). */
+__attribute__((noinline)) bool vm_safepoint(VMThread *thread);
 
 #endif

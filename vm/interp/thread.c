@@ -19,7 +19,7 @@ VMThread *vm_current_thread(void) { return current_thread; }
 
 void vm_set_current_thread(VMThread *thread) { current_thread = thread; }
 
-VMThread *vm_thread_create(VM *vm, const char *name) {
+VMThread *vm_thread_new(VM *vm, const char *name) {
     VMThread **grown = realloc(vm->threads, (vm->num_threads + 1) * sizeof *grown);
     if (!grown) return NULL;
     vm->threads = grown;
@@ -48,6 +48,12 @@ VMThread *vm_thread_create(VM *vm, const char *name) {
     thread->max_depth = VM_MAX_FRAMES;
 
     vm->threads[vm->num_threads++] = thread;
+    return thread;
+}
+
+VMThread *vm_thread_create(VM *vm, const char *name) {
+    VMThread *thread = vm_thread_new(vm, name);
+    if (!thread) return NULL;
     current_thread = thread;
     vmpi_post_thread_start(thread);
     return thread;

@@ -13,8 +13,12 @@
  * is also the program class's index, which holds the source file, methods,
  * statics and fields; String and the array classes have none of those.
  */
+#include <stdlib.h>
+
 #include "internal.h"
+#include "monitor.h"
 #include "safepoint.h"
+#include "scheduler.h"
 #include "../../vmpi/control.h"
 #include "../../vmpi/vm_services.h"
 
@@ -43,6 +47,27 @@ static VMPI_ThreadID thread_at(void *vm, uint32_t index) { return THREAD_ID(((co
 static const char *thread_name(void *vm, VMPI_ThreadID thread) {
     (void)vm;
     return thread_of(thread)->name;
+}
+
+static const Obj *thread_object(void *vm, VMPI_ThreadID thread) {
+    (void)vm;
+    return thread_of(thread)->object;
+}
+
+static VMPI_ThreadID thread_parent(void *vm, VMPI_ThreadID thread) {
+    (void)vm;
+    return THREAD_ID(thread_of(thread)->parent);
+}
+
+/* JVMPI 1.2's thread states: waiting to enter a monitor is MONITOR_WAIT;
+ * waiting on one, sleeping and joining are CONDVAR_WAIT. */
+static int32_t thread_status(void *vm, VMPI_ThreadID thread) {
+    (void)vm;
+    switch (vm_thread_state(thread_of(thread))) {
+    case VM_THREAD_ENTERING: return VMPI_THREAD_MONITOR_WAIT;
+    case VM_THREAD_WAITING: case VM_THREAD_SLEEPING: case VM_THREAD_JOINING: return VMPI_THREAD_CONDVAR_WAIT;
+    default: return VMPI_THREAD_RUNNABLE;
+    }
 }
 
 static VmpiStackMark stack_mark(void *vm, VMPI_ThreadID thread) {
@@ -174,10 +199,21 @@ static void enumerate_thread_roots(const VMThread *t, VmpiRootVisitor visit, voi
     }
 }
 
+typedef struct MonitorRoots {
+    VmpiRootVisitor visit;
+    void *ctx;
+} MonitorRoots;
+
+static void monitor_root(const VmMonitorInfo *info, void *ctx) {
+    const MonitorRoots *roots = ctx;
+    roots->visit(&(VmpiRoot){.kind = VMPI_ROOT_MONITOR, .object = *info->object}, roots->ctx);
+}
+
 /* The same slots as vm_enumerate_roots (roots.c), each with what holds it:
- * thread stacks, reference statics, the interned string constants. */
+ * thread stacks, reference statics, the interned string constants, Thread
+ * handles and the objects of monitors in use. */
 static void enumerate_roots(void *vm_arg, VmpiRootVisitor visit, void *ctx) {
-    const VM *vm = vm_arg;
+    VM *vm = vm_arg;
     const Program *p = vm->program;
     for (uint32_t i = 0; i < vm->num_threads; i++) enumerate_thread_roots(vm->threads[i], visit, ctx);
     for (uint32_t i = 0; i < p->num_statics; i++) {
@@ -190,6 +226,12 @@ static void enumerate_roots(void *vm_arg, VmpiRootVisitor visit, void *ctx) {
         Obj *const *slot = &vm->string_consts[i];
         if (*slot) visit(&(VmpiRoot){.kind = VMPI_ROOT_INTERNED, .object = *slot, .handle = slot}, ctx);
     }
+    for (uint32_t i = 0; i < vm->num_threads; i++) {
+        const VMThread *t = vm->threads[i];
+        if (t->object) visit(&(VmpiRoot){.kind = VMPI_ROOT_THREAD, .object = t->object, .thread = THREAD_ID(t)}, ctx);
+    }
+    MonitorRoots monitors = {visit, ctx};
+    vm_monitors_each(vm, monitor_root, &monitors);
 }
 
 /* Visits table[indexes[0 .. count)], fields or statics, whose values sit
@@ -223,6 +265,40 @@ static void instance_field_values(void *vm_arg, const Obj *obj, VmpiValueVisitor
                      obj_prim_field((Obj *)obj, 0), visit, ctx);
 }
 
+/* ---- monitor dumps ------------------------------------------------------------------ */
+
+typedef struct MonitorDump {
+    VM *vm;
+    VmpiMonitorVisitor visit;
+    void *ctx;
+} MonitorDump;
+
+/* The threads in `state` on `monitor`, into `out` (vm->num_threads room). */
+static uint32_t held_up(const VM *vm, const VmMonitorInfo *info, VmThreadState state, VMPI_ThreadID *out) {
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < vm->num_threads; i++)
+        if (vm_monitor_holds_up(vm->threads[i], info->monitor, state)) out[n++] = THREAD_ID(vm->threads[i]);
+    return n;
+}
+
+static void dump_monitor(const VmMonitorInfo *info, void *ctx) {
+    const MonitorDump *dump = ctx;
+    VMPI_ThreadID *entering = calloc(2 * (size_t)dump->vm->num_threads + 1, sizeof *entering);
+    if (!entering) return;
+    VMPI_ThreadID *waiting = entering + dump->vm->num_threads;
+    VmpiMonitorView view = {.object = *info->object, .owner = THREAD_ID(info->owner), .entries = info->count,
+                            .entering = entering, .waiting = waiting};
+    view.num_entering = held_up(dump->vm, info, VM_THREAD_ENTERING, entering);
+    view.num_waiting = held_up(dump->vm, info, VM_THREAD_WAITING, waiting);
+    dump->visit(&view, dump->ctx);
+    free(entering);
+}
+
+static void each_monitor(void *vm, VmpiMonitorVisitor visit, void *ctx) {
+    MonitorDump dump = {vm, visit, ctx};
+    vm_monitors_each(vm, dump_monitor, &dump);
+}
+
 /* ---- the collector and the way out ------------------------------------------------- */
 
 static Gc *collector(void *vm) { return ((const VM *)vm)->gc; }
@@ -247,6 +323,10 @@ void vm_attach_vmpi(VM *vm) {
         .num_threads = num_threads,
         .thread_at = thread_at,
         .thread_name = thread_name,
+        .thread_object = thread_object,
+        .thread_parent = thread_parent,
+        .thread_status = thread_status,
+        .each_monitor = each_monitor,
         .stack_mark = stack_mark,
         .call_trace = call_trace,
         .local_storage = local_storage,

@@ -79,4 +79,11 @@ const OpTypes verify_op_types[256] = {
     [OP_PRINTZ] = T("Z", "", "", ""),
     [OP_PRINTS] = T("", "", "S", ""),
     [OP_EXIT] = T("J", "", "", ""),
+
+    [OP_JOIN] = T("", "", "T", ""),
+    [OP_SLEEP] = T("J", "", "", ""),
+    [OP_MONENTER] = T("", "", "R", ""),
+    [OP_MONEXIT] = T("", "", "R", ""),
+    [OP_WAIT] = T("J", "", "R", ""),
+    [OP_NOTIFY] = T("", "", "R", ""),
 };

@@ -9,7 +9,8 @@
  * from op_info and types from here.
  *
  *   primitive letters  J int, D double, Z bool, ? any primitive
- *   reference letters  S a string (or null); R any reference (inputs only);
+ *   reference letters  S a string (or null); T a Thread (or null); R any
+ *                      reference (inputs only);
  *                      N the null type (outputs only)
  */
 #ifndef GCLAB_OPTYPES_H

@@ -3,7 +3,8 @@
  * declarations every instruction check relies on.
  *
  * Invariant on success: every class name is unique, non-empty, free of ';'
- * and not "String"; every L descriptor names a declared class or String;
+ * and not "String" or "Thread"; every L descriptor names a declared class,
+ * String or Thread;
  * every class lists exactly the fields, statics and methods whose owner it
  * is, each once; fields, statics, locals and parameters are J, D, Z or
  * references (B C S I F are array elements only, V a result only), each
@@ -88,6 +89,8 @@ static bool check_class_names(const Verifier *v, const ProgClassIndex *classes) 
             return verify_fail(v, VERIFY_IN_CLASS, PROG_NONE, c, "class name \"%s\" contains ';'", name);
         if (strcmp(name, "String") == 0)
             return verify_fail(v, VERIFY_IN_CLASS, PROG_NONE, c, "class String: the name String is reserved for strings");
+        if (strcmp(name, "Thread") == 0)
+            return verify_fail(v, VERIFY_IN_CLASS, PROG_NONE, c, "class Thread: the name Thread is reserved for threads");
     }
     const ProgNamed *sorted = classes->by_name;
     for (uint32_t i = 1; i < classes->count; i++) {
@@ -116,7 +119,7 @@ static bool check_types(const Verifier *v, const ProgClassIndex *classes) {
             return fail_over_limit(v, VERIFY_IN_TYPE, PROG_NONE, t, why);
         const char *base = p->types[t];
         while (*base == '[') base++;
-        if (*base != 'L' || type_is_string(base)) continue;
+        if (*base != 'L' || type_is_string(base) || type_is_thread(base)) continue;
         const char *name = base + 1;
         size_t len = (size_t)(strchr(name, ';') - name);
         if (program_find_class(classes, name, len) == PROG_NONE)

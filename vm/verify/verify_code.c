@@ -174,9 +174,13 @@ static bool check_fixed(CodeCheck *c, const OpTypes *t) {
     }
     for (uint32_t i = 0; i < nr; i++) {
         const char *have = c->rtypes[c->rdepth - nr + i];
-        if (t->refs_in[i] == 'S' && have && !type_is_string(have)) {
+        bool wrong = (t->refs_in[i] == 'S' && !type_is_string(have ? have : "LString;")) ||
+                     (t->refs_in[i] == 'T' && !type_is_thread(have ? have : "LThread;"));
+        if (wrong) {
             char needs[100] = "";
-            for (uint32_t k = 0; k < nr; k++) list_add(needs, sizeof needs, t->refs_in[k] == 'S' ? "string" : "reference");
+            for (uint32_t k = 0; k < nr; k++)
+                list_add(needs, sizeof needs,
+                         t->refs_in[k] == 'S' ? "string" : t->refs_in[k] == 'T' ? "Thread" : "reference");
             return ref_mismatch(c, needs, nr);
         }
     }
@@ -213,6 +217,9 @@ static bool check_plain_operand(CodeCheck *c) {
         return true;
     case OP_PRINTI: case OP_PRINTD: case OP_PRINTZ: case OP_PRINTS:
         if (operand_u8(c) > 1) return fail(c, "%s operand %u is not 0 or 1 (the newline flag)", op_name(c->op), operand_u8(c));
+        return true;
+    case OP_NOTIFY:
+        if (operand_u8(c) > 1) return fail(c, "NOTIFY operand %u is not 0 or 1 (the notify-all flag)", operand_u8(c));
         return true;
     default:
         return true;
@@ -432,11 +439,24 @@ static void describe_args(const CodeCheck *c, const ProgMethod *callee, bool act
     snprintf(buf, size, "(%s)", list);
 }
 
+/* CALL, and START (opcodes.h), which takes the same arguments and, above
+ * them, the new thread's name: a string or null. */
 static bool check_call(CodeCheck *c) {
     const Program *p = c->p;
     uint32_t n = operand_u16(c);
-    if (n >= p->num_methods) return fail(c, "CALL %u: method %u does not exist (the program has %u)", n, n, p->num_methods);
+    if (n >= p->num_methods)
+        return fail(c, "%s %u: method %u does not exist (the program has %u)", op_name(c->op), n, n, p->num_methods);
     const ProgMethod *callee = &p->methods[n];
+    bool start = c->op == OP_START;
+    if (start) {
+        if (c->rdepth == 0) return fail(c, "START needs the thread's name (a string or null) on the reference stack");
+        const char *name = c->rtypes[c->rdepth - 1];
+        if (name && !type_is_string(name)) {
+            char a[128];
+            return fail(c, "START: the thread's name must be a string, not %s", ref_name(name, a, sizeof a));
+        }
+        c->rdepth--;
+    }
     bool enough = c->pdepth >= callee->num_prim_args && c->rdepth >= callee->num_ref_args;
     bool fits = enough;
     if (enough) {
@@ -459,6 +479,7 @@ static bool check_call(CodeCheck *c) {
     }
     c->pdepth -= callee->num_prim_args;
     c->rdepth -= callee->num_ref_args;
+    if (start) return push_ref(c, "LThread;"); /* the thread discards the result */
     const char *ret = p->types[callee->return_type];
     if (ret[0] == 'V') return true;
     return type_is_ref(ret) ? push_ref(c, ret) : push_prim(c, (uint8_t)ret[0]);
@@ -558,7 +579,7 @@ static bool step(CodeCheck *c, bool *ends) {
     case OP_APUTD: case OP_APUTR:
         ok = check_array(c);
         break;
-    case OP_CALL:
+    case OP_CALL: case OP_START:
         ok = check_call(c);
         break;
     case OP_RET: case OP_RETP: case OP_RETR:

@@ -80,6 +80,14 @@ static void write_waiters(FILE *text, HprofReader *r, const char *label, HprofTh
     if (text) fputc('\n', text);
 }
 
+/* A monitor's owner line, for an owned one. */
+static void write_owner(FILE *out, VMPI_ThreadID owner, uint32_t entries, HprofThreadNumber thread_number) {
+    if (!entries) return;
+    fputs("\towner: ", out);
+    write_thread(out, owner, thread_number);
+    fprintf(out, ", entry count: %u\n", entries);
+}
+
 /* One JVMPI_MONITOR_RAW record (vmpi/monitor_dump.c gives its layout). */
 static void read_raw_monitor(FILE *text, HprofReader *r, HprofThreadNumber thread_number) {
     const char *name = take_pointer(r);
@@ -90,14 +98,23 @@ static void read_raw_monitor(FILE *text, HprofReader *r, HprofThreadNumber threa
     FILE *out = shown ? text : NULL; /* an agent's private lock: read, not written */
     if (out) {
         fprintf(out, "    RAW MONITOR \"%s\"(%p)%s\n", name, id, entries ? "" : " unowned");
-        if (entries) {
-            fputs("\towner: ", out);
-            write_thread(out, owner, thread_number);
-            fprintf(out, ", entry count: %u\n", entries);
-        }
+        write_owner(out, owner, entries, thread_number);
     }
     write_waiters(out, r, "waiting to enter", thread_number);
     write_waiters(out, r, "waiting to be notified", thread_number);
+}
+
+/* One JVMPI_MONITOR_JAVA record: a monitor of the language, on an object. */
+static void read_java_monitor(FILE *text, HprofReader *r, HprofThreadNumber thread_number) {
+    void *object = take_pointer(r);
+    VMPI_ThreadID owner = take_pointer(r);
+    uint32_t entries = hprof_take_u4(r);
+    if (!r->overrun) {
+        fprintf(text, "    MONITOR %p%s\n", object, entries ? "" : " unowned");
+        write_owner(text, owner, entries, thread_number);
+    }
+    write_waiters(text, r, "waiting to enter", thread_number);
+    write_waiters(text, r, "waiting to be notified", thread_number);
 }
 
 /* JVMTI HPROF's letters for a thread's state. */
@@ -132,8 +149,10 @@ void hprof_monitor_read_dump(HprofMonitors *m, const VMPI_Event *event, HprofTra
     }
     HprofReader r = {.at = event->u.monitor_dump.begin, .end = event->u.monitor_dump.end};
     while (r.at < r.end && !r.overrun) {
-        if (hprof_take_u1(&r) != VMPI_MONITOR_RAW) r.overrun = true; /* the VM makes no other (monitor_dump.c) */
-        else read_raw_monitor(text, &r, thread_number);
+        uint8_t type = hprof_take_u1(&r);
+        if (type == VMPI_MONITOR_RAW) read_raw_monitor(text, &r, thread_number);
+        else if (type == VMPI_MONITOR_JAVA) read_java_monitor(text, &r, thread_number);
+        else r.overrun = true; /* the VM makes no other (monitor_dump.c) */
     }
     if (fclose(text) != 0 || r.overrun) m->failed = true;
 }
