@@ -73,9 +73,10 @@ void vmpi_refresh_enabled(int32_t code) {
     if (code == VMPI_EVENT_OBJECT_ALLOC || code == VMPI_EVENT_SAMPLED_OBJECT_ALLOC) vmpi_refresh_alloc_bytes_left();
 }
 
-void vmpi_deliver(VmpiAgent *agent, const VMPI_Event *event) { vmpi_deliver_answered(agent, event, NULL); }
-
-void vmpi_deliver_answered(VmpiAgent *agent, const VMPI_Event *event, VMPI_Event *answer) {
+/* One NotifyEvent call, with the record `answer` wants back (NULL: none).
+ * Inline in both callers, so that a broadcast's delivery, with no answer,
+ * tests nothing for one. */
+static inline void deliver(VmpiAgent *agent, const VMPI_Event *event, VMPI_Event *answer) {
     if (answer) *answer = *event;
     if (!agent->iface.NotifyEvent) return;
     VmpiAgent *outer_caller = vmpi_caller; /* a handler's call may post events in turn */
@@ -97,6 +98,12 @@ void vmpi_deliver_answered(VmpiAgent *agent, const VMPI_Event *event, VMPI_Event
     vmpi_delivering = outer_event;
 }
 
+void vmpi_deliver(VmpiAgent *agent, const VMPI_Event *event) { deliver(agent, event, NULL); }
+
+void vmpi_deliver_answered(VmpiAgent *agent, const VMPI_Event *event, VMPI_Event *answer) {
+    deliver(agent, event, answer);
+}
+
 /* The broadcasts under way on this thread, innermost first (a handler's
  * call may post events in turn).  A shutdown that starts inside one -- an
  * agent's ProfilerExit from its NotifyEvent -- first offers the event to the
@@ -113,7 +120,7 @@ typedef struct Broadcast {
 static _Thread_local Broadcast *broadcasts;
 
 static void offer(VmpiAgent *agent, const VMPI_Event *event) {
-    if (agent->enabled[event->event_type & ~VMPI_REQUESTED_EVENT]) vmpi_deliver(agent, event);
+    if (agent->enabled[event->event_type & ~VMPI_REQUESTED_EVENT]) deliver(agent, event, NULL);
 }
 
 /* Offers each broadcast under way to the agents it has not reached yet. */

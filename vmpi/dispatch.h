@@ -189,6 +189,11 @@ void vmpi_run_gc(void);
 /* Whether `env` names one of the attached VM's threads (any pointer may be
  * given: it is looked up, never followed). */
 bool vmpi_is_thread(VMPI_ThreadID env);
+/* The same, true at once when `env` is `current`, the calling thread's
+ * (vmpi_current_env): the check GetCallTrace makes at every allocation. */
+bool vmpi_is_thread_or_current(VMPI_ThreadID env, VMPI_ThreadID current);
+/* GetCallTrace of a thread the caller knows is live (or NULL, the calling
+ * thread), unchecked: guard.c checks an agent's. */
 void vmpi_get_call_trace(VMPI_CallTrace *trace, int32_t depth);
 int64_t vmpi_get_current_thread_cpu_time(void);
 void vmpi_suspend_thread(VMPI_ThreadID env);

@@ -270,7 +270,7 @@ static void guarded_get_call_trace(VMPI_CallTrace *trace, int32_t depth) {
     if (!trace) problem = "trace is NULL";
     else if (depth < 0) problem = "depth is negative";
     else if (depth > 0 && !trace->frames) problem = "trace->frames is NULL";
-    else if (trace->env_id && !vmpi_is_thread(trace->env_id)) problem = "trace->env_id is not a live thread";
+    else if (trace->env_id && !vmpi_is_thread_or_current(trace->env_id, vmpi_current_env())) problem = "trace->env_id is not a live thread";
     if (!problem) {
         vmpi_get_call_trace(trace, depth);
         return;

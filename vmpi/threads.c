@@ -53,15 +53,23 @@ bool vmpi_is_thread(VMPI_ThreadID env) {
     return false;
 }
 
+/* An agent asks for its own thread's trace at every allocation: the
+ * running thread is live without walking the VM's table. */
+bool vmpi_is_thread_or_current(VMPI_ThreadID env, VMPI_ThreadID current) {
+    return (env && env == current) || vmpi_is_thread(env);
+}
+
 /* ---- call traces ---------------------------------------------------------------- */
 
 /* JVMPI 1.2, GetCallTrace: frames callee first, at most `depth` of them,
- * for the thread trace->env_id (gclab: NULL means the calling thread);
- * num_frames 0 for an unknown thread. */
+ * for the thread trace->env_id (gclab: NULL means the calling thread;
+ * num_frames 0 if that is no VM thread).  A thread ID given must name a
+ * live thread: guard.c checks an agent's once, here it is not looked up
+ * again. */
 void vmpi_get_call_trace(VMPI_CallTrace *trace, int32_t depth) {
     if (!trace->env_id) trace->env_id = vmpi_current_env();
     trace->num_frames = 0;
-    if (!vmpi_is_thread(trace->env_id) || depth <= 0) return;
+    if (!trace->env_id || depth <= 0) return;
     trace->num_frames = vmpi_vm->call_trace(vmpi_vm->vm, trace->env_id, trace->frames, depth);
 }
 

@@ -143,3 +143,34 @@ Test(idmap, a_small_table_wraps_clusters_around_its_end) {
     }
     idmap_free(&map);
 }
+
+Test(idmap, put_adds_a_new_id_and_moves_a_present_one_to_its_new_arena) {
+    IdMap map;
+    cr_assert(idmap_init(&map, 16));
+    for (uint64_t k = 0; k < 2000; k++) insert(&map, 0x300000000000u + 8 * k, 1);
+    for (uint64_t k = 0; k < 3000; k += 2) { /* half of them again, and 500 new ones */
+        uint64_t id = 0x300000000000u + 8 * k;
+        IdEntry old = {0};
+        bool was_present = false;
+        cr_assert(idmap_reserve(&map, map.count + 1));
+        IdEntry *e = idmap_put(&map, id, 2, 7, &old, &was_present);
+        cr_assert_eq(e->id, id);
+        cr_assert_eq(e->tag, 0);
+        cr_assert_eq(was_present, k < 2000);
+        if (was_present) {
+            cr_assert_eq(old.id, id);
+            cr_assert_eq(old.arena_id, 1);
+            cr_assert_eq(old.size, (uint32_t)(id & 0xffff));
+        }
+        size_t i = 0;
+        while (i < num_expected && expected[i].id != id) i++;
+        if (i == num_expected) num_expected++;
+        expected[i] = (Expected){id, 2, 7};
+    }
+    assert_agrees(&map);
+    /* The arenas' counts and ranges followed: each is removed whole. */
+    remove_arena(&map, 1);
+    remove_arena(&map, 2);
+    cr_assert_eq(map.count, 0);
+    idmap_free(&map);
+}

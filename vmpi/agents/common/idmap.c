@@ -97,7 +97,7 @@ void idmap_free(IdMap *map) {
     map->capacity = map->count = 0;
 }
 
-bool idmap_reserve(IdMap *map, size_t count) {
+bool idmap_grow(IdMap *map, size_t count) {
     if (count <= map->capacity / 2) return true;
     size_t capacity = map->capacity;
     while (count > capacity / 2) capacity *= 2;
@@ -130,6 +130,24 @@ IdEntry *idmap_insert(IdMap *map, uint64_t id, int32_t arena_id, uint32_t size) 
     map->count++;
     arena_add(map, &map->slots[i]);
     return &map->slots[i];
+}
+
+IdEntry *idmap_put(IdMap *map, uint64_t id, int32_t arena_id, uint32_t size, IdEntry *replaced,
+                   bool *was_present) {
+    size_t mask = map->capacity - 1;
+    size_t i = home_slot(map, id);
+    while (map->slots[i].id && map->slots[i].id != id) i = (i + 1) & mask;
+    IdEntry *e = &map->slots[i];
+    *was_present = e->id != 0;
+    if (*was_present) {
+        *replaced = *e;
+        arena_drop(map, e);
+    } else {
+        map->count++;
+    }
+    *e = (IdEntry){.id = id, .arena_id = arena_id, .size = size};
+    arena_add(map, e);
+    return e;
 }
 
 /* Backward-shift deletion: walk the cluster after the hole and move back

@@ -61,9 +61,16 @@ typedef struct IdMap {
 bool idmap_init(IdMap *map, size_t capacity);
 void idmap_free(IdMap *map);
 
+/* Grows the map so that `count` entries fit while it stays at most half
+ * full.  False if memory ran out (the map is unchanged). */
+bool idmap_grow(IdMap *map, size_t count);
+
 /* Grows the map, if needed, so that `count` entries fit while it stays at
- * most half full.  False if memory ran out (the map is unchanged). */
-bool idmap_reserve(IdMap *map, size_t count);
+ * most half full: inline, as an agent asks before every insert.  False if
+ * memory ran out (the map is unchanged). */
+static inline bool idmap_reserve(IdMap *map, size_t count) {
+    return count <= map->capacity / 2 || idmap_grow(map, count);
+}
 
 /* True if one more entry fits without growing. */
 static inline bool idmap_has_room(const IdMap *map) { return map->count + 1 < map->capacity; }
@@ -74,6 +81,14 @@ IdEntry *idmap_find(const IdMap *map, uint64_t id);
 /* Adds `id`, which must not be present; the caller made room.  Returns its
  * entry (valid until the next insert or remove). */
 IdEntry *idmap_insert(IdMap *map, uint64_t id, int32_t arena_id, uint32_t size);
+
+/* Adds `id`, or, if it is present, gives its entry the new arena and size
+ * (and tag 0), after copying the entry as it was to *replaced and setting
+ * *was_present: one walk of the table for what idmap_find and
+ * idmap_insert do in two.  The caller made room.  Returns the entry (valid
+ * until the next insert or remove). */
+IdEntry *idmap_put(IdMap *map, uint64_t id, int32_t arena_id, uint32_t size, IdEntry *replaced,
+                   bool *was_present);
 
 /* Removes an entry idmap_find returned. */
 void idmap_remove(IdMap *map, IdEntry *entry);

@@ -60,6 +60,7 @@
 
 #include "../agent_common.h"
 #include "../common/grow.h"
+#include "hprof_batch.h"
 #include "hprof_binary.h"
 #include "hprof_cpu_old.h"
 #include "hprof_cpu_samples.h"
@@ -108,6 +109,11 @@ static bool alloc_traces = true;    /* the front end's CONTROL turns them off an
 static bool exit_requested;         /* the front end's EXIT THE VM */
 static size_t threads_written, traces_written; /* records already in an earlier dump */
 static HprofSites sites;
+static HprofBatches batches;        /* OBJECT_ALLOCs not yet in `sites` (hprof_batch.h) */
+/* The calling thread's batch, once made.  Initial-exec: read at every
+ * allocation, it is one load, not a call to __tls_get_addr (the 8 bytes
+ * come from the static TLS that the C library keeps for dlopen). */
+static _Thread_local HprofBatch *thread_batch __attribute__((tls_model("initial-exec")));
 static HprofDump dump;               /* heap=dump: the last level-2 dump, as text */
 static HprofCpuTimes cpu_times;     /* cpu=times; cpu=samples' counts; cpu=old's by pair (hprof_cpu_times.h) */
 static HprofCpuOld cpu_old;         /* cpu=old: the pairs of methods (hprof_cpu_old.h) */
@@ -637,16 +643,57 @@ static void record_sample(VMPI_ThreadID env, VMPI_CallTrace *trace) {
     if (!closed) hprof_cpu_times_sample(&cpu_times, trace_index(env, trace));
 }
 
+/* A batched allocation, drained into the sites table under the lock. */
+static void record_alloc(const HprofAlloc *alloc, const VMPI_CallTrace *trace) {
+    hprof_sites_alloc(&sites, alloc, trace, opts.thread ? thread_number(trace->env_id) : 0);
+}
+
+/* Every thread's batched allocations into the sites table, before an event
+ * that may read it (hprof_batch.h); under the lock, outside collections
+ * (GC_START's own handling may allocate, so it drains too). */
+static void drain_batches(void) { hprof_batches_drain(&batches, record_alloc); }
+
+/* The front end may turn allocation traces off: the object is still
+ * tracked, under the empty trace. */
+static void take_alloc_trace(VMPI_CallTrace *trace) {
+    if (!alloc_traces) return;
+    vmpi->GetCallTrace(trace, opts.depth);
+    drop_lines_unless_lineno(trace);
+}
+
+/* OBJECT_ALLOC with the lock held: recorded at once. */
 static void object_alloc(const VMPI_Event *event) {
     if (atomic_load(&lock.in_gc)) { /* no allocation allowed now: the site cannot be recorded */
         sites.untracked++;
         return;
     }
-    /* The front end may turn allocation traces off: the object is still
-     * tracked, under the empty trace. */
-    VMPI_CallTrace trace = alloc_traces ? call_trace(event->env_id)
-                                        : (VMPI_CallTrace){.env_id = event->env_id, .frames = frames};
-    hprof_sites_alloc(&sites, event, &trace, opts.thread ? thread_number(event->env_id) : 0);
+    VMPI_CallTrace trace = {.env_id = event->env_id, .frames = frames};
+    take_alloc_trace(&trace);
+    HprofAlloc alloc = hprof_alloc_of(event);
+    record_alloc(&alloc, &trace);
+}
+
+/* OBJECT_ALLOC outside a collection, with no lock: into the calling
+ * thread's batch, drained when full.  False if it cannot be batched (no
+ * batch for want of memory, a full one, traces deepened since it was made):
+ * the caller records it at once. */
+static bool batch_alloc(const VMPI_Event *event) {
+    if (closed) return true;
+    if (!thread_batch) { /* this thread's first allocation */
+        vmpi->RawMonitorEnter(lock.monitor);
+        thread_batch = hprof_batches_add(&batches, opts.depth);
+        vmpi->RawMonitorExit(lock.monitor);
+    }
+    VMPI_CallTrace trace;
+    if (!thread_batch || !hprof_batch_begin(thread_batch, event->env_id, opts.depth, &trace)) return false;
+    take_alloc_trace(&trace);
+    HprofAlloc alloc = hprof_alloc_of(event);
+    if (hprof_batch_end(thread_batch, &alloc, &trace)) {
+        vmpi->RawMonitorEnter(lock.monitor);
+        if (!closed) drain_batches();
+        vmpi->RawMonitorExit(lock.monitor);
+    }
+    return true;
 }
 
 /* sample=: the sample's own call trace, cut as GetCallTrace's would be. */
@@ -654,7 +701,7 @@ static void sampled_alloc(const VMPI_Event *event) {
     VMPI_CallTrace trace = {.env_id = event->env_id, .frames = frames,
                             .num_frames = event->u.sampled_alloc.num_frames < opts.depth
                                               ? event->u.sampled_alloc.num_frames : opts.depth};
-    for (int32_t i = 0; i < trace.num_frames; i++) { /* field by field: traces are hashed with their padding */
+    for (int32_t i = 0; i < trace.num_frames; i++) {
         frames[i].method_id = event->u.sampled_alloc.frames[i].method_id;
         frames[i].lineno = opts.lineno ? event->u.sampled_alloc.frames[i].lineno : 0;
     }
@@ -821,6 +868,7 @@ static void serve_commands(VMPI_ThreadID env) {
     while (!exit_requested && !closed && hprof_net_next_command(&command)) {
         if (command.tag == HPROF_CMD_DUMP_HEAP) request_heap_dump();
         vmpi->RawMonitorEnter(lock.monitor);
+        drain_batches();
         exit_requested = serve_command(&command, env);
         vmpi->RawMonitorExit(lock.monitor);
         if (hprof_net_lost(out.write_errno)) return;
@@ -839,6 +887,7 @@ static void stop_profiling(void) {
 
 static void notify_event(VMPI_Event *event) {
     int32_t code = event->event_type & ~VMPI_REQUESTED_EVENT;
+    if (code == VMPI_EVENT_OBJECT_ALLOC && !atomic_load(&lock.in_gc) && batch_alloc(event)) return;
     if (opts.net[0] && !closed && !atomic_load(&lock.in_gc)) {
         if (hprof_net_lost(out.write_errno)) {
             stop_profiling();
@@ -863,6 +912,7 @@ static void notify_event(VMPI_Event *event) {
     /* The sampler's last sample is taken before the lock is (it takes it). */
     if (code == VMPI_EVENT_JVM_SHUT_DOWN && opts.cpu_samples) hprof_sampler_stop(&sampler, atomic_load(&lock.in_gc));
     bool entered = agent_lock_before(vmpi, &lock, code);
+    if (!closed && (code == VMPI_EVENT_GC_START || !atomic_load(&lock.in_gc))) drain_batches();
     if (!closed) handle_event(event);
     agent_lock_after(vmpi, &lock, code, entered);
 }

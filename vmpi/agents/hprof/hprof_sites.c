@@ -5,7 +5,6 @@
 #include "hprof_sites.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 #include "../common/grow.h"
 
@@ -66,6 +65,13 @@ static uint64_t site_hash(const HprofSites *s, size_t i) {
     return site_key_hash(site->trace, site->is_array, site->class_id);
 }
 
+/* Member by member: a frame's padding is whatever its writer left. */
+static bool same_frames(const VMPI_CallFrame *a, const VMPI_CallFrame *b, int32_t n) {
+    for (int32_t i = 0; i < n; i++)
+        if (a[i].method_id != b[i].method_id || a[i].lineno != b[i].lineno) return false;
+    return true;
+}
+
 /* The trace's number, added if new (see hprof_sites.h). */
 uint32_t hprof_sites_trace(HprofSites *s, const VMPI_CallTrace *trace, uint32_t thread) {
     uint64_t hash = hash_words(UINT64_C(0xcbf29ce484222325), (const uint64_t[]){thread}, 1);
@@ -79,9 +85,7 @@ uint32_t hprof_sites_trace(HprofSites *s, const VMPI_CallTrace *trace, uint32_t 
          s->trace_index_capacity && s->trace_index[slot]; slot = (slot + 1) & mask) {
         const HprofTrace *t = &s->traces[s->trace_index[slot] - 1];
         if (t->hash == hash && t->thread == thread && t->num_frames == trace->num_frames &&
-            (trace->num_frames == 0 || /* memcmp may not see a NULL, even for 0 bytes */
-             memcmp(&s->frames[t->first_frame], trace->frames,
-                   (size_t)trace->num_frames * sizeof *trace->frames) == 0))
+            same_frames(&s->frames[t->first_frame], trace->frames, trace->num_frames))
             return s->trace_index[slot] - 1;
     }
     if (!index_room(s, &s->trace_index, &s->trace_index_capacity, s->num_traces, trace_hash) ||
@@ -89,14 +93,7 @@ uint32_t hprof_sites_trace(HprofSites *s, const VMPI_CallTrace *trace, uint32_t 
         !agent_grow((void **)&s->frames, &s->frames_capacity, s->num_frames + (size_t)trace->num_frames,
               sizeof *s->frames, 1024))
         return UINT32_MAX;
-    /* Frames are compared with memcmp: copy them member by member so that
-     * padding is zero. */
-    for (int32_t i = 0; i < trace->num_frames; i++) {
-        VMPI_CallFrame *frame = &s->frames[s->num_frames + (size_t)i];
-        memset(frame, 0, sizeof *frame);
-        frame->method_id = trace->frames[i].method_id;
-        frame->lineno = trace->frames[i].lineno;
-    }
+    for (int32_t i = 0; i < trace->num_frames; i++) s->frames[s->num_frames + (size_t)i] = trace->frames[i];
     s->traces[s->num_traces] = (HprofTrace){.hash = hash, .thread = thread,
                                             .num_frames = trace->num_frames,
                                             .first_frame = s->num_frames};
@@ -142,26 +139,26 @@ static void forget(HprofSites *s, IdEntry *entry) {
     idmap_remove(&s->objects, entry);
 }
 
-void hprof_sites_alloc(HprofSites *s, const VMPI_Event *alloc, const VMPI_CallTrace *trace,
+void hprof_sites_alloc(HprofSites *s, const HprofAlloc *alloc, const VMPI_CallTrace *trace,
                        uint32_t thread) {
-    uint64_t obj = (uint64_t)(uintptr_t)alloc->u.obj_alloc.obj_id;
-    IdEntry *reused = idmap_find(&s->objects, obj);
-    if (reused) forget(s, reused); /* its free was not reported: the ID is reused */
     uint32_t trace_number = hprof_sites_trace(s, trace, thread);
     uint32_t site_number = trace_number == UINT32_MAX ? UINT32_MAX
-        : intern_site(s, trace_number, alloc->u.obj_alloc.is_array,
-                      (uint64_t)(uintptr_t)alloc->u.obj_alloc.class_id);
-    if (site_number == UINT32_MAX || !obj || !idmap_reserve(&s->objects, s->objects.count + 1)) {
+        : intern_site(s, trace_number, alloc->is_array, alloc->class_id);
+    if (site_number == UINT32_MAX || !alloc->obj || !idmap_reserve(&s->objects, s->objects.count + 1)) {
+        hprof_sites_free_object(s, alloc->obj); /* if the ID is reused, its old object is gone */
         s->untracked++;
         return;
     }
+    IdEntry reused;
+    bool was_present;
+    IdEntry *entry = idmap_put(&s->objects, alloc->obj, alloc->arena, alloc->size, &reused, &was_present);
+    entry->tag = site_number;
+    if (was_present) leave_site(&reused, s); /* its free was not reported: the ID is reused */
     HprofSite *site = &s->sites[site_number];
-    uint32_t size = (uint32_t)alloc->u.obj_alloc.size;
-    site->alloc_bytes += size;
+    site->alloc_bytes += alloc->size;
     site->alloc_objects++;
-    site->live_bytes += size;
+    site->live_bytes += alloc->size;
     site->live_objects++;
-    idmap_insert(&s->objects, obj, (int32_t)(intptr_t)alloc->u.obj_alloc.arena_id, size)->tag = site_number;
 }
 
 void hprof_sites_free_object(HprofSites *s, uint64_t obj_id) {

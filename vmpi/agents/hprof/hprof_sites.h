@@ -57,12 +57,27 @@ typedef struct HprofSites {
     uint64_t untracked;     /* allocations lost for want of memory */
 } HprofSites;
 
+/* What hprof_sites_alloc records of an OBJECT_ALLOC. */
+typedef struct HprofAlloc {
+    uint64_t obj, class_id;
+    int32_t arena, is_array;
+    uint32_t size;
+} HprofAlloc;
+
+static inline HprofAlloc hprof_alloc_of(const VMPI_Event *alloc) {
+    return (HprofAlloc){.obj = (uint64_t)(uintptr_t)alloc->u.obj_alloc.obj_id,
+                        .class_id = (uint64_t)(uintptr_t)alloc->u.obj_alloc.class_id,
+                        .arena = (int32_t)(intptr_t)alloc->u.obj_alloc.arena_id,
+                        .is_array = alloc->u.obj_alloc.is_array,
+                        .size = (uint32_t)alloc->u.obj_alloc.size};
+}
+
 bool hprof_sites_init(HprofSites *s);
 void hprof_sites_free(HprofSites *s);
 
 /* OBJECT_ALLOC, with the allocating thread's call trace (already cut to
  * the wanted depth) and its thread number for thread=y (else 0). */
-void hprof_sites_alloc(HprofSites *s, const VMPI_Event *alloc, const VMPI_CallTrace *trace,
+void hprof_sites_alloc(HprofSites *s, const HprofAlloc *alloc, const VMPI_CallTrace *trace,
                        uint32_t thread);
 /* The number (index into traces) of a call trace (already cut to the
  * wanted depth) with thread number `thread` (0 without thread=y), added if
