@@ -186,6 +186,9 @@ void vmpi_shutdown(void) {
         if (vmpi_report_unbalanced_gc()) exit(1);
     }
     if (notify_depth > 0) return; /* an agent's code is on the stack: no dlclose */
+    /* Likewise while a system thread may still be in it: a daemon that never
+     * returns keeps its library loaded until the process ends. */
+    if (!vmpi_system_threads_returned(1000)) return;
     for (uint32_t i = 0; i < vmpi_num_agents; i++) {
         if (vmpi_agents[i].library) dlclose(vmpi_agents[i].library);
         free(vmpi_agents[i].options);

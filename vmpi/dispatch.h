@@ -208,6 +208,10 @@ void vmpi_forget_threads(void);
 int32_t vmpi_suspend_thread_list(int32_t count, VMPI_ThreadID *threads, int32_t *results);
 int32_t vmpi_resume_thread_list(int32_t count, VMPI_ThreadID *threads, int32_t *results);
 int32_t vmpi_create_system_thread(char *name, int32_t priority, void (*f)(void *));
+/* Waits up to `timeout_ms` for every system thread to return from its
+ * agent's function; false if one is still in it (its code must stay
+ * loaded). */
+bool vmpi_system_threads_returned(int timeout_ms);
 void vmpi_set_thread_local_storage(VMPI_ThreadID env, void *ptr);
 void *vmpi_get_thread_local_storage(VMPI_ThreadID env);
 

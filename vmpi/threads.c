@@ -297,11 +297,41 @@ typedef struct SystemThreadStart {
     void (*f)(void *);
 } SystemThreadStart;
 
+/* How many system threads are still inside their agent's function: at
+ * shutdown the agents' libraries are closed only once none is, since a
+ * thread that has just woken its stopper may not have left the agent's
+ * code yet. */
+static unsigned system_threads_in_agent;
+static pthread_mutex_t system_threads_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t system_thread_returned = PTHREAD_COND_INITIALIZER;
+
 static void *run_system_thread(void *arg) {
     SystemThreadStart start = *(SystemThreadStart *)arg;
     free(arg);
     start.f(NULL);
+    pthread_mutex_lock(&system_threads_lock);
+    system_threads_in_agent--;
+    pthread_cond_broadcast(&system_thread_returned);
+    pthread_mutex_unlock(&system_threads_lock);
     return NULL;
+}
+
+bool vmpi_system_threads_returned(int timeout_ms) {
+    struct timespec deadline;
+    clock_gettime(CLOCK_REALTIME, &deadline);
+    deadline.tv_sec += timeout_ms / 1000;
+    deadline.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
+    if (deadline.tv_nsec >= 1000000000L) {
+        deadline.tv_sec++;
+        deadline.tv_nsec -= 1000000000L;
+    }
+    pthread_mutex_lock(&system_threads_lock);
+    int rc = 0;
+    while (system_threads_in_agent > 0 && rc == 0)
+        rc = pthread_cond_timedwait(&system_thread_returned, &system_threads_lock, &deadline);
+    bool returned = system_threads_in_agent == 0;
+    pthread_mutex_unlock(&system_threads_lock);
+    return returned;
 }
 
 /* JVMPI 1.2 CreateSystemThread: a daemon thread running f(NULL).  Refused
@@ -319,10 +349,16 @@ int32_t vmpi_create_system_thread(char *name, int32_t priority, void (*f)(void *
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    pthread_mutex_lock(&system_threads_lock);
+    system_threads_in_agent++;
+    pthread_mutex_unlock(&system_threads_lock);
     pthread_t id;
     int rc = pthread_create(&id, &attr, run_system_thread, start);
     pthread_attr_destroy(&attr);
     if (rc != 0) {
+        pthread_mutex_lock(&system_threads_lock);
+        system_threads_in_agent--;
+        pthread_mutex_unlock(&system_threads_lock);
         free(start);
         return VMPI_ERR;
     }
