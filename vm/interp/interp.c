@@ -296,7 +296,7 @@ static uint64_t run(VMThread *thread, Frame *base) {
  * and one branch unless a request is pending. */
 #define SAFEPOINT_POLL()                                                                             \
     do {                                                                                             \
-        if (UNLIKELY(vm_safepoint_requested())) {                                                    \
+        if (UNLIKELY(vm_safepoint_due())) {                                                          \
             bool dispatch_changed;                                                                   \
             OUT_OF_LINE(dispatch_changed = vm_safepoint(thread));                                    \
             if (dispatch_changed) select_dispatch(labels, opcode_labels, &&op_instruction_start);    \

@@ -20,14 +20,16 @@
  *
  * Preemption costs single-threaded programs nothing: the interpreter's poll
  * is still one load and one branch.  While a second thread lives,
- * VM_REQUEST_SCHEDULE stays set in vm_pending_requests, so every poll goes
- * out of line to vm_thread_tick, which counts the slice down.  A slice is a
+ * VM_REQUEST_SCHEDULE stays set in vm_pending_requests, so every poll also
+ * counts vm_slice_polls_left down, inline (safepoint.h), and goes out of
+ * line to vm_thread_tick when the slice is over.  A slice is a
  * number of polls drawn from a generator seeded with --seed (a fixed seed
  * without one), and the next thread is the next runnable one in creation
  * order, so the interleaving depends only on the program and the seed.
  * Sleeps and timed waits run on a clock: under --seed a logical one, one
- * microsecond per poll of a multi-threaded program, which jumps to the
- * earliest deadline when every thread is blocked; otherwise CLOCK_MONOTONIC
+ * microsecond per poll of a multi-threaded program (the polls of the slice
+ * so far are added when the clock is read, see logical_now), which jumps
+ * to the earliest deadline when every thread is blocked; otherwise CLOCK_MONOTONIC
  * (then timed threads wake themselves with pthread_cond_timedwait).  So
  * under --seed the interleaving and every event stream repeat exactly.
  *
@@ -71,10 +73,10 @@ typedef struct VmScheduler {
     pthread_mutex_t lock;
     VMThread *running;           /* the baton holder; NULL while every thread is blocked or parked */
     uint32_t live;               /* threads that have not ended */
-    uint32_t slice_left;         /* polls before the running thread passes the baton */
+    uint32_t slice_polls;        /* the current slice's length; vm_slice_polls_left counts it down */
     uint64_t random_state;
     bool seeded;
-    uint64_t logical_us;         /* --seed's clock */
+    uint64_t logical_us;         /* --seed's clock when the current slice began */
 } VmScheduler;
 
 static uint64_t next_random(VmScheduler *s) {
@@ -85,7 +87,21 @@ static uint64_t next_random(VmScheduler *s) {
     return z ^ (z >> 31);
 }
 
-static uint32_t new_slice(VmScheduler *s) { return SLICE_MIN + (uint32_t)(next_random(s) % SLICE_SPREAD); }
+uint32_t vm_slice_polls_left;
+
+/* --seed's clock now: where the slice began, plus the polls made in it. */
+static uint64_t logical_now(const VmScheduler *s) { return s->logical_us + (s->slice_polls - vm_slice_polls_left); }
+
+/* Moves the slice's start to now, so that logical_us is the clock. */
+static void fold_clock(VmScheduler *s) {
+    s->logical_us = logical_now(s);
+    s->slice_polls = vm_slice_polls_left;
+}
+
+static void new_slice(VmScheduler *s) {
+    fold_clock(s);
+    s->slice_polls = vm_slice_polls_left = SLICE_MIN + (uint32_t)(next_random(s) % SLICE_SPREAD);
+}
 
 static uint64_t monotonic_us(void) {
     struct timespec now;
@@ -95,7 +111,7 @@ static uint64_t monotonic_us(void) {
 
 uint64_t vm_thread_clock_us(const VM *vm) {
     const VmScheduler *s = vm->scheduler;
-    return s && s->seeded ? s->logical_us : monotonic_us();
+    return s && s->seeded ? logical_now(s) : monotonic_us();
 }
 
 static VmThreadState state_of(const VMThread *t) { return (VmThreadState)atomic_load(&t->sched->state); }
@@ -131,7 +147,8 @@ static VmScheduler *scheduler_of(VMThread *running) {
     s->live = 1;
     s->seeded = vm->seeded;
     s->random_state = vm->seeded ? vm->seed : 0x67636c6162u; /* "gclab" */
-    s->slice_left = new_slice(s);
+    s->slice_polls = vm_slice_polls_left; /* what an earlier VM of the process left: no time yet */
+    new_slice(s);
     vm->scheduler = s;
     return s;
 }
@@ -142,6 +159,7 @@ static VmScheduler *scheduler_of(VMThread *running) {
  * logical clock (--seed); without --seed timed threads wake themselves. */
 static void wake_due(VM *vm, VmScheduler *s) {
     if (!s->seeded) return;
+    fold_clock(s);
     for (uint32_t i = 0; i < vm->num_threads; i++) {
         VMThread *t = vm->threads[i];
         if (!t->sched || !t->sched->deadline_us || t->sched->deadline_us > s->logical_us) continue;
@@ -191,12 +209,13 @@ static bool pass_baton(VM *vm, VmScheduler *s, VMThread *self) {
         uint64_t deadline = earliest_deadline(vm, &parked);
         if (!deadline && !parked) return false;
         if (!deadline || !s->seeded) break; /* timed threads wake themselves; an agent resumes */
+        fold_clock(s);
         if (deadline > s->logical_us) s->logical_us = deadline;
         wake_due(vm, s);
         next = next_runnable(vm, self);
     }
     s->running = next;
-    s->slice_left = new_slice(s);
+    new_slice(s);
     if (next && next != self) pthread_cond_signal(&next->sched->wake);
     return true;
 }
@@ -279,8 +298,9 @@ VmMonitorWait *vm_thread_monitor_wait(VMThread *thread) {
 
 void vm_thread_tick(VMThread *thread) {
     VmScheduler *s = thread->vm->scheduler;
-    s->logical_us++;
-    if (--s->slice_left > 0) return;
+    /* A poll that came out of line for another request has not counted
+     * itself yet (safepoint.h, vm_safepoint_due). */
+    if (vm_slice_polls_left > 0 && --vm_slice_polls_left > 0) return;
     pthread_mutex_lock(&s->lock);
     wake_due(thread->vm, s);
     pass_baton(thread->vm, s, thread); /* `thread` is runnable: never a deadlock */
