@@ -23,9 +23,6 @@
 #                     is on (the fast path's threshold misses none); another
 #                     seed, or none, gives others
 set -u
-# Its own directory: the cases run two at a time in one scratch directory,
-# and others name their files fib_GC.txt, trees_GC.txt too.
-cd "$(mktemp -d "./heap_monitor.XXXXXX")" || exit 1
 check=$1 vmrun=$2 agent=$3 churn=$4 sites=$5
 shift 5
 fail() { echo "FAIL: $*"; exit 1; }

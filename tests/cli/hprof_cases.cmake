@@ -89,10 +89,8 @@ case(cli/hprof/dump_every_collector 0 - ""
      sh ${cli}/hprof_dump.sh ${VMRUN} ${CMAKE_SOURCE_DIR}/tests/heap/known_heap.gcl ${GCLAB_COLLECTORS})
 
 # A bare -agentlib:hprof is heap=all, the manual's default: the HEAP DUMP
-# section, then the SITES table, both of the same 7 live objects.  In a
-# directory of its own: the refused cases check that no java.hprof.txt appears.
-set(hprof_all "mkdir -p heap_all && cd heap_all || exit 97
-rm -f java.hprof.txt
+# section, then the SITES table, both of the same 7 live objects.
+set(hprof_all "rm -f java.hprof.txt
 \"$0\" -agentlib:hprof \"$1\" > /dev/null || exit 98
 grep -q '^HEAP DUMP BEGIN (7 objects, ' java.hprof.txt || exit 10
 awk '/^HEAP DUMP END/{dump=NR} /^SITES BEGIN /{sites=NR} END{exit !(dump && sites > dump)}' java.hprof.txt || exit 11
@@ -108,10 +106,9 @@ case(cli/hprof/dump_on_SIGQUIT 0 - ""
      sh ${cli}/hprof_signal.sh 2 heap=all -- ${VMRUN} ${cli}/work_then_finish.gcl)
 case(cli/hprof/dump_on_SIGQUIT_only_doe_n 0 - ""
      sh ${cli}/hprof_signal.sh 1 heap=all,doe=n -- ${VMRUN} ${cli}/work_then_finish.gcl)
-# doe=n and no request: no dump, so no file, and a word saying why (in a
-# directory of its own, as above).
+# doe=n and no request: no dump, so no file, and a word saying why.
 case(cli/hprof/doe_n_no_request 0 - "^hprof: doe=n and no dump was requested: java.hprof.txt not written$"
-     sh -c "mkdir -p doe_n && cd doe_n || exit 97\nrm -f java.hprof.txt\n\"$0\" -agentlib:hprof=doe=n \"$1\" > /dev/null || exit 98\n! [ -e java.hprof.txt ]"
+     sh -c "rm -f java.hprof.txt\n\"$0\" -agentlib:hprof=doe=n \"$1\" > /dev/null || exit 98\n! [ -e java.hprof.txt ]"
      ${VMRUN} ${hello})
 # cpu=times: exact call counts per method under every collector, with and
 # without heap=sites, strict, and through a runtime error
@@ -159,9 +156,9 @@ case(cli/hprof/format_b_read_by_visualvm 0 - ""
      sh ${visualvm_tests}/visualvm_read.sh ${VMRUN} ${visualvm_heap_jar} ${visualvm_tests}/shapes.gcl
         ${GCLAB_COLLECTORS})
 # The manual's default name for format=b is java.hprof, and it starts with
-# the 1.0.2 header (in a directory of its own: no java.hprof.txt appears).
+# the 1.0.2 header, and no java.hprof.txt appears.
 case(cli/hprof/format_b_default_file 0 - "the VM's heap agrees"
-     sh -c "mkdir -p format_b && cd format_b || exit 97\nrm -f java.hprof java.hprof.txt\n\"$0\" -agentlib:hprof=format=b \"$1\" > /dev/null || exit 98\n[ \"$(head -c 18 java.hprof)\" = 'JAVA PROFILE 1.0.2' ] || exit 10\n! [ -e java.hprof.txt ]"
+     sh -c "rm -f java.hprof java.hprof.txt\n\"$0\" -agentlib:hprof=format=b \"$1\" > /dev/null || exit 98\n[ \"$(head -c 18 java.hprof)\" = 'JAVA PROFILE 1.0.2' ] || exit 10\n! [ -e java.hprof.txt ]"
      ${VMRUN} ${CMAKE_SOURCE_DIR}/tests/heap/known_heap.gcl)
 # format=b on request: SIGQUIT appends a heap dump and ALLOC SITES to the
 # binary profile, checked record by record, and VisualVM opens every dump
@@ -202,12 +199,11 @@ case(cli/hprof/format_b_heap_dump 0 - "the VM's heap agrees@@^Dumping Java heap 
 # format=b is complete or absent, as text is: doe=n with no request writes
 # no java.hprof; a run killed while it writes leaves only its .partial file;
 # a run that ends in a runtime error still writes a well-formed profile with
-# its heap dump (each in a directory of its own).
+# its heap dump.
 case(cli/hprof/format_b_doe_n_no_request 0 - "^hprof: doe=n and no dump was requested: java.hprof not written$"
-     sh -c "mkdir -p format_b_doe_n && cd format_b_doe_n || exit 97\nrm -f java.hprof*\n\"$0\" -agentlib:hprof=format=b,doe=n \"$1\" > /dev/null || exit 98\n! [ -e java.hprof ]"
+     sh -c "rm -f java.hprof*\n\"$0\" -agentlib:hprof=format=b,doe=n \"$1\" > /dev/null || exit 98\n! [ -e java.hprof ]"
      ${VMRUN} ${hello})
-set(hprof_binary_killed "mkdir -p format_b_killed && cd format_b_killed || exit 97
-rm -f java.hprof* out
+set(hprof_binary_killed "rm -f java.hprof* out
 \"$0\" -agentlib:hprof=format=b \"$1\" > out &
 i=0
 while [ ! -s out ] && [ $i -lt 600 ]
@@ -220,7 +216,7 @@ ls java.hprof.*.partial > /dev/null || exit 10
 case(cli/hprof/format_b_killed_leaves_no_profile 0 - -
      sh -c "${hprof_binary_killed}" ${VMRUN} ${cli}/spin_forever.gcl)
 case(cli/hprof/format_b_runtime_error 0 - "error: null reference"
-     sh -c "mkdir -p format_b_error && cd format_b_error || exit 97\nrm -f java.hprof\n\"$0\" -agentlib:hprof=format=b \"$1\" > /dev/null\n[ $? -eq 1 ] || exit 98\npython3 \"$2\" java.hprof > records || exit 10\ngrep -q '^heap_dump 1$' records"
+     sh -c "rm -f java.hprof\n\"$0\" -agentlib:hprof=format=b \"$1\" > /dev/null\n[ $? -eq 1 ] || exit 98\npython3 \"$2\" java.hprof > records || exit 10\ngrep -q '^heap_dump 1$' records"
      ${VMRUN} ${cli}/null_reference.gcl ${hprof_tests}/hprof_records.py)
 
 # ---- pprof= and folded= (docs/hprof.md, "pprof and folded stacks") -------------------
@@ -256,7 +252,6 @@ endforeach()
 # (".txt" after the PID) and the file is left alone; force=y (the default)
 # replaces it; with no file there, force=n writes the file itself.
 set(hprof_force "vmrun=$0 prog=$1
-mkdir -p force_n && cd force_n || exit 97
 rm -f *.txt
 \"$vmrun\" -agentlib:hprof=heap=sites,force=n,file=sites.txt \"$prog\" > /dev/null 2> first.err || exit 10
 [ -s sites.txt ] && ! grep -q exists first.err || exit 11

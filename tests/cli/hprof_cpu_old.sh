@@ -14,9 +14,6 @@
 #   - NULL_REFERENCE, which stops with a runtime error inside sum: main and
 #     sum, still on the stack, are counted once each.
 set -u
-# Its own directory: the cases run two at a time in one scratch directory,
-# and others name their files fib_GC.txt, trees_GC.txt too.
-cd "$(mktemp -d "./hprof_cpu_old.XXXXXX")" || exit 1
 vmrun=$1 fib=$2 null_reference=$3
 shift 3
 fail() { echo "FAIL: $*"; exit 1; }

@@ -17,9 +17,6 @@
 # How many samples a run gets depends on the machine: only "not 0" is
 # checked.
 set -u
-# Its own directory: the cases run two at a time in one scratch directory,
-# and others name their files fib_GC.txt, trees_GC.txt too.
-cd "$(mktemp -d "./hprof_cpu_samples.XXXXXX")" || exit 1
 vmrun=$1 fib=$2 trees=$3
 shift 3
 fail() { echo "FAIL: $*"; exit 1; }

@@ -15,9 +15,6 @@
 # Every CPU TIME table is checked for the manual's layout (cpu_rows,
 # hprof_cpu_rows.sh).  Times themselves are never checked.
 set -u
-# Its own directory: the cases run two at a time in one scratch directory,
-# and others name their files fib_GC.txt, trees_GC.txt too.
-cd "$(mktemp -d "./hprof_cpu_times.XXXXXX")" || exit 1
 vmrun=$1 fib=$2 trees=$3 null_reference=$4
 shift 4
 fail() { echo "FAIL: $*"; exit 1; }

@@ -17,9 +17,6 @@
 #     table is written (heap=dump alone);
 #   - the records, IDs left out, are the same under every collector.
 set -u
-# Its own directory: the cases run two at a time in one scratch directory,
-# and others name their files fib_GC.txt, trees_GC.txt too.
-cd "$(mktemp -d "./hprof_dump.XXXXXX")" || exit 1
 vmrun=$1 program=$2
 shift 2
 fail() { echo "FAIL: $*"; exit 1; }

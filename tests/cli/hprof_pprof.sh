@@ -34,9 +34,6 @@
 # no symbolization, so it reads nothing but the profile and writes nothing
 # outside this run's directory.
 set -u
-# Its own directory: the cases run two at a time in one scratch directory,
-# and others name their files fib_GC.txt, trees_GC.txt too.
-cd "$(mktemp -d "./hprof_pprof.XXXXXX")" || exit 1
 vmrun=$1 trees=$2 fib=$3
 shift 3
 fail() { echo "FAIL: $*" >&2; exit 1; }  # on standard error, which ctest shows

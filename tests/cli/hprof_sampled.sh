@@ -13,9 +13,6 @@
 #   - the sampled table is the same under every collector (the samples
 #     depend only on the bytes allocated and the seed).
 set -u
-# Its own directory: the cases run two at a time in one scratch directory,
-# and others name their files fib_GC.txt, trees_GC.txt too.
-cd "$(mktemp -d "./hprof_sampled.XXXXXX")" || exit 1
 vmrun=$1 program=$2
 shift 2
 fail() { echo "FAIL: $*"; exit 1; }

@@ -12,9 +12,6 @@
 #   - the SITES table lists, per site (its trace's frames and the class),
 #     the same allocated bytes and objects under every collector.
 set -u
-# Its own directory: the cases run two at a time in one scratch directory,
-# and others name their files fib_GC.txt, trees_GC.txt too.
-cd "$(mktemp -d "./hprof_sites.XXXXXX")" || exit 1
 vmrun=$1 program=$2 arg=$3
 shift 3
 fail() { echo "FAIL: $*"; exit 1; }
