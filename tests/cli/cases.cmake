@@ -360,6 +360,14 @@ case(cli/threads/contended_lock_contends 0 - -
 # Misuse is a runtime error with a stack trace.
 case(cli/threads/wait_without_owning 1 - "^error: wait without owning the object's monitor@@    at wait_unowned.main \\(wait_unowned.gcl:8\\)"
      ${VMRUN} ${threads_tests}/wait_unowned.gcl)
+# A notified waiter's entry count is restored (it was 0 for a thread that
+# had never waited to enter, so it never gave the monitor up).
+foreach(seed 1 2)
+  case(cli/threads/notified_entry_count/seed${seed} 0 ${threads_tests}/notified_entry_count.expected ""
+       ${VMRUN} --seed=${seed} ${threads_tests}/notified_entry_count.gcl)
+endforeach()
+case(cli/threads/notified_entry_count/unseeded 0 ${threads_tests}/notified_entry_count.expected ""
+     ${VMRUN} ${threads_tests}/notified_entry_count.gcl)
 # Two threads that take two locks in opposite orders: every thread blocked.
 case(cli/threads/deadlock 1 - "^error: deadlock: every thread is blocked"
      ${VMRUN} --seed=1 ${threads_tests}/deadlock.gcl)

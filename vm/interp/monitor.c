@@ -148,6 +148,7 @@ void vm_monitor_wait(VMThread *thread, Obj **slot, int64_t timeout_ms) {
     VmMonitorWait *wait = vm_thread_monitor_wait(thread);
     wait->monitor = m;
     wait->ticket = vm->monitors->next_ticket++;
+    wait->saved_count = count; /* what hand_over restores once notified */
     m->num_waiting++;
     hand_over(vm, m);
     bool timed_out = vm_thread_block(thread, VM_THREAD_WAITING, timeout_ms);
