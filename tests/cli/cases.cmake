@@ -347,10 +347,12 @@ endforeach()
 set(threads_tests ${CMAKE_CURRENT_SOURCE_DIR}/threads)
 # The same seed gives the same interleaving and so the same event stream,
 # byte for byte: threads, contended monitors, waits and allocations.
-foreach(example threads_contended_lock threads_producer_consumer threads_handoff)
+foreach(program ${CMAKE_SOURCE_DIR}/examples/threads_contended_lock.gcl ${CMAKE_SOURCE_DIR}/examples/threads_producer_consumer.gcl
+        ${CMAKE_SOURCE_DIR}/examples/threads_handoff.gcl ${threads_tests}/interrupt.gcl)
+  get_filename_component(example ${program} NAME_WE)
   case(cli/threads/same_seed_same_stream/${example} 0 - -
        sh -c "for run in 1 2\ndo \"$0\" --seed=11 -agentlib:trace=file=$2_$run.jsonl,events=THREAD_START:THREAD_END:OBJECT_ALLOC:GC_START:GC_FINISH:MONITOR_CONTENDED_ENTER:MONITOR_CONTENDED_ENTERED:MONITOR_CONTENDED_EXIT:MONITOR_WAIT:MONITOR_WAITED $1 > /dev/null || exit 1\ndone\ncmp $2_1.jsonl $2_2.jsonl && grep -q THREAD_START $2_1.jsonl"
-       ${VMRUN} ${CMAKE_SOURCE_DIR}/examples/${example}.gcl ${example})
+       ${VMRUN} ${program} ${example})
 endforeach()
 # The contended lock example does contend under --seed, and every
 # CONTENDED_ENTER is followed by its ENTERED.
@@ -384,4 +386,33 @@ foreach(gc ${GCLAB_COLLECTORS})
   case(cli/threads/thread_checker_stress/${gc} 0 ${threads_tests}/agent_program.expected "${thread_checker_expected}"
        ${VMRUN} --gc=${gc} --gc-stress --verify-heap --seed=5 --vmpi-strict
        -agentpath:$<TARGET_FILE:test_agent_thread_checker> ${threads_tests}/agent_program.gcl)
+endforeach()
+# interrupt(t) and interrupted(): a sleeper and a waiter woken early, a
+# thread entering a monitor and one that has ended left alone; the same
+# output under every collector, with and without --seed, under --gc-stress,
+# and an event stream check accepts.
+set(interrupt_program ${threads_tests}/interrupt.gcl)
+foreach(gc ${GCLAB_COLLECTORS})
+  case(cli/threads/interrupt/${gc} 0 ${threads_tests}/interrupt.expected ""
+       ${VMRUN} --gc=${gc} ${interrupt_program})
+  case(cli/threads/interrupt_seeded/${gc} 0 ${threads_tests}/interrupt.expected ""
+       ${VMRUN} --gc=${gc} --seed=3 ${interrupt_program})
+  case(cli/threads/interrupt_stress/${gc} 0 ${threads_tests}/interrupt.expected ""
+       ${VMRUN} --gc=${gc} --gc-stress --verify-heap ${interrupt_program})
+  case(cli/threads/interrupt_check/${gc} 0 ${threads_tests}/interrupt.expected "^check: ok: "
+       ${VMRUN} --gc=${gc} -agentlib:check ${interrupt_program})
+endforeach()
+# INTERRUPT and INTERRUPTED survive vmc | vmdis | vmas byte for byte.
+case(cli/threads/interrupt_roundtrip 0 - ""
+     sh -c "\"$0\" \"$1\" -o interrupt.bc && \"$2\" interrupt.bc > interrupt.s && grep -q '^ *[0-9]*: interrupted$' interrupt.s && \"$3\" interrupt.s -o interrupt2.bc && cmp interrupt.bc interrupt2.bc"
+     ${VMC} ${interrupt_program} ${VMDIS} ${VMAS})
+# Misuse: a null Thread is a runtime error with a stack trace; an interrupt
+# does not wake a thread entering a monitor, so that is still a deadlock.
+case(cli/threads/interrupt_null 1 - "^error: null reference@@^    at interrupt_null.stop \\(interrupt_null.gcl:6\\)@@^    at interrupt_null.main \\(interrupt_null.gcl:13\\)"
+     ${VMRUN} ${threads_tests}/interrupt_null.gcl)
+case(cli/threads/interrupt_not_a_thread 1 - "interrupt_not_thread\\.gcl:3:15: type mismatch: argument 1 of 'interrupt' must be Thread, not string"
+     ${VMRUN} ${threads_tests}/interrupt_not_thread.gcl)
+foreach(seed 1 2)
+  case(cli/threads/interrupt_entering_deadlock/seed${seed} 1 - "^error: deadlock: every thread is blocked@@interrupt_entering_deadlock.gcl:18"
+       ${VMRUN} --seed=${seed} ${threads_tests}/interrupt_entering_deadlock.gcl)
 endforeach()
