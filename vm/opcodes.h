@@ -150,6 +150,8 @@ enum { OPND_NONE, OPND_U8, OPND_U16, OPND_I32, OPND_JUMP };
     X(MONEXIT,  0xb4, OPND_NONE, 0, 0, 1, 0) \
     X(WAIT,     0xb5, OPND_NONE, 1, 0, 1, 0) /* [obj] [ms, 0: no timeout] */ \
     X(NOTIFY,   0xb6, OPND_U8,   0, 0, 1, 0) /* operand 1: notify every waiter */ \
+    X(INTERRUPT, 0xb7, OPND_NONE, 0, 0, 1, 0) /* set the thread's interrupted flag; wake it if it sleeps or waits */ \
+    X(INTERRUPTED, 0xb8, OPND_NONE, 0, 1, 0, 0) /* the running thread's flag, as a bool; clears it */ \
     /* native calls (vm/interp/native.c) */ \
     X(CALLN,    0xbf, OPND_U16,  VAR, VAR, VAR, VAR) /* native #n */
 

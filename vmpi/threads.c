@@ -268,8 +268,8 @@ int32_t vmpi_resume_thread_list(int32_t count, VMPI_ThreadID *threads, int32_t *
 
 /* JVMPI 1.2 GetThreadStatus: runnable, waiting to enter a monitor or
  * waiting on one (or sleeping, or joining: a condition variable in JVMPI's
- * terms), from the VM; the SUSPENDED bit as JVMPI 1.4.2 sets it.  The
- * language has no interrupts, so INTERRUPTED is never set. */
+ * terms), with the INTERRUPTED bit while the thread's interrupted flag is
+ * set, from the VM; the SUSPENDED bit as JVMPI 1.4.2 sets it. */
 int32_t vmpi_get_thread_status(VMPI_ThreadID env) {
     if (!vmpi_is_thread(env)) return 0;
     pthread_mutex_lock(&suspension_lock);

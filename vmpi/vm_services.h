@@ -113,8 +113,9 @@ typedef struct VmpiVmServices {
     const char *(*thread_name)(void *vm, VMPI_ThreadID thread);
     /* Threads in the language (vm/interp/scheduler.h): the thread's handle
      * object (NULL if it has none), the thread that started it (NULL for
-     * main), and VMPI_THREAD_RUNNABLE, _MONITOR_WAIT or _CONDVAR_WAIT.
-     * NULL in a VM without them (a mock). */
+     * main), and VMPI_THREAD_RUNNABLE, _MONITOR_WAIT or _CONDVAR_WAIT,
+     * with VMPI_THREAD_INTERRUPTED OR'd in while the thread's interrupted
+     * flag is set.  NULL in a VM without them (a mock). */
     const Obj *(*thread_object)(void *vm, VMPI_ThreadID thread);
     VMPI_ThreadID (*thread_parent)(void *vm, VMPI_ThreadID thread);
     int32_t (*thread_status)(void *vm, VMPI_ThreadID thread);

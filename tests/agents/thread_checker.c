@@ -3,12 +3,14 @@
  * language: the fields of THREAD_START, THREAD_END, MONITOR_CONTENDED_*,
  * MONITOR_WAIT and MONITOR_WAITED, and GetThreadObject, GetThreadStatus,
  * GetCallTrace of other threads, per-thread GetCurrentThreadCpuTime and
- * SuspendThread from a system thread, on tests/threads/agent_program.gcl.
+ * SuspendThread from a system thread, and the INTERRUPTED bit, on
+ * tests/threads/agent_program.gcl.
  * At JVM_SHUT_DOWN it writes, on stderr:
  *
  *   thread_checker: threads: starts=S ends=S named=S groups=S parents=P objects=S main_object=yes
  *   thread_checker: contended: enter/entered pairs ok, exits=yes, entrant waits=yes
  *   thread_checker: waits: timed=yes untimed=yes status=yes
+ *   thread_checker: interrupt: woken early=yes, bit while set=yes, cleared=yes
  *   thread_checker: traces: every other thread's trace has frames
  *   thread_checker: cpu: the idle thread used less CPU than main
  *   thread_checker: suspension: others ran while spinner was suspended, its trace stable
@@ -54,6 +56,8 @@ static bool timed_wait_ok, untimed_wait_ok;
 static int status_errors, trace_errors;
 static bool seen_condvar_wait, seen_monitor_wait;
 static int cpu_checked = -1; /* 1 ok, 0 failed, -1 never checked */
+/* The interruptee's three waits (agent_program.gcl): 1 ok, 0 failed, -1 not seen. */
+static int woken_early = -1, bit_while_set = -1, bit_cleared = -1;
 static const char *suspension_result = "not tried";
 
 static Seen *find(VMPI_ThreadID env);
@@ -246,6 +250,23 @@ static void thread_end(const VMPI_Event *event) {
     }
 }
 
+/* The interruptee's waits, at their MONITOR_WAITED: the first (600000 ms)
+ * was interrupted, so it ended early, and the flag, which waking does not
+ * clear, shows as INTERRUPTED; the second (7 ms) returned at once with the
+ * bit still set; the third (8 ms), after interrupted() cleared the flag,
+ * waited its time without the bit. */
+static void check_interruptee(const Seen *self, int64_t waited) {
+    bool bit = (vmpi->GetThreadStatus(self->env) & VMPI_THREAD_INTERRUPTED) != 0;
+    switch (self->wait_timeout) {
+    case 600000: woken_early = waited < 600000 && bit; break;
+    case 7: bit_while_set = waited == 0 && bit; break;
+    case 8: bit_cleared = waited >= 8 && !bit; break;
+    default: break;
+    }
+}
+
+static const char *yes_no(int checked) { return checked == 1 ? "yes" : checked == 0 ? "no" : "never"; }
+
 static void monitor_event(const VMPI_Event *event, Seen *self) {
     VMPI_ObjectID object = event->u.monitor.object;
     switch (event->event_type) {
@@ -287,6 +308,7 @@ static void monitor_event(const VMPI_Event *event, Seen *self) {
         self->wait_timeout = event->u.monitor_wait.timeout;
         break;
     case VMPI_EVENT_MONITOR_WAITED:
+        if (strcmp(self->name, "interruptee") == 0) check_interruptee(self, event->u.monitor_wait.timeout);
         if (self->waiting != event->u.monitor_wait.object) {
             pair_errors++;
         } else if (self->wait_timeout == 25) {
@@ -351,6 +373,8 @@ static void report(void) {
                 pair_errors, entered, exits, exits_without_entrant);
     fprintf(stderr, "thread_checker: waits: timed=%s untimed=%s status=%s\n", timed_wait_ok ? "yes" : "no",
             untimed_wait_ok ? "yes" : "no", !status_errors && seen_condvar_wait && seen_monitor_wait ? "yes" : "no");
+    fprintf(stderr, "thread_checker: interrupt: woken early=%s, bit while set=%s, cleared=%s\n", yes_no(woken_early),
+            yes_no(bit_while_set), yes_no(bit_cleared));
     if (trace_errors) fprintf(stderr, "thread_checker: traces: %d traces without frames\n", trace_errors);
     else fprintf(stderr, "thread_checker: traces: every other thread's trace has frames\n");
     fprintf(stderr, "thread_checker: cpu: %s\n", cpu_checked == 1 ? "the idle thread used less CPU than main"

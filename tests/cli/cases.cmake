@@ -347,10 +347,12 @@ endforeach()
 set(threads_tests ${CMAKE_CURRENT_SOURCE_DIR}/threads)
 # The same seed gives the same interleaving and so the same event stream,
 # byte for byte: threads, contended monitors, waits and allocations.
-foreach(example threads_contended_lock threads_producer_consumer threads_handoff)
+foreach(program ${CMAKE_SOURCE_DIR}/examples/threads_contended_lock.gcl ${CMAKE_SOURCE_DIR}/examples/threads_producer_consumer.gcl
+        ${CMAKE_SOURCE_DIR}/examples/threads_handoff.gcl ${threads_tests}/interrupt.gcl)
+  get_filename_component(example ${program} NAME_WE)
   case(cli/threads/same_seed_same_stream/${example} 0 - -
        sh -c "for run in 1 2\ndo \"$0\" --seed=11 -agentlib:trace=file=$2_$run.jsonl,events=THREAD_START:THREAD_END:OBJECT_ALLOC:GC_START:GC_FINISH:MONITOR_CONTENDED_ENTER:MONITOR_CONTENDED_ENTERED:MONITOR_CONTENDED_EXIT:MONITOR_WAIT:MONITOR_WAITED $1 > /dev/null || exit 1\ndone\ncmp $2_1.jsonl $2_2.jsonl && grep -q THREAD_START $2_1.jsonl"
-       ${VMRUN} ${CMAKE_SOURCE_DIR}/examples/${example}.gcl ${example})
+       ${VMRUN} ${program} ${example})
 endforeach()
 # The contended lock example does contend under --seed, and every
 # CONTENDED_ENTER is followed by its ENTERED.
@@ -360,6 +362,14 @@ case(cli/threads/contended_lock_contends 0 - -
 # Misuse is a runtime error with a stack trace.
 case(cli/threads/wait_without_owning 1 - "^error: wait without owning the object's monitor@@    at wait_unowned.main \\(wait_unowned.gcl:8\\)"
      ${VMRUN} ${threads_tests}/wait_unowned.gcl)
+# A notified waiter's entry count is restored (it was 0 for a thread that
+# had never waited to enter, so it never gave the monitor up).
+foreach(seed 1 2)
+  case(cli/threads/notified_entry_count/seed${seed} 0 ${threads_tests}/notified_entry_count.expected ""
+       ${VMRUN} --seed=${seed} ${threads_tests}/notified_entry_count.gcl)
+endforeach()
+case(cli/threads/notified_entry_count/unseeded 0 ${threads_tests}/notified_entry_count.expected ""
+     ${VMRUN} ${threads_tests}/notified_entry_count.gcl)
 # Two threads that take two locks in opposite orders: every thread blocked.
 case(cli/threads/deadlock 1 - "^error: deadlock: every thread is blocked"
      ${VMRUN} --seed=1 ${threads_tests}/deadlock.gcl)
@@ -368,7 +378,7 @@ case(cli/threads/class_named_thread 1 - "the class name 'Thread' is reserved for
 # Every THREAD_* and MONITOR_* field and the thread functions, with an agent
 # system thread suspending one VM thread while the others run
 # (tests/agents/thread_checker.c), under every collector, with --gc-stress.
-set(thread_checker_expected "^thread_checker: threads: starts=7 ends=7 named=7 groups=7 parents=6 objects=7 main_object=yes$@@^thread_checker: contended: enter/entered pairs ok, exits=yes, entrant waits=yes$@@^thread_checker: waits: timed=yes untimed=yes status=yes$@@^thread_checker: traces: every other thread's trace has frames$@@^thread_checker: cpu: the idle thread used less CPU than main$@@^thread_checker: suspension: others ran while spinner was suspended, its trace stable$@@^thread_checker: heap dump: every live thread's THREAD_BLOCK, the contended object's MONITOR_USED$@@^thread_checker: monitor dump: owners ok, entrants ok, notify waiters ok$")
+set(thread_checker_expected "^thread_checker: threads: starts=8 ends=8 named=8 groups=8 parents=7 objects=8 main_object=yes$@@^thread_checker: contended: enter/entered pairs ok, exits=yes, entrant waits=yes$@@^thread_checker: waits: timed=yes untimed=yes status=yes$@@^thread_checker: interrupt: woken early=yes, bit while set=yes, cleared=yes$@@^thread_checker: traces: every other thread's trace has frames$@@^thread_checker: cpu: the idle thread used less CPU than main$@@^thread_checker: suspension: others ran while spinner was suspended, its trace stable$@@^thread_checker: heap dump: every live thread's THREAD_BLOCK, the contended object's MONITOR_USED$@@^thread_checker: monitor dump: owners ok, entrants ok, notify waiters ok$")
 foreach(gc ${GCLAB_COLLECTORS})
   case(cli/threads/thread_checker/${gc} 0 ${threads_tests}/agent_program.expected "${thread_checker_expected}"
        ${VMRUN} --gc=${gc} --vmpi-strict -agentpath:$<TARGET_FILE:test_agent_thread_checker>
@@ -376,4 +386,33 @@ foreach(gc ${GCLAB_COLLECTORS})
   case(cli/threads/thread_checker_stress/${gc} 0 ${threads_tests}/agent_program.expected "${thread_checker_expected}"
        ${VMRUN} --gc=${gc} --gc-stress --verify-heap --seed=5 --vmpi-strict
        -agentpath:$<TARGET_FILE:test_agent_thread_checker> ${threads_tests}/agent_program.gcl)
+endforeach()
+# interrupt(t) and interrupted(): a sleeper and a waiter woken early, a
+# thread entering a monitor and one that has ended left alone; the same
+# output under every collector, with and without --seed, under --gc-stress,
+# and an event stream check accepts.
+set(interrupt_program ${threads_tests}/interrupt.gcl)
+foreach(gc ${GCLAB_COLLECTORS})
+  case(cli/threads/interrupt/${gc} 0 ${threads_tests}/interrupt.expected ""
+       ${VMRUN} --gc=${gc} ${interrupt_program})
+  case(cli/threads/interrupt_seeded/${gc} 0 ${threads_tests}/interrupt.expected ""
+       ${VMRUN} --gc=${gc} --seed=3 ${interrupt_program})
+  case(cli/threads/interrupt_stress/${gc} 0 ${threads_tests}/interrupt.expected ""
+       ${VMRUN} --gc=${gc} --gc-stress --verify-heap ${interrupt_program})
+  case(cli/threads/interrupt_check/${gc} 0 ${threads_tests}/interrupt.expected "^check: ok: "
+       ${VMRUN} --gc=${gc} -agentlib:check ${interrupt_program})
+endforeach()
+# INTERRUPT and INTERRUPTED survive vmc | vmdis | vmas byte for byte.
+case(cli/threads/interrupt_roundtrip 0 - ""
+     sh -c "\"$0\" \"$1\" -o interrupt.bc && \"$2\" interrupt.bc > interrupt.s && grep -q '^ *[0-9]*: interrupted$' interrupt.s && \"$3\" interrupt.s -o interrupt2.bc && cmp interrupt.bc interrupt2.bc"
+     ${VMC} ${interrupt_program} ${VMDIS} ${VMAS})
+# Misuse: a null Thread is a runtime error with a stack trace; an interrupt
+# does not wake a thread entering a monitor, so that is still a deadlock.
+case(cli/threads/interrupt_null 1 - "^error: null reference@@^    at interrupt_null.stop \\(interrupt_null.gcl:6\\)@@^    at interrupt_null.main \\(interrupt_null.gcl:13\\)"
+     ${VMRUN} ${threads_tests}/interrupt_null.gcl)
+case(cli/threads/interrupt_not_a_thread 1 - "interrupt_not_thread\\.gcl:3:15: type mismatch: argument 1 of 'interrupt' must be Thread, not string"
+     ${VMRUN} ${threads_tests}/interrupt_not_thread.gcl)
+foreach(seed 1 2)
+  case(cli/threads/interrupt_entering_deadlock/seed${seed} 1 - "^error: deadlock: every thread is blocked@@interrupt_entering_deadlock.gcl:18"
+       ${VMRUN} --seed=${seed} ${threads_tests}/interrupt_entering_deadlock.gcl)
 endforeach()

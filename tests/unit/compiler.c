@@ -561,3 +561,22 @@ Test(compiler_errors, threads_and_monitors) {
                  "t.gcl:1:20: type mismatch: wait takes an object, array, string or thread, not null");
     expect_error("class Thread { int n; }\nvoid main() {}", "t.gcl:1:7: the class name 'Thread' is reserved for threads");
 }
+
+/* interrupt(t) pops the Thread; interrupted() pushes a bool, dropped as a
+ * statement and usable as a condition. */
+Test(compiler, interrupt_and_interrupted) {
+    Program *p = compile_ok("void f() {}\n"
+                            "void main() { Thread t = start(f()); interrupt(t); interrupted(); if (interrupted()) sleep(1); }\n");
+    const ProgMethod *m = method_named(p, "t", "main");
+    char ops[1024];
+    opcode_list(m, ops, sizeof ops);
+    cr_assert_str_eq(ops, "ANULL START RSTORE RLOAD INTERRUPT INTERRUPTED PPOP INTERRUPTED JF PUSHI SLEEP RET");
+    program_free(p);
+}
+
+Test(compiler_errors, interrupts) {
+    expect_error("void main() { interrupt(1); }",
+                 "t.gcl:1:25: type mismatch: argument 1 of 'interrupt' must be Thread, not int");
+    expect_error("void main() { interrupt(); }", "t.gcl:1:15: wrong argument count for 'interrupt': expected 1, got 0");
+    expect_error("void main() { int b = interrupted(); }", "t.gcl:1:23: type mismatch: cannot assign bool to int");
+}

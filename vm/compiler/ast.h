@@ -46,6 +46,7 @@ typedef enum Builtin {
     BI_STR, BI_TOINT, BI_TODOUBLE, BI_EXIT,
     /* threads and monitors (docs/language.md "Threads", "Monitors") */
     BI_START, BI_JOIN, BI_SLEEP, BI_WAIT, BI_NOTIFY, BI_NOTIFYALL,
+    BI_INTERRUPT, BI_INTERRUPTED,
 } Builtin;
 
 typedef enum ExprKind {

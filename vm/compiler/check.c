@@ -434,6 +434,7 @@ static const struct {
     {"toInt", BI_TOINT}, {"toDouble", BI_TODOUBLE}, {"exit", BI_EXIT},
     {"start", BI_START}, {"join", BI_JOIN}, {"sleep", BI_SLEEP}, {"wait", BI_WAIT}, {"notify", BI_NOTIFY},
     {"notifyAll", BI_NOTIFYALL},
+    {"interrupt", BI_INTERRUPT}, {"interrupted", BI_INTERRUPTED},
 };
 
 static bool find_builtin(const char *name, Builtin *which) {
@@ -563,6 +564,8 @@ static void check_builtin(Checker *c, Expr *e, Builtin which) {
     case BI_EXIT: params[0] = ty->int_; num_params = 1; e->type = ty->void_; break;
     case BI_JOIN: params[0] = ty->thread; num_params = 1; e->type = ty->void_; break;
     case BI_SLEEP: params[0] = ty->int_; num_params = 1; e->type = ty->void_; break;
+    case BI_INTERRUPT: params[0] = ty->thread; num_params = 1; e->type = ty->void_; break;
+    case BI_INTERRUPTED: e->type = ty->bool_; break;
     default: break; /* handled above */
     }
     check_arg_count(c, at, name, num_params, n);

@@ -384,6 +384,8 @@ static void gen_builtin(Gen *g, Expr *e) {
         break;
     case BI_NOTIFY: emit(g, OP_NOTIFY, 0); break;
     case BI_NOTIFYALL: emit(g, OP_NOTIFY, 1); break;
+    case BI_INTERRUPT: emit(g, OP_INTERRUPT, 0); break;
+    case BI_INTERRUPTED: emit(g, OP_INTERRUPTED, 0); break;
     }
 }
 

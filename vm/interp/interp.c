@@ -872,6 +872,15 @@ op_NOTIFY:
     OUT_OF_LINE(vm_monitor_notify(thread, rsp - 1, pc[1] != 0));
     rsp--;
     NEXT(2);
+op_INTERRUPT: {
+    Obj *target = *--rsp;
+    CHECK_NOT_NULL(target);
+    OUT_OF_LINE(vm_thread_interrupt(thread, target));
+    NEXT(1);
+}
+op_INTERRUPTED:
+    PUSH_BOOL(vm_thread_interrupted(thread));
+    NEXT(1);
 
     /* ---- superinstructions (quicken.h): each does the work of the
      * sequence it replaced, whose bytes follow it unchanged ---- */

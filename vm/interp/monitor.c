@@ -15,7 +15,8 @@
  * enter, MONITOR_CONTENDED_ENTERED when it has entered after waiting,
  * MONITOR_CONTENDED_EXIT when it exits a monitor others wait to enter;
  * MONITOR_WAIT (the timeout, 0 for none) and MONITOR_WAITED (the
- * milliseconds actually waited, on the scheduler's clock).
+ * milliseconds actually waited, on the scheduler's clock, until notified,
+ * timed out or interrupted, and the monitor entered again).
  */
 #include "monitor.h"
 
@@ -138,21 +139,20 @@ void vm_monitor_exit(VMThread *thread, Obj **slot) {
     free_if_unused(thread->vm, m);
 }
 
-void vm_monitor_wait(VMThread *thread, Obj **slot, int64_t timeout_ms) {
+/* Gives `m` up, waits to be notified, interrupted or for `timeout_ms`, and
+ * owns `m` again, with its entry count, when it returns. */
+static void release_and_wait(VMThread *thread, VmMonitor *m, int64_t timeout_ms) {
     VM *vm = thread->vm;
-    VmMonitor *m = owned(thread, slot, "wait");
-    if (timeout_ms < 0) vm_runtime_errorf(thread, "wait: negative timeout %lld", (long long)timeout_ms);
-    if (VMPI_IS_ENABLED(MONITOR_WAIT)) vmpi_send_monitor_wait(VMPI_EVENT_MONITOR_WAIT, thread, *slot, timeout_ms);
-    uint64_t began = vm_thread_clock_us(vm);
     uint32_t count = m->count;
     VmMonitorWait *wait = vm_thread_monitor_wait(thread);
     wait->monitor = m;
     wait->ticket = vm->monitors->next_ticket++;
+    wait->saved_count = count; /* what hand_over restores once notified */
     m->num_waiting++;
     hand_over(vm, m);
-    bool timed_out = vm_thread_block(thread, VM_THREAD_WAITING, timeout_ms);
-    if (timed_out) {
-        /* Not notified: it enters again like any other thread. */
+    bool unnotified = vm_thread_block(thread, VM_THREAD_WAITING, timeout_ms);
+    if (unnotified) {
+        /* Timed out or interrupted: it enters again like any other thread. */
         m->num_waiting--;
         wait->monitor = NULL;
         if (!m->owner) {
@@ -164,6 +164,17 @@ void vm_monitor_wait(VMThread *thread, Obj **slot, int64_t timeout_ms) {
     }
     /* Notified: notify moved it to ENTERING and hand_over gave it the monitor. */
     wait->monitor = NULL;
+}
+
+/* Interrupted before it waits, it does not release the monitor and
+ * returns at once (MONITOR_WAITED: 0 ms), as Java's wait throws at once. */
+void vm_monitor_wait(VMThread *thread, Obj **slot, int64_t timeout_ms) {
+    VM *vm = thread->vm;
+    VmMonitor *m = owned(thread, slot, "wait");
+    if (timeout_ms < 0) vm_runtime_errorf(thread, "wait: negative timeout %lld", (long long)timeout_ms);
+    if (VMPI_IS_ENABLED(MONITOR_WAIT)) vmpi_send_monitor_wait(VMPI_EVENT_MONITOR_WAIT, thread, *slot, timeout_ms);
+    uint64_t began = vm_thread_clock_us(vm);
+    if (!vm_thread_is_interrupted(thread)) release_and_wait(thread, m, timeout_ms);
     if (VMPI_IS_ENABLED(MONITOR_WAITED)) {
         int64_t waited_ms = (int64_t)((vm_thread_clock_us(vm) - began) / 1000u);
         vmpi_send_monitor_wait(VMPI_EVENT_MONITOR_WAITED, thread, *slot, waited_ms);

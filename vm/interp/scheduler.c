@@ -36,6 +36,13 @@
  * When no thread can run and none has a deadline or is parked (an agent
  * could resume it), the program is deadlocked: a runtime error in the
  * thread that blocked last.
+ *
+ * Interrupts (docs/language.md "Threads"): interrupt(t), run by the baton
+ * holder, sets t's flag and, if t sleeps or waits, makes it runnable there
+ * and then, as its deadline would; so no deadlock check or --seed schedule
+ * ever sees a wake that is still to come.  A thread blocked in join or
+ * entering a monitor is not woken.  sleep and wait return at once while
+ * the flag is set; only interrupted() clears it.
  */
 #include "scheduler.h"
 
@@ -62,7 +69,8 @@ typedef struct VmThreadSched {
     pthread_cond_t wake;         /* signalled when handed the baton */
     _Atomic int state;           /* VmThreadState */
     uint64_t deadline_us;        /* SLEEPING or timed WAITING: when it wakes; 0 for none */
-    bool timed_out;
+    bool woke_unnotified;        /* the last block ended by its deadline or an interrupt */
+    _Atomic bool interrupted;    /* interrupt() set it, interrupted() clears it; agents read it */
     const VMThread *join_target; /* JOINING: the thread; NULL for main waiting for all */
     const LinkedMethod *entry;   /* what a started thread runs */
     char *name;                  /* the name VMThread.name points to */
@@ -155,6 +163,14 @@ static VmScheduler *scheduler_of(VMThread *running) {
 
 /* ---- the baton (all with s->lock held) ----------------------------------------- */
 
+/* Ends a sleep or wait without a notify: its deadline passed, or it was
+ * interrupted.  The thread runs when next handed the baton. */
+static void wake_unnotified(VMThread *t) {
+    t->sched->deadline_us = 0;
+    t->sched->woke_unnotified = true;
+    set_state(t, VM_THREAD_RUNNABLE);
+}
+
 /* Makes runnable every timed thread whose deadline has passed on the
  * logical clock (--seed); without --seed timed threads wake themselves. */
 static void wake_due(VM *vm, VmScheduler *s) {
@@ -165,9 +181,7 @@ static void wake_due(VM *vm, VmScheduler *s) {
         if (!t->sched || !t->sched->deadline_us || t->sched->deadline_us > s->logical_us) continue;
         VmThreadState state = state_of(t);
         if (state != VM_THREAD_SLEEPING && state != VM_THREAD_WAITING) continue;
-        t->sched->deadline_us = 0;
-        t->sched->timed_out = true;
-        set_state(t, VM_THREAD_RUNNABLE);
+        wake_unnotified(t);
     }
 }
 
@@ -236,11 +250,7 @@ static void await_baton(VmScheduler *s, VMThread *self) {
         pthread_cond_timedwait(&me->wake, &s->lock, &until);
         if (s->running == self || monotonic_us() < me->deadline_us) continue;
         VmThreadState state = state_of(self);
-        if (state == VM_THREAD_SLEEPING || state == VM_THREAD_WAITING) {
-            me->deadline_us = 0;
-            me->timed_out = true;
-            set_state(self, VM_THREAD_RUNNABLE);
-        }
+        if (state == VM_THREAD_SLEEPING || state == VM_THREAD_WAITING) wake_unnotified(self);
         if (!s->running && state_of(self) == VM_THREAD_RUNNABLE) s->running = self;
     }
     /* The allocation countdown (vmpi/heap_sampling.h) was the last
@@ -254,7 +264,7 @@ static bool block(VMThread *self, VmThreadState state, uint64_t timeout_us) {
     VM *vm = self->vm;
     VmScheduler *s = scheduler_of(self);
     pthread_mutex_lock(&s->lock);
-    self->sched->timed_out = false;
+    self->sched->woke_unnotified = false;
     self->sched->deadline_us = timeout_us ? vm_thread_clock_us(vm) + timeout_us : 0;
     set_state(self, state);
     if (!pass_baton(vm, s, self)) {
@@ -262,9 +272,9 @@ static bool block(VMThread *self, VmThreadState state, uint64_t timeout_us) {
         vm_runtime_errorf(self, "deadlock: every thread is blocked");
     }
     await_baton(s, self);
-    bool timed_out = self->sched->timed_out;
+    bool unnotified = self->sched->woke_unnotified;
     pthread_mutex_unlock(&s->lock);
-    return timed_out;
+    return unnotified;
 }
 
 bool vm_thread_block(VMThread *thread, VmThreadState state, int64_t timeout_ms) {
@@ -415,6 +425,7 @@ void vm_thread_join(VMThread *thread, const Obj *target_object) {
 }
 
 void vm_thread_sleep(VMThread *thread, int64_t ms) {
+    if (vm_thread_is_interrupted(thread)) return;
     if (!thread->vm->scheduler) {
         /* Alone: nobody to hand the baton to, only time to let pass. */
         if (ms <= 0) return;
@@ -436,6 +447,27 @@ void vm_thread_yield(VMThread *thread) {
     pass_baton(thread->vm, s, thread);
     await_baton(s, thread);
     pthread_mutex_unlock(&s->lock);
+}
+
+/* ---- interrupts ------------------------------------------------------------------ */
+
+void vm_thread_interrupt(VMThread *thread, const Obj *target_object) {
+    VMThread *target = vm_thread_of_object(thread->vm, target_object);
+    if (!target || !target->sched) return;
+    VmScheduler *s = thread->vm->scheduler;
+    pthread_mutex_lock(&s->lock);
+    VmThreadState state = state_of(target);
+    if (state != VM_THREAD_ENDED) atomic_store(&target->sched->interrupted, true);
+    if (state == VM_THREAD_SLEEPING || state == VM_THREAD_WAITING) wake_unnotified(target);
+    pthread_mutex_unlock(&s->lock);
+}
+
+bool vm_thread_interrupted(VMThread *thread) {
+    return thread->sched && atomic_exchange(&thread->sched->interrupted, false);
+}
+
+bool vm_thread_is_interrupted(const VMThread *thread) {
+    return thread->sched && atomic_load(&thread->sched->interrupted);
 }
 
 /* With the lock held: makes runnable the threads that wait for `ended`

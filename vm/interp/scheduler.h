@@ -56,13 +56,28 @@ void vm_scheduler_free(VM *vm);
 void vm_thread_join(VMThread *thread, const Obj *target);
 
 /* SLEEP: gives the baton away for `ms` milliseconds (of the logical clock
- * under --seed); 0 or less only yields. */
+ * under --seed); 0 or less only yields.  Returns early if interrupted, at
+ * once if the interrupted flag is set. */
 void vm_thread_sleep(VMThread *thread, int64_t ms);
 
 /* Blocks `thread` in `state` (ENTERING or WAITING) until another thread
  * makes it runnable (vm_thread_wake) or, if `timeout_ms` > 0, that time has
- * passed.  Returns true if it timed out. */
+ * passed, or (WAITING) it is interrupted.  Returns true if it woke by the
+ * time or an interrupt rather than by vm_thread_wake. */
 bool vm_thread_block(VMThread *thread, VmThreadState state, int64_t timeout_ms);
+
+/* INTERRUPT: sets the interrupted flag of the thread behind `target` (a
+ * Thread handle, not null) and, if it sleeps or waits, makes it runnable
+ * (a waiter enters the monitor again before wait returns).  A thread that
+ * has ended, or is joining or entering a monitor, is not woken. */
+void vm_thread_interrupt(VMThread *thread, const Obj *target);
+
+/* INTERRUPTED: the running thread's interrupted flag, which it clears. */
+bool vm_thread_interrupted(VMThread *thread);
+
+/* Whether the flag is set, leaving it (wait, and GetThreadStatus from
+ * agent threads). */
+bool vm_thread_is_interrupted(const VMThread *thread);
 
 /* Makes a blocked thread runnable; it runs when next handed the baton. */
 void vm_thread_wake(VMThread *thread);

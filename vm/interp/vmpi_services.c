@@ -62,13 +62,20 @@ static VMPI_ThreadID thread_parent(void *vm, VMPI_ThreadID thread) {
 
 /* JVMPI 1.2's thread states: waiting to enter a monitor is MONITOR_WAIT;
  * waiting on one, sleeping and joining are CONDVAR_WAIT. */
-static int32_t thread_status(void *vm, VMPI_ThreadID thread) {
-    (void)vm;
-    switch (vm_thread_state(thread_of(thread))) {
+static int32_t thread_state(const VMThread *t) {
+    switch (vm_thread_state(t)) {
     case VM_THREAD_ENTERING: return VMPI_THREAD_MONITOR_WAIT;
     case VM_THREAD_WAITING: case VM_THREAD_SLEEPING: case VM_THREAD_JOINING: return VMPI_THREAD_CONDVAR_WAIT;
     default: return VMPI_THREAD_RUNNABLE;
     }
+}
+
+/* The state, with the INTERRUPTED bit while the thread's interrupted flag
+ * is set (interrupt() set it, interrupted() has not cleared it). */
+static int32_t thread_status(void *vm, VMPI_ThreadID thread) {
+    (void)vm;
+    const VMThread *t = thread_of(thread);
+    return thread_state(t) | (vm_thread_is_interrupted(t) ? VMPI_THREAD_INTERRUPTED : 0);
 }
 
 static VmpiStackMark stack_mark(void *vm, VMPI_ThreadID thread) {

@@ -86,4 +86,6 @@ const OpTypes verify_op_types[256] = {
     [OP_MONEXIT] = T("", "", "R", ""),
     [OP_WAIT] = T("J", "", "R", ""),
     [OP_NOTIFY] = T("", "", "R", ""),
+    [OP_INTERRUPT] = T("", "", "T", ""),
+    [OP_INTERRUPTED] = T("", "Z", "", ""),
 };
