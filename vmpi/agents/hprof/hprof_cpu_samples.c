@@ -58,6 +58,10 @@ static void sample_threads(HprofSampler *s) {
     size_t n = threads_to_sample(s);
     for (size_t i = 0; i < n; i++) {
         VMPI_ThreadID env = s->to_sample[i];
+        /* A blocked thread (join, sleep, wait, a contended monitor) uses no
+         * CPU, and reaches no safepoint to be suspended at until it runs
+         * again: the round would stall on it. */
+        if (vmpi->GetThreadStatus(env) != VMPI_THREAD_RUNNABLE) continue;
         vmpi->SuspendThread(env);
         if (!(vmpi->GetThreadStatus(env) & VMPI_THREAD_SUSPENDED)) continue; /* ended, or the VM is exiting */
         VMPI_CallTrace trace = {.env_id = env, .frames = s->frames};

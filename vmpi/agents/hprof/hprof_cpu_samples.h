@@ -1,8 +1,14 @@
 /*
  * hprof_cpu_samples.h -- hprof's cpu=samples: a system thread that, every
- * `interval` milliseconds, suspends each VM thread in turn, takes its call
- * trace, resumes it and hands the trace to the agent to count (the HPROF
- * agent manual, "CPU Usage Sampling Profiles (cpu=samples)").
+ * `interval` milliseconds, suspends each runnable VM thread in turn, takes
+ * its call trace, resumes it and hands the trace to the agent to count (the
+ * HPROF agent manual, "CPU Usage Sampling Profiles (cpu=samples)": "the
+ * stack of all running threads").  A thread blocked in join, sleep, wait or
+ * a contended monitor is skipped, as JDK hprof skips threads that are not
+ * runnable: it uses no CPU, and would not reach a safepoint to be
+ * suspended at before it runs again (docs/architecture.md, "Threads").
+ * A runnable thread waiting for the scheduler's baton is sampled where it
+ * stopped: it parks once it has the baton.
  *
  * The sampler runs on an agent system thread (CreateSystemThread), started
  * at JVM_INIT_DONE and stopped at JVM_SHUT_DOWN before the profile is
