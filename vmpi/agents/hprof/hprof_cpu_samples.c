@@ -84,45 +84,51 @@ static void sample_threads(HprofSampler *s) {
     }
 }
 
-static void sampler_thread(void *arg) {
-    (void)arg;
-    HprofSampler *s = running;
+/* The loop of both system threads: `act` every interval, without
+ * `control`, until the sampler is stopped.  Returns with `control` held. */
+static void each_interval(HprofSampler *s, void (*act)(HprofSampler *s)) {
     VMPI_Interface *vmpi = s->vmpi;
     vmpi->RawMonitorEnter(s->control);
     while (s->state == HPROF_SAMPLER_RUNNING) {
         vmpi->RawMonitorWait(s->control, s->interval_ms); /* woken early by a stop */
         if (s->state != HPROF_SAMPLER_RUNNING) break;
         vmpi->RawMonitorExit(s->control);
-        sample_threads(s);
+        act(s);
         vmpi->RawMonitorEnter(s->control);
     }
-    s->state = HPROF_SAMPLER_STOPPED;
-    vmpi->RawMonitorNotifyAll(s->control);
-    vmpi->RawMonitorExit(s->control);
 }
 
-/* Every interval, while the sampler runs: if it is suspending a thread
- * that has blocked meanwhile (not runnable, so it reaches no safepoint
- * until it runs again), gives that suspension up with ResumeThread, which
- * makes SuspendThread return (vmpi/threads.c).  A parked thread counts as
- * runnable, so a suspension that succeeded is left alone. */
+static void sampler_thread(void *arg) {
+    (void)arg;
+    HprofSampler *s = running;
+    each_interval(s, sample_threads);
+    s->state = HPROF_SAMPLER_STOPPED;
+    s->vmpi->RawMonitorNotifyAll(s->control);
+    s->vmpi->RawMonitorExit(s->control);
+}
+
+/* If the sampler is suspending a thread that has blocked meanwhile (not
+ * runnable, so it reaches no safepoint until it runs again), gives that
+ * suspension up with ResumeThread, which makes SuspendThread return
+ * (vmpi/threads.c).  A parked thread counts as runnable, so a suspension
+ * that succeeded is left alone. */
+static void unstall(HprofSampler *s) {
+    VMPI_Interface *vmpi = s->vmpi;
+    vmpi->RawMonitorEnter(s->control);
+    VMPI_ThreadID target = s->suspending;
+    vmpi->RawMonitorExit(s->control);
+    if (!target) return;
+    int32_t status = vmpi->GetThreadStatus(target) & ~(VMPI_THREAD_SUSPENDED | VMPI_THREAD_INTERRUPTED);
+    if (status != VMPI_THREAD_RUNNABLE) vmpi->ResumeThread(target);
+}
+
 static void unstaller_thread(void *arg) {
     (void)arg;
     HprofSampler *s = running;
-    VMPI_Interface *vmpi = s->vmpi;
-    vmpi->RawMonitorEnter(s->control);
-    while (s->state == HPROF_SAMPLER_RUNNING) {
-        vmpi->RawMonitorWait(s->control, s->interval_ms); /* woken early by a stop */
-        VMPI_ThreadID target = s->suspending;
-        if (!target || s->state != HPROF_SAMPLER_RUNNING) continue;
-        vmpi->RawMonitorExit(s->control);
-        int32_t status = vmpi->GetThreadStatus(target) & ~(VMPI_THREAD_SUSPENDED | VMPI_THREAD_INTERRUPTED);
-        if (status != VMPI_THREAD_RUNNABLE) vmpi->ResumeThread(target);
-        vmpi->RawMonitorEnter(s->control);
-    }
+    each_interval(s, unstall);
     s->unstaller_running = false;
-    vmpi->RawMonitorNotifyAll(s->control);
-    vmpi->RawMonitorExit(s->control);
+    s->vmpi->RawMonitorNotifyAll(s->control);
+    s->vmpi->RawMonitorExit(s->control);
 }
 
 bool hprof_sampler_start(HprofSampler *s) {
