@@ -15,7 +15,8 @@
 #     lock, the synchronized line in work; for the handoff, the wait line;
 #   - threads_burn.gcl (two threads burning CPU, main in join) with
 #     cpu=samples,thread=y: the CPU SAMPLES rows come from both burners'
-#     traces and none from main's (blocked threads are not sampled);
+#     traces (main's too, if a round came before it reached join: not
+#     checked, it depends on timing);
 #   - threads_burn.gcl 1000 with cpu=times,thread=y: step is entered 1000
 #     times under each burner's traces, burn once each;
 #   - monitor_state.gcl under --seed, which exits holding its lock twice
@@ -114,8 +115,10 @@ for gc in "$@"; do
     grep -q '(Raw)$' "lock_$gc.txt" && fail "$gc: an agent's private raw monitor in MONITOR TIME"
 
     run "burn_$gc" "$tests/threads_burn.gcl" cpu=samples,thread=y,interval=1 2000000
-    [ "$(sampled_threads "burn_$gc.txt")" = "200002 200003 " ] ||
-        fail "$gc: threads_burn sampled threads '$(sampled_threads "burn_$gc.txt")', not both burners alone"
+    case "$(sampled_threads "burn_$gc.txt")" in
+    *"200002 200003 ") ;; # main (200001) too if a round came before it reached join
+    *) fail "$gc: threads_burn sampled threads '$(sampled_threads "burn_$gc.txt")', not both burners" ;;
+    esac
 
     run "times_$gc" "$tests/threads_burn.gcl" cpu=times,thread=y 1000
     [ "$(calls_by_thread "times_$gc.txt" threads_burn.step)" = "200002 1000 200003 1000 " ] ||
