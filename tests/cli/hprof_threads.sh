@@ -13,6 +13,8 @@
 #     started; MONITOR TIME has a (Java) row for the example's lock class
 #     with a count above 0 under a TRACE of the file -- for the contended
 #     lock, the synchronized line in work; for the handoff, the wait line;
+#     no raw monitor named with a leading '_' (hprof's own, the sampler's
+#     among them) in either section;
 #   - threads_burn.gcl (two threads burning CPU, main in join) with
 #     cpu=samples,thread=y: the CPU SAMPLES rows come from both burners'
 #     traces (main's too, if a round came before it reached join: not
@@ -113,6 +115,7 @@ for gc in "$@"; do
     java_row "lock_$gc.txt" Counter "threads_contended_lock.work(threads_contended_lock.gcl:16)"
     java_row "handoff_$gc.txt" Turn "threads_handoff.player(threads_handoff.gcl:12)"
     grep -q '(Raw)$' "lock_$gc.txt" && fail "$gc: an agent's private raw monitor in MONITOR TIME"
+    grep -q 'RAW MONITOR "_' "lock_$gc.txt" && fail "$gc: hprof's own raw monitors in MONITOR DUMP"
 
     run "burn_$gc" "$tests/threads_burn.gcl" cpu=samples,thread=y,interval=1 2000000
     case "$(sampled_threads "burn_$gc.txt")" in
