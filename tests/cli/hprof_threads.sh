@@ -12,7 +12,9 @@
 #     starts, and each has a THREAD END; every TRACE carries a thread that
 #     started; MONITOR TIME has a (Java) row for the example's lock class
 #     with a count above 0 under a TRACE of the file -- for the contended
-#     lock, the synchronized line in work; for the handoff, the wait line;
+#     lock, the synchronized line in work; for the handoff, main's timed
+#     wait (the players may take turns without ever waiting, when the
+#     scheduler switches between their rounds);
 #     no raw monitor named with a leading '_' (hprof's own, the sampler's
 #     among them) in either section;
 #   - threads_burn.gcl (two threads burning CPU, main in join) with
@@ -113,7 +115,7 @@ for gc in "$@"; do
     threads "handoff_$gc.txt" ping pong
     java_row "pc_$gc.txt" Queue Queue.
     java_row "lock_$gc.txt" Counter "threads_contended_lock.work(threads_contended_lock.gcl:16)"
-    java_row "handoff_$gc.txt" Turn "threads_handoff.player(threads_handoff.gcl:12)"
+    java_row "handoff_$gc.txt" Turn "threads_handoff.main(threads_handoff.gcl:28)"
     grep -q '(Raw)$' "lock_$gc.txt" && fail "$gc: an agent's private raw monitor in MONITOR TIME"
     grep -q 'RAW MONITOR "_' "lock_$gc.txt" && fail "$gc: hprof's own raw monitors in MONITOR DUMP"
 
