@@ -267,3 +267,11 @@ grep -q '^SITES END$' sites.txt || exit 18")
 case(cli/hprof/force_n 0 - "" sh -c "${hprof_force}" ${VMRUN} ${hello})
 
 # ---- end of net= and force=n -----------------------------------------------------------
+
+# hprof with threads (issue 11's sample agent): cpu=samples over every VM
+# thread, thread=y traces, cpu=times per thread, and monitor=y with the
+# language's monitors -- the thread examples under every collector, a known
+# MONITOR DUMP, and --seed repeating it (cli/hprof_threads.sh).
+case(cli/hprof/threads_every_collector 0 - ""
+     sh ${cli}/hprof_threads.sh ${VMRUN} ${CMAKE_SOURCE_DIR}/examples ${CMAKE_CURRENT_SOURCE_DIR}/hprof
+        ${GCLAB_COLLECTORS})

@@ -32,8 +32,10 @@
  * cpu=old times calls as cpu=times does but by pair of methods, callee and
  * caller (hprof_cpu_old.h), and writes the older HPROF's prof lines.
  * monitor=y writes the MONITOR DUMP (from a MONITOR_DUMP asked for at each
- * dump) and MONITOR TIME (from the raw monitor contention events)
- * sections (hprof_monitor.h).
+ * dump) and MONITOR TIME (from the contention and wait events of the
+ * language's monitors and of raw monitors) sections (hprof_monitor.h);
+ * a monitor of the language is named by its object's class, which hprof
+ * asks the VM for (RequestEvent(OBJECT_ALLOC)).
  *
  * format=b writes the same dumps in the HPROF binary format instead
  * (hprof_binary.h), into the same file.
@@ -221,6 +223,15 @@ static void record_thread(const VMPI_Event *event, bool start) {
         r->name = copy_string(event->u.thread_start.thread_name);
         r->group = copy_string(event->u.thread_start.group_name);
     }
+}
+
+/* A thread's number while it lives, 0 once its THREAD_END came (the VM
+ * keeps an ended thread's record: MONITOR_DUMP still lists it). */
+static uint32_t live_thread_number(VMPI_ThreadID env) {
+    uint32_t number = thread_number(env);
+    for (size_t i = 0; i < num_thread_records && number; i++)
+        if (!thread_records[i].start && thread_records[i].number == number) number = 0;
+    return number;
 }
 
 /* ---- the text output ----------------------------------------------------------------- */
@@ -709,6 +720,42 @@ static void sampled_alloc(const VMPI_Event *event) {
                       hprof_sites_trace(&sites, &trace, opts.thread ? thread_number(event->env_id) : 0));
 }
 
+/* ---- monitors of the language (monitor=y) ----------------------------------------- */
+
+/* The class of the object object_class_name asks about, from the
+ * OBJECT_ALLOC the VM answers with on the same thread, inside the
+ * request. */
+static _Thread_local bool asking_object_class;
+static _Thread_local HprofSite object_class;
+
+/* The requested OBJECT_ALLOC that answers object_class_name: true if this
+ * event is it. */
+static bool answers_object_class(const VMPI_Event *event) {
+    if (!asking_object_class || event->event_type != (VMPI_EVENT_OBJECT_ALLOC | VMPI_REQUESTED_EVENT)) return false;
+    object_class = (HprofSite){.class_id = (uint64_t)(uintptr_t)event->u.obj_alloc.class_id,
+                               .is_array = event->u.obj_alloc.is_array};
+    return true;
+}
+
+/* The name of the class of a monitor's object ("Counter", "int[]"), in
+ * this thread's buffer, until the next call; NULL if the VM knows no such
+ * object.  With GC disabled, as in the monitor events and dumps. */
+static const char *object_class_name(void *object) {
+    static _Thread_local char name[256];
+    asking_object_class = true;
+    int32_t answer = vmpi->RequestEvent(VMPI_EVENT_OBJECT_ALLOC, object);
+    asking_object_class = false;
+    return answer == VMPI_OK ? site_class_name(&object_class, name, sizeof name) : NULL;
+}
+
+/* MONITOR_CONTENDED_ENTERED and MONITOR_WAITED: the wait, charged to the
+ * object's class and the thread's trace now (the synchronized or wait
+ * line). */
+static void java_monitor_waited(const VMPI_Event *event, VMPI_ObjectID object) {
+    const char *class_name = object_class_name(object);
+    hprof_monitor_java_waited(&monitors, class_name, current_trace_index(event->env_id));
+}
+
 static void handle_event(const VMPI_Event *event) {
     switch (event->event_type & ~VMPI_REQUESTED_EVENT) {
     case VMPI_EVENT_OBJECT_ALLOC: object_alloc(event); break;
@@ -752,7 +799,13 @@ static void handle_event(const VMPI_Event *event) {
     case VMPI_EVENT_RAW_MONITOR_CONTENDED_ENTERED:
         hprof_monitor_contended_entered(&monitors, event, current_trace_index(event->env_id));
         break;
-    case VMPI_EVENT_MONITOR_DUMP: hprof_monitor_read_dump(&monitors, event, trace_index, thread_number); break;
+    case VMPI_EVENT_MONITOR_DUMP:
+        hprof_monitor_read_dump(&monitors, event, trace_index, thread_number, live_thread_number, object_class_name);
+        break;
+    case VMPI_EVENT_MONITOR_CONTENDED_ENTER:
+    case VMPI_EVENT_MONITOR_WAIT: hprof_monitor_contended_enter(); break;
+    case VMPI_EVENT_MONITOR_CONTENDED_ENTERED: java_monitor_waited(event, event->u.monitor.object); break;
+    case VMPI_EVENT_MONITOR_WAITED: java_monitor_waited(event, event->u.monitor_wait.object); break;
     case VMPI_EVENT_DATA_RESET_REQUEST: reset_counts(event->env_id); break;
     case VMPI_EVENT_JVM_INIT_DONE:
         if (opts.cpu_samples && !hprof_sampler_start(&sampler)) {
@@ -887,6 +940,7 @@ static void stop_profiling(void) {
 
 static void notify_event(VMPI_Event *event) {
     int32_t code = event->event_type & ~VMPI_REQUESTED_EVENT;
+    if (answers_object_class(event)) return; /* inside object_class_name, which holds the lock */
     if (code == VMPI_EVENT_OBJECT_ALLOC && !atomic_load(&lock.in_gc) && batch_alloc(event)) return;
     if (opts.net[0] && !closed && !atomic_load(&lock.in_gc)) {
         if (hprof_net_lost(out.write_errno)) {
@@ -972,6 +1026,10 @@ VMPI_EXPORT int32_t VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved) {
     if (opts.monitor) {
         vmpi->EnableEvent(VMPI_EVENT_RAW_MONITOR_CONTENDED_ENTER, NULL);
         vmpi->EnableEvent(VMPI_EVENT_RAW_MONITOR_CONTENDED_ENTERED, NULL);
+        vmpi->EnableEvent(VMPI_EVENT_MONITOR_CONTENDED_ENTER, NULL);
+        vmpi->EnableEvent(VMPI_EVENT_MONITOR_CONTENDED_ENTERED, NULL);
+        vmpi->EnableEvent(VMPI_EVENT_MONITOR_WAIT, NULL);
+        vmpi->EnableEvent(VMPI_EVENT_MONITOR_WAITED, NULL);
     }
     if (opts.cpu_times || opts.cpu_old) {
         vmpi->EnableEvent(VMPI_EVENT_METHOD_ENTRY, NULL);

@@ -1,8 +1,19 @@
 /*
  * hprof_cpu_samples.h -- hprof's cpu=samples: a system thread that, every
- * `interval` milliseconds, suspends each VM thread in turn, takes its call
- * trace, resumes it and hands the trace to the agent to count (the HPROF
- * agent manual, "CPU Usage Sampling Profiles (cpu=samples)").
+ * `interval` milliseconds, suspends each runnable VM thread in turn, takes
+ * its call trace, resumes it and hands the trace to the agent to count (the
+ * HPROF agent manual, "CPU Usage Sampling Profiles (cpu=samples)": "the
+ * stack of all running threads").  A thread blocked in join, sleep, wait or
+ * a contended monitor is skipped, as JDK hprof skips threads that are not
+ * runnable: it uses no CPU, and would not reach a safepoint to be
+ * suspended at before it runs again (docs/architecture.md, "Threads").
+ * A runnable thread waiting for the scheduler's baton is sampled where it
+ * stopped: it parks once it has the baton.  A thread can still block
+ * between the sampler's look at it and its safepoint (main calling join
+ * right after starting its threads); SuspendThread would then wait until
+ * it runs again, and the sampler with it.  A second system thread, the
+ * unstaller, looks every interval and gives such a suspension up
+ * (ResumeThread): that thread is not sampled in that round.
  *
  * The sampler runs on an agent system thread (CreateSystemThread), started
  * at JVM_INIT_DONE and stopped at JVM_SHUT_DOWN before the profile is
@@ -16,7 +27,10 @@
  *
  * Invariant: `live` lists the threads started and not ended (THREAD_START
  * and THREAD_END, under the agent's lock); `state` (under `control`) is
- * RUNNING exactly while the sampler thread may still sample.
+ * RUNNING exactly while the sampler thread may still sample;
+ * `suspending` (under `control`) is the thread the sampler is suspending
+ * or has suspended, NULL between two; `unstaller_running` (under
+ * `control`) is true until the unstaller has left its loop.
  */
 #ifndef GCLAB_HPROF_CPU_SAMPLES_H
 #define GCLAB_HPROF_CPU_SAMPLES_H
@@ -46,6 +60,8 @@ typedef struct HprofSampler {
     HprofSampleRecorder record;
     VMPI_RawMonitor control;        /* guards state; the sampler sleeps on it */
     HprofSamplerState state;
+    VMPI_ThreadID suspending;       /* under control */
+    bool unstaller_running;         /* under control */
     VMPI_ThreadID *live;            /* under the agent's lock */
     size_t num_live, live_capacity;
     VMPI_ThreadID *to_sample;       /* the sampler's copy of `live` */
@@ -68,7 +84,8 @@ void hprof_sampler_thread_end(HprofSampler *s, VMPI_ThreadID env);
 bool hprof_sampler_start(HprofSampler *s);
 
 /* At JVM_SHUT_DOWN, without the agent's lock: stops the sampler and waits
- * until its thread has taken its last sample -- or, if `in_gc` (the VM is
+ * until its thread has taken its last sample and the unstaller has
+ * stopped -- or, if `in_gc` (the VM is
  * exiting from inside a collection, where the agent's lock stays held and
  * the sampler may wait for it for good), at most 100 ms. */
 void hprof_sampler_stop(HprofSampler *s, bool in_gc);

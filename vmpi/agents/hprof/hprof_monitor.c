@@ -34,27 +34,44 @@ static int64_t now_ns(void) {
 
 void hprof_monitor_contended_enter(void) { waiting_since = now_ns(); }
 
+/* A raw monitor is its ID (id NULL: a monitor of the language, which is its
+ * class's name). */
+static bool same_monitor(const HprofContention *c, VMPI_RawMonitor id, const char *name) {
+    return c->id == id && (id || strcmp(c->name, name) == 0);
+}
+
 static HprofContention *contention(HprofMonitors *m, VMPI_RawMonitor id, const char *name, uint32_t trace) {
+    if (!name) name = "";
     for (size_t i = 0; i < m->num_contentions; i++)
-        if (m->contentions[i].id == id && m->contentions[i].trace == trace) return &m->contentions[i];
+        if (m->contentions[i].trace == trace && same_monitor(&m->contentions[i], id, name)) return &m->contentions[i];
     if (!agent_grow((void **)&m->contentions, &m->capacity, m->num_contentions + 1, sizeof *m->contentions, 16))
         return NULL;
-    char *copy = strdup(name ? name : "");
+    char *copy = strdup(name);
     if (!copy) return NULL;
     m->contentions[m->num_contentions] = (HprofContention){.id = id, .name = copy, .trace = trace};
     return &m->contentions[m->num_contentions++];
 }
 
-void hprof_monitor_contended_entered(HprofMonitors *m, const VMPI_Event *event, uint32_t trace) {
+/* The calling thread's wait, which started at hprof_monitor_contended_enter,
+ * charged to the monitor and trace. */
+static void charge(HprofMonitors *m, VMPI_RawMonitor id, const char *name, uint32_t trace) {
     int64_t waited = now_ns() - waiting_since;
-    HprofContention *c = trace == UINT32_MAX ? NULL
-                                             : contention(m, event->u.raw_monitor.id, event->u.raw_monitor.name, trace);
+    HprofContention *c = trace == UINT32_MAX ? NULL : contention(m, id, name, trace);
     if (!c) {
         m->failed = true;
         return;
     }
     c->count++;
     c->time += waited > 0 ? waited : 0;
+}
+
+void hprof_monitor_contended_entered(HprofMonitors *m, const VMPI_Event *event, uint32_t trace) {
+    charge(m, event->u.raw_monitor.id, event->u.raw_monitor.name, trace);
+}
+
+void hprof_monitor_java_waited(HprofMonitors *m, const char *class_name, uint32_t trace) {
+    if (!class_name) m->failed = true; /* the object's class could not be learnt */
+    else charge(m, NULL, class_name, trace);
 }
 
 /* ---- MONITOR DUMP -------------------------------------------------------------------- */
@@ -104,13 +121,17 @@ static void read_raw_monitor(FILE *text, HprofReader *r, HprofThreadNumber threa
     write_waiters(out, r, "waiting to be notified", thread_number);
 }
 
-/* One JVMPI_MONITOR_JAVA record: a monitor of the language, on an object. */
-static void read_java_monitor(FILE *text, HprofReader *r, HprofThreadNumber thread_number) {
+/* One JVMPI_MONITOR_JAVA record: a monitor of the language, on an object,
+ * named by the object's class and its ID. */
+static void read_java_monitor(FILE *text, HprofReader *r, HprofThreadNumber thread_number,
+                              HprofObjectClassName object_class) {
     void *object = take_pointer(r);
     VMPI_ThreadID owner = take_pointer(r);
     uint32_t entries = hprof_take_u4(r);
     if (!r->overrun) {
-        fprintf(text, "    MONITOR %p%s\n", object, entries ? "" : " unowned");
+        const char *class_name = object_class(object);
+        fprintf(text, "    MONITOR %s(%p)%s\n", class_name ? class_name : "<unknown class>", object,
+                entries ? "" : " unowned");
         write_owner(text, owner, entries, thread_number);
     }
     write_waiters(text, r, "waiting to enter", thread_number);
@@ -130,7 +151,8 @@ static void write_status(FILE *text, int32_t status) {
 }
 
 void hprof_monitor_read_dump(HprofMonitors *m, const VMPI_Event *event, HprofTraceIndex trace_index,
-                             HprofThreadNumber thread_number) {
+                             HprofThreadNumber thread_number, HprofThreadNumber live_thread_number,
+                             HprofObjectClassName object_class) {
     free(m->dump_text);
     m->dump_text = NULL;
     m->dump_len = 0;
@@ -141,6 +163,7 @@ void hprof_monitor_read_dump(HprofMonitors *m, const VMPI_Event *event, HprofTra
     }
     for (int32_t t = 0; t < event->u.monitor_dump.num_traces; t++) {
         const VMPI_CallTrace *trace = &event->u.monitor_dump.traces[t];
+        if (!live_thread_number(trace->env_id)) continue; /* it has ended: the VM keeps its record */
         uint32_t index = trace_index(trace->env_id, trace);
         if (index == UINT32_MAX) m->failed = true;
         fprintf(text, "    THREAD %u, trace %u, status: ", thread_number(trace->env_id), HPROF_FIRST_TRACE + index);
@@ -151,7 +174,7 @@ void hprof_monitor_read_dump(HprofMonitors *m, const VMPI_Event *event, HprofTra
     while (r.at < r.end && !r.overrun) {
         uint8_t type = hprof_take_u1(&r);
         if (type == VMPI_MONITOR_RAW) read_raw_monitor(text, &r, thread_number);
-        else if (type == VMPI_MONITOR_JAVA) read_java_monitor(text, &r, thread_number);
+        else if (type == VMPI_MONITOR_JAVA) read_java_monitor(text, &r, thread_number, object_class);
         else r.overrun = true; /* the VM makes no other (monitor_dump.c) */
     }
     if (fclose(text) != 0 || r.overrun) m->failed = true;
@@ -192,8 +215,9 @@ bool hprof_monitors_write(const HprofMonitors *m, TraceOutput *out, const char *
             double self = total ? (double)c->time / (double)total : 0;
             if (self < cutoff) break;
             accum += self;
-            snprintf(line, sizeof line, "%4zu %5.2f%% %5.2f%% %7llu %5u %s (Raw)\n", i + 1, self * 100,
-                     accum * 100, (unsigned long long)c->count, HPROF_FIRST_TRACE + c->trace, c->name);
+            snprintf(line, sizeof line, "%4zu %5.2f%% %5.2f%% %7llu %5u %s (%s)\n", i + 1, self * 100,
+                     accum * 100, (unsigned long long)c->count, HPROF_FIRST_TRACE + c->trace, c->name,
+                     c->id ? "Raw" : "Java");
             trace_output_text(out, line);
         }
     }

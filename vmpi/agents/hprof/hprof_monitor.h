@@ -5,6 +5,11 @@
  *
  *   MONITOR DUMP BEGIN
  *       THREAD 200001, trace 300002, status: R
+ *       THREAD 200002, trace 300005, status: MW
+ *       MONITOR Counter(0x300040000078)
+ *   	owner: thread 200001, entry count: 2
+ *   	waiting to enter: thread 200002
+ *   	waiting to be notified:
  *       RAW MONITOR "held"(0x55d0c3a1e2b0)
  *   	owner: thread 200001, entry count: 2
  *   	waiting to enter: <agent thread>
@@ -16,30 +21,40 @@
  *
  *   MONITOR TIME BEGIN (total = 12 ms) DATE
  *   rank   self  accum   count trace monitor
- *      1 100.00% 100.00%       1 300003 held (Raw)
+ *      1 75.00% 75.00%     310 300004 Counter (Java)
+ *      2 25.00% 100.00%       1 300003 held (Raw)
  *   MONITOR TIME END
  *
  * MONITOR DUMP is read from a MONITOR_DUMP (JVMPI 1.2 section 4.4, as
- * vmpi/monitor_dump.c builds it), requested at each dump: every VM thread
- * with the TRACE of its stack and its status (R runnable, MW monitor wait,
- * CW condition wait, with "S|" when suspended and "intr|" when
- * interrupted), then every raw monitor with its owner, entry count and
- * waiters.  gclab's language has no monitors yet, so raw monitors are all
- * there is; those named with a leading '_' are agents' private locks
- * (hprof's own among them) and are left out, as their contention events
- * are.  A thread that is not a VM thread (an agent's system thread) has no
- * number: `<agent thread>`.
+ * vmpi/monitor_dump.c builds it), requested at each dump: every live VM
+ * thread with the TRACE of its stack and its status (R runnable, MW
+ * monitor wait, CW condition wait, with "S|" when suspended and "intr|"
+ * when interrupted; a thread that has ended is left out, though the VM
+ * keeps its record), then every monitor of the language in use, named by
+ * its object's class and ID, and every raw monitor, each with its owner,
+ * entry count and waiters (waiting to enter, then waiting to be notified).
+ * Raw monitors named with a leading '_' are agents' private locks (hprof's
+ * own among them) and are left out, as their contention events are.  A
+ * thread that is not a VM thread (an agent's system thread) has no number:
+ * `<agent thread>`.
  *
- * MONITOR TIME is built from RAW_MONITOR_CONTENDED_ENTER and _ENTERED: the
+ * MONITOR TIME is built from the contention events: from
+ * MONITOR_CONTENDED_ENTER (RAW_MONITOR_CONTENDED_ENTER) to _ENTERED, the
  * time (wall clock) a thread waited to enter a monitor another thread held,
- * charged to the monitor and the TRACE of the waiting thread (empty for an
- * agent thread), ranked by time, cut at `cutoff`; `total` is the sum in
- * milliseconds, and the column header is written when there is a row.
+ * and from MONITOR_WAIT to MONITOR_WAITED the time it waited to be
+ * notified (or for its timeout), as JDK hprof counts a wait as a hit of
+ * its monitor.  Each is charged to the monitor -- a raw monitor by its
+ * name, "(Raw)", a monitor of the language by its object's class, "(Java)",
+ * as JDK hprof keys them (objects move, classes do not) -- and to the TRACE
+ * of the waiting thread (empty for an agent thread), which tells an entry
+ * (the synchronized line) from a wait (the wait call's line).  Rows are
+ * ranked by time, cut at `cutoff`; `total` is the sum in milliseconds, and
+ * the column header is written when there is a row.
  *
  * Invariant: `contentions` holds one entry per (monitor, trace) that waited
- * at least once; a thread's wait starts at its CONTENDED_ENTER (kept per OS
- * thread: agent threads share the NULL thread ID) and is charged at its
- * CONTENDED_ENTERED.
+ * at least once; a thread's wait starts at its CONTENDED_ENTER or WAIT
+ * (kept per OS thread: each VM thread has its own, and agent threads share
+ * the NULL thread ID) and is charged at its CONTENDED_ENTERED or WAITED.
  */
 #ifndef GCLAB_HPROF_MONITOR_H
 #define GCLAB_HPROF_MONITOR_H
@@ -52,8 +67,8 @@
 #include "vmpi.h"
 
 typedef struct HprofContention {
-    VMPI_RawMonitor id;
-    char *name;
+    VMPI_RawMonitor id;   /* NULL: a monitor of the language */
+    char *name;           /* the raw monitor's, or the object's class's */
     uint32_t trace;       /* the waiting thread's, as an index into the sites' traces */
     uint64_t count;
     int64_t time;         /* ns waited */
@@ -65,6 +80,10 @@ typedef struct HprofContention {
 typedef uint32_t (*HprofTraceIndex)(VMPI_ThreadID env, const VMPI_CallTrace *trace);
 typedef uint32_t (*HprofThreadNumber)(VMPI_ThreadID env);
 
+/* The name of an object's class, NULL if it cannot be learnt (with GC
+ * disabled: the object ID stays valid). */
+typedef const char *(*HprofObjectClassName)(void *object);
+
 typedef struct HprofMonitors {
     HprofContention *contentions;
     size_t num_contentions, capacity;
@@ -75,16 +94,24 @@ typedef struct HprofMonitors {
 
 void hprof_monitors_free(HprofMonitors *m);
 
-/* RAW_MONITOR_CONTENDED_ENTER: the calling thread starts waiting. */
+/* RAW_MONITOR_CONTENDED_ENTER, MONITOR_CONTENDED_ENTER or MONITOR_WAIT:
+ * the calling thread starts waiting. */
 void hprof_monitor_contended_enter(void);
 
 /* RAW_MONITOR_CONTENDED_ENTERED: the calling thread's wait, charged to the
  * monitor and `trace` (UINT32_MAX: not recorded, the profile is failed). */
 void hprof_monitor_contended_entered(HprofMonitors *m, const VMPI_Event *event, uint32_t trace);
 
-/* A MONITOR_DUMP, read into text. */
+/* MONITOR_CONTENDED_ENTERED or MONITOR_WAITED: the same for a monitor of
+ * the language, on an object of class `class_name` (NULL: unknown, the
+ * profile is failed). */
+void hprof_monitor_java_waited(HprofMonitors *m, const char *class_name, uint32_t trace);
+
+/* A MONITOR_DUMP, read into text: threads whose live_thread_number is 0
+ * are left out; owners and waiters are named by thread_number. */
 void hprof_monitor_read_dump(HprofMonitors *m, const VMPI_Event *event, HprofTraceIndex trace_index,
-                             HprofThreadNumber thread_number);
+                             HprofThreadNumber thread_number, HprofThreadNumber live_thread_number,
+                             HprofObjectClassName object_class);
 
 /* Both sections: the last dump read (empty if none), and the times so far;
  * TRACE numbers are HPROF_FIRST_TRACE + index.  False, with nothing
