@@ -184,6 +184,12 @@ extern uint64_t vmpi_arena_generation;
 void vmpi_disable_gc(void);
 void vmpi_enable_gc(void);
 void vmpi_run_gc(void);
+/* Whether RunGC, called on this thread, waits for a safepoint to collect
+ * at (a thread the VM does not run), where its checks are made. */
+bool vmpi_run_gc_at_safepoint(void);
+/* The VM is shutting down (true; dispatch.c, before JVM_SHUT_DOWN): a RunGC
+ * waiting for a safepoint gives up; or a new VM attached (false). */
+void vmpi_run_gc_shutting_down(bool shutting_down);
 
 /* threads.c */
 /* Whether `env` names one of the attached VM's threads (any pointer may be

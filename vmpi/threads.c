@@ -236,6 +236,7 @@ void vmpi_threads_shut_down(void) {
     shutting_down = true;
     pthread_cond_broadcast(&suspension_changed);
     pthread_mutex_unlock(&suspension_lock);
+    vmpi_run_gc_shutting_down(true); /* and one waiting in RunGC */
 }
 
 void vmpi_forget_threads(void) {
@@ -244,6 +245,7 @@ void vmpi_forget_threads(void) {
     num_ended = 0;
     shutting_down = false;
     pthread_mutex_unlock(&suspension_lock);
+    vmpi_run_gc_shutting_down(false);
 }
 
 /* JVMPI 1.4.2 SuspendThreadList and ResumeThreadList: `one` for each

@@ -37,6 +37,8 @@ typedef enum VmRequest {
     VM_REQUEST_SCHEDULE = 1u << 6,   /* set while more than one thread lives: every poll
                                         counts the time slice down (scheduler.c); never
                                         cleared by serving it */
+    VM_REQUEST_RUN_GC = 1u << 7,     /* RunGC from an agent's system thread: collect here
+                                        (vmpi/gc_control.c, vmpi_serve_requested_gc) */
 } VmRequest;
 
 /* The pending VmRequest bits, for every thread of the process. */
