@@ -250,7 +250,8 @@ case(cli/hprof/sampled_sites_every_collector 0 - ""
 add_executable(hprof_frontend ${CMAKE_CURRENT_SOURCE_DIR}/hprof/frontend.c)
 foreach(gc ${GCLAB_COLLECTORS})
   case(cli/hprof/frontend/${gc} 0 - ""
-       $<TARGET_FILE:hprof_frontend> ${VMRUN} ${gc} ${CMAKE_CURRENT_SOURCE_DIR}/hprof/frontend_target.gcl)
+       $<TARGET_FILE:hprof_frontend> ${VMRUN} ${gc} ${CMAKE_CURRENT_SOURCE_DIR}/hprof/frontend_target.gcl
+       ${CMAKE_CURRENT_SOURCE_DIR}/hprof/frontend_threads.gcl)
 endforeach()
 # force=n, as HPROF does it: a profile whose file exists goes to NAME.PID.txt
 # (".txt" after the PID) and the file is left alone; force=y (the default)
