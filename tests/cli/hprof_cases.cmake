@@ -27,7 +27,7 @@ foreach(bad
     "heap=sites,cutoff=2@@option 'cutoff=2': takes a ratio from 0 to 1"
     "heap=sites,lineno=maybe@@option 'lineno=maybe': takes y or n"
     "heap=sites,file=@@option 'file=': takes a file name"
-    "heap=dump,pprof=p.pb.gz@@option 'pprof=p.pb.gz': has no table to write: give heap=sites, heap=all, cpu=samples or cpu=times"
+    "heap=dump,pprof=p.pb.gz@@option 'pprof=p.pb.gz': has no table to write: give heap=sites, heap=all, sample=, cpu=samples or cpu=times"
     "cpu=old,folded=f.folded@@option 'folded=f.folded': has no table to write"
     "heap=sites,folded=@@option 'folded=': takes a file name"
     "heap=sites,folded=f.folded,folded_value=calls@@option 'folded_value=calls': takes alloc_objects, alloc_space"

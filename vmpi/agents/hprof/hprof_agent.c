@@ -146,6 +146,9 @@ static bool vm_heap_seen;
  * size and allocation trace. */
 static bool tracks_objects(void) { return opts.heap_sites || opts.heap_dump; }
 
+/* sample= follows its sampled objects' frees and moves (hprof_sampled.h). */
+static bool samples_heap(void) { return opts.sample_interval >= 0; }
+
 /* ---- names ------------------------------------------------------------------------- */
 
 static char *copy_string(const char *text) {
@@ -464,6 +467,7 @@ static void export_tables(void) {
     HprofStacks stacks;
     hprof_stacks_init(&stacks, &sites, method_name);
     bool done = (!opts.heap_sites || hprof_stacks_add_sites(&stacks, site_class_name)) &&
+                (!samples_heap() || hprof_sampled_add_stacks(&sampled, &stacks, site_class_name)) &&
                 (!opts.cpu_times || hprof_stacks_add_cpu_times(&stacks, &cpu_times)) &&
                 (!opts.cpu_samples || hprof_stacks_add_cpu_samples(&stacks, &cpu_times, opts.interval * 1000000LL)) &&
                 hprof_export_dump(&export, &stacks);
@@ -486,7 +490,7 @@ static void write_dump(void) {
     date_now(date);
     const char *heap = opts.heap_sites ? "allocation sites"
                        : opts.heap_dump ? "Java heap"
-                       : opts.sample_interval >= 0 ? "sampled allocation sites" : "";
+                       : samples_heap() ? "sampled allocation sites" : "";
     const char *cpu = opts.cpu_times     ? "CPU usage by timing methods"
                       : opts.cpu_samples ? "CPU usage by sampling running threads"
                       : opts.cpu_old     ? "CPU usage in old prof format"
@@ -502,7 +506,7 @@ static void write_dump(void) {
         write_new_traces();
         if (opts.heap_dump) hprof_dump_write(&dump, &out, date);
         if (opts.heap_sites) write_sites(date, opts.cutoff, false, NULL);
-        if (opts.sample_interval >= 0) hprof_sampled_write(&sampled, &out, opts.cutoff, date, site_class_name);
+        if (samples_heap()) hprof_sampled_write(&sampled, &out, opts.cutoff, date, site_class_name);
         if (opts.cpu_times || opts.cpu_samples) write_cpu_table(date, opts.cutoff);
         if (opts.cpu_old) write_cpu_old();
         if (opts.monitor && !hprof_monitors_write(&monitors, &out, date, opts.cutoff)) out_of_memory = true;
@@ -733,17 +737,27 @@ static void handle_event(const VMPI_Event *event) {
     case VMPI_EVENT_METHOD_EXIT:
         hprof_cpu_times_exit(&cpu_times, event->env_id, event->u.method.method_id, vmpi->GetCurrentThreadCpuTime());
         break;
-    case VMPI_EVENT_OBJECT_FREE: hprof_sites_free_object(&sites, (uint64_t)(uintptr_t)event->u.obj_free.obj_id); break;
+    case VMPI_EVENT_OBJECT_FREE:
+        if (tracks_objects()) hprof_sites_free_object(&sites, (uint64_t)(uintptr_t)event->u.obj_free.obj_id);
+        if (samples_heap()) hprof_sampled_free_object(&sampled, (uint64_t)(uintptr_t)event->u.obj_free.obj_id);
+        break;
     case VMPI_EVENT_OBJECT_MOVE:
-        hprof_sites_move(&sites, (uint64_t)(uintptr_t)event->u.obj_move.obj_id,
-                         (int32_t)(intptr_t)event->u.obj_move.new_arena_id,
-                         (uint64_t)(uintptr_t)event->u.obj_move.new_obj_id);
+        if (tracks_objects())
+            hprof_sites_move(&sites, (uint64_t)(uintptr_t)event->u.obj_move.obj_id,
+                             (int32_t)(intptr_t)event->u.obj_move.new_arena_id,
+                             (uint64_t)(uintptr_t)event->u.obj_move.new_obj_id);
+        if (samples_heap())
+            hprof_sampled_move(&sampled, (uint64_t)(uintptr_t)event->u.obj_move.obj_id,
+                               (int32_t)(intptr_t)event->u.obj_move.new_arena_id,
+                               (uint64_t)(uintptr_t)event->u.obj_move.new_obj_id);
         break;
     case VMPI_EVENT_ARENA_DELETE:
-        hprof_sites_delete_arena(&sites, (int32_t)(intptr_t)event->u.delete_arena.arena_id);
+        if (tracks_objects()) hprof_sites_delete_arena(&sites, (int32_t)(intptr_t)event->u.delete_arena.arena_id);
+        if (samples_heap()) hprof_sampled_delete_arena(&sampled, (int32_t)(intptr_t)event->u.delete_arena.arena_id);
         break;
     case VMPI_EVENT_GC_START:
-        if (!hprof_sites_reserve(&sites)) out_of_memory = true;
+        if (!hprof_sites_reserve(&sites) || (samples_heap() && !hprof_sampled_reserve(&sampled)))
+            out_of_memory = true;
         break;
     case VMPI_EVENT_CLASS_LOAD:
         record_class(event);
@@ -983,10 +997,15 @@ VMPI_EXPORT int32_t VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved) {
     }
     vmpi->NotifyEvent = notify_event;
     for (size_t i = 0; i < sizeof wanted / sizeof wanted[0]; i++)
-        if (tracks_objects() || !is_heap_sites_event(wanted[i])) vmpi->EnableEvent(wanted[i], NULL);
-    hprof_sampled_init(&sampled, opts.sample_interval);
+        if (tracks_objects() || !is_heap_sites_event(wanted[i]) || (samples_heap() && wanted[i] != VMPI_EVENT_OBJECT_ALLOC))
+            vmpi->EnableEvent(wanted[i], NULL);
+    if (!hprof_sampled_init(&sampled, opts.sample_interval)) {
+        fprintf(stderr, "hprof: out of memory\n");
+        trace_output_abandon(&out);
+        return VMPI_ERR;
+    }
     hprof_cpu_switches_init(&cpu_switches);
-    if (opts.sample_interval >= 0) {
+    if (samples_heap()) {
         vmpi->SetHeapSamplingInterval(opts.sample_interval);
         vmpi->EnableEvent(VMPI_EVENT_SAMPLED_OBJECT_ALLOC, NULL);
     }
