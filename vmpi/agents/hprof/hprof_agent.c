@@ -991,6 +991,7 @@ VMPI_EXPORT int32_t VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved) {
         trace_output_abandon(&out);
         return VMPI_ERR;
     }
+    if (opts.binary) hprof_binary_control_settings(&binary, tracks_objects(), opts.cpu_samples, opts.depth);
     if (!hprof_export_open(&export, &opts)) {
         trace_output_abandon(&out);
         return VMPI_ERR;
