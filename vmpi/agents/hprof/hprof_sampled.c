@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "../common/grow.h"
+#include "hprof_objects.h"
 
 bool hprof_sampled_init(HprofSampled *s, int32_t interval) {
     *s = (HprofSampled){.interval = interval};
@@ -44,11 +45,6 @@ static void leave_site(const IdEntry *entry, void *sampled) {
     site->live_objects = site->live_samples ? site->live_objects - 1 / p : 0;
 }
 
-static void forget(HprofSampled *s, IdEntry *entry) {
-    leave_site(entry, s);
-    idmap_remove(&s->objects, entry);
-}
-
 void hprof_sampled_add(HprofSampled *s, const VMPI_Event *sample, uint32_t trace) {
     uint64_t obj = (uint64_t)(uintptr_t)sample->u.sampled_alloc.obj_id;
     HprofSampledSite *site =
@@ -78,25 +74,11 @@ void hprof_sampled_add(HprofSampled *s, const VMPI_Event *sample, uint32_t trace
 }
 
 void hprof_sampled_free_object(HprofSampled *s, uint64_t obj_id) {
-    IdEntry *entry = idmap_find(&s->objects, obj_id);
-    if (entry) forget(s, entry);
+    hprof_objects_free(&s->objects, obj_id, leave_site, s);
 }
 
 void hprof_sampled_move(HprofSampled *s, uint64_t obj_id, int32_t new_arena, uint64_t new_obj_id) {
-    IdEntry *entry = idmap_find(&s->objects, obj_id);
-    IdEntry *clash;
-    if (!entry) { /* not sampled; but a sampled object whose address it takes died unreported */
-        if (new_obj_id != obj_id && (clash = idmap_find(&s->objects, new_obj_id))) forget(s, clash);
-        return;
-    }
-    IdEntry moved = *entry;
-    idmap_remove(&s->objects, entry); /* first: a move may keep its address */
-    if ((clash = idmap_find(&s->objects, new_obj_id))) forget(s, clash);
-    if (!new_obj_id) { /* moved out of sight: count it gone */
-        leave_site(&moved, s);
-        return;
-    }
-    idmap_insert(&s->objects, new_obj_id, new_arena, moved.size)->tag = moved.tag; /* room: one was removed */
+    hprof_objects_move(&s->objects, obj_id, new_arena, new_obj_id, leave_site, s);
 }
 
 void hprof_sampled_delete_arena(HprofSampled *s, int32_t arena_id) {
