@@ -20,9 +20,9 @@
  * on this thread, or the only one loaded; a call from an agent's own thread
  * with several loaded is counted as nobody's (slot VMPI_MAX_AGENTS).
  *
- * RunGC from an OS thread the VM does not run (an agent's system thread,
- * as HPROF's front-end listener calls it for FORCE GC) cannot collect
- * there: the program's thread may be running.  It asks for a collection at
+ * RunGC from an agent's system thread (CreateSystemThread; as HPROF's
+ * front-end listener calls it for FORCE GC) cannot collect there: the
+ * program's thread may be running.  It asks for a collection at
  * the running thread's next safepoint (VM_REQUEST_RUN_GC, served by
  * vmpi_serve_requested_gc, where the thread's state is saved and no event
  * is being delivered) and waits until that safepoint has served it, so
@@ -93,7 +93,7 @@ static void run_gc_at_safepoint(void) {
     pthread_mutex_unlock(&run_gc_lock);
 }
 
-bool vmpi_run_gc_at_safepoint(void) { return vmpi_vm && vmpi_vm->request_suspension && !vmpi_current_env(); }
+bool vmpi_run_gc_at_safepoint(void) { return vmpi_on_system_thread && vmpi_vm && vmpi_vm->request_suspension; }
 
 void vmpi_run_gc(void) {
     static bool warned;

@@ -307,9 +307,12 @@ static unsigned system_threads_in_agent;
 static pthread_mutex_t system_threads_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t system_thread_returned = PTHREAD_COND_INITIALIZER;
 
+_Thread_local bool vmpi_on_system_thread;
+
 static void *run_system_thread(void *arg) {
     SystemThreadStart start = *(SystemThreadStart *)arg;
     free(arg);
+    vmpi_on_system_thread = true;
     start.f(NULL);
     pthread_mutex_lock(&system_threads_lock);
     system_threads_in_agent--;
