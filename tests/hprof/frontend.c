@@ -752,23 +752,28 @@ static bool work_grew(const Samples *now, const Samples *from) { return now->wor
 static bool total_grew(const Samples *now, const Samples *from) { return now->total > from->total; }
 static unsigned long long work_samples(const Samples *s) { return s->work; }
 
-/* The worker's thread object, from its THREAD START; 0 if none came. */
+/* The worker's thread object, from its THREAD START; 0 if none came.
+ * The thread starts when it first runs, which may be after "ready": DUMP
+ * TRACES is asked for until its THREAD START has come (each answer sends
+ * only the THREAD records not sent before, so all received is searched). */
 static unsigned long long worker_object(int fd) {
-    Batch b = {0};
-    simple(&b, 0x06); /* DUMP TRACES: the THREAD records */
-    simple(&b, 0x04);
-    send_batch(fd, &b);
-    const char *text = answer_until(fd, "HEAP SUMMARY");
-    unsigned long long object = 0;
-    for (const char *p = text ? strstr(text, "THREAD START (obj=") : NULL; p; p = strstr(p + 1, "THREAD START (obj=")) {
-        unsigned long long obj;
-        char name[32];
-        unsigned id;
-        if (sscanf(p, "THREAD START (obj=%llx, id = %u, name=\"%31[^\"]", &obj, &id, name) == 3 &&
-            strcmp(name, "worker") == 0)
-            object = obj;
+    for (int waited = 0; waited < WAIT_MS; waited += 20) {
+        Batch b = {0};
+        simple(&b, 0x06); /* DUMP TRACES: the THREAD records */
+        simple(&b, 0x04);
+        send_batch(fd, &b);
+        if (!answer_until(fd, "HEAP SUMMARY")) return 0;
+        for (const char *p = strstr(received, "THREAD START (obj="); p; p = strstr(p + 1, "THREAD START (obj=")) {
+            unsigned long long obj;
+            char name[32];
+            unsigned id;
+            if (sscanf(p, "THREAD START (obj=%llx, id = %u, name=\"%31[^\"]", &obj, &id, name) == 3 &&
+                strcmp(name, "worker") == 0)
+                return obj;
+        }
+        sleep_ms(20);
     }
-    return object;
+    return 0;
 }
 
 /* cpu=samples: CONTROL 4 with the worker's thread object stops its
