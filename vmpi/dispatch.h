@@ -184,6 +184,12 @@ extern uint64_t vmpi_arena_generation;
 void vmpi_disable_gc(void);
 void vmpi_enable_gc(void);
 void vmpi_run_gc(void);
+/* Whether RunGC, called on this thread, waits for a safepoint to collect
+ * at (an agent's system thread), where its checks are made. */
+bool vmpi_run_gc_at_safepoint(void);
+/* The VM is shutting down (true; dispatch.c, before JVM_SHUT_DOWN): a RunGC
+ * waiting for a safepoint gives up; or a new VM attached (false). */
+void vmpi_run_gc_shutting_down(bool shutting_down);
 
 /* threads.c */
 /* Whether `env` names one of the attached VM's threads (any pointer may be
@@ -200,6 +206,8 @@ void vmpi_suspend_thread(VMPI_ThreadID env);
 void vmpi_resume_thread(VMPI_ThreadID env);
 int32_t vmpi_get_thread_status(VMPI_ThreadID env);
 int32_t vmpi_thread_has_run(VMPI_ThreadID env);
+/* Whether this OS thread is an agent's system thread (CreateSystemThread). */
+extern _Thread_local bool vmpi_on_system_thread;
 /* The VM is shutting down: no thread will reach a safepoint again, so a
  * SuspendThread waiting for one gives up (dispatch.c, before JVM_SHUT_DOWN). */
 void vmpi_threads_shut_down(void);

@@ -19,8 +19,23 @@
  * argument: the agent is the one whose NotifyEvent or VMPI_OnLoad is running
  * on this thread, or the only one loaded; a call from an agent's own thread
  * with several loaded is counted as nobody's (slot VMPI_MAX_AGENTS).
+ *
+ * RunGC from an agent's system thread (CreateSystemThread; as HPROF's
+ * front-end listener calls it for FORCE GC) cannot collect there: the
+ * program's thread may be running.  It asks for a collection at
+ * the running thread's next safepoint (VM_REQUEST_RUN_GC, served by
+ * vmpi_serve_requested_gc, where the thread's state is saved and no event
+ * is being delivered) and waits until that safepoint has served it, so
+ * the collection is over when RunGC returns.  It gives up when the VM
+ * shuts down first.  Invariant, under run_gc_lock: gcs_served counts the
+ * safepoints that served a request; a caller waits for it to pass the
+ * value it saw when it asked.  A VM that cannot stop its threads (no
+ * request_suspension: a mock) collects on the caller's thread.
  */
+#include <pthread.h>
 #include <stdio.h>
+
+#include "../vm/interp/safepoint.h"
 
 #include "control.h"
 #include "strict.h"
@@ -64,10 +79,30 @@ void vmpi_enable_gc(void) {
     }
 }
 
+static pthread_mutex_t run_gc_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t run_gc_served = PTHREAD_COND_INITIALIZER;
+static uint64_t gcs_served;
+static bool run_gc_shutting_down;
+
+/* RunGC from a thread the VM does not run: see the top. */
+static void run_gc_at_safepoint(void) {
+    pthread_mutex_lock(&run_gc_lock);
+    uint64_t asked_at = gcs_served;
+    vm_request(VM_REQUEST_RUN_GC);
+    while (gcs_served == asked_at && !run_gc_shutting_down) pthread_cond_wait(&run_gc_served, &run_gc_lock);
+    pthread_mutex_unlock(&run_gc_lock);
+}
+
+bool vmpi_run_gc_at_safepoint(void) { return vmpi_on_system_thread && vmpi_vm && vmpi_vm->request_suspension; }
+
 void vmpi_run_gc(void) {
     static bool warned;
     Gc *gc = vmpi_gc();
     if (!gc) return;
+    if (vmpi_run_gc_at_safepoint()) {
+        run_gc_at_safepoint();
+        return;
+    }
     if (gc_is_disabled(gc)) {
         if (!warned) {
             warned = true;
@@ -78,6 +113,21 @@ void vmpi_run_gc(void) {
         return;
     }
     gc_collect(gc, GC_REASON_REQUESTED);
+}
+
+void vmpi_serve_requested_gc(void) {
+    vmpi_run_gc();
+    pthread_mutex_lock(&run_gc_lock);
+    gcs_served++;
+    pthread_cond_broadcast(&run_gc_served);
+    pthread_mutex_unlock(&run_gc_lock);
+}
+
+void vmpi_run_gc_shutting_down(bool shutting_down) {
+    pthread_mutex_lock(&run_gc_lock);
+    run_gc_shutting_down = shutting_down;
+    pthread_cond_broadcast(&run_gc_served);
+    pthread_mutex_unlock(&run_gc_lock);
 }
 
 const char *vmpi_gc_disabled_by(void) {

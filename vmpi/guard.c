@@ -399,7 +399,9 @@ static VMPI_ObjectID guarded_get_method_class(VMPI_MethodID method_id) {
 static void guarded_run_gc(void) {
     ENTER("RunGC");
     Gc *gc = vmpi_gc();
-    if (vmpi_strict && gc && gc_is_disabled(gc))
+    /* From a system thread the collection waits for a safepoint, where
+     * RunGC checks again: the VM thread's state now is not its then. */
+    if (vmpi_strict && gc && !vmpi_run_gc_at_safepoint() && gc_is_disabled(gc))
         vmpi_breach(VMPI_RULE_RUN_GC, NULL, vmpi_gc_disabled_by() ? "GC is disabled by DisableGC"
                                                                    : "GC is disabled: the event is sent with GC disabled");
     if (vmpi_strict && vmpi_delivering) vmpi_breach(VMPI_RULE_RUN_GC, NULL, "called inside an event handler");

@@ -95,6 +95,10 @@ void vmpi_serve_suspension(const struct VMThread *thread);
 void vmpi_serve_suspension_handing_off(const struct VMThread *thread, void (*release)(void *ctx),
                                        void (*reacquire)(void *ctx), void *ctx);
 void vmpi_thread_ended(const struct VMThread *thread);
+/* At a safepoint where the VM asked for it (VM_REQUEST_RUN_GC): the
+ * collection an agent's system thread asked for with RunGC, which then
+ * returns (vmpi/gc_control.c). */
+void vmpi_serve_requested_gc(void);
 /* JVM_SHUT_DOWN is not posted: vmpi_shutdown (control.h) offers it to each
  * agent once. */
 void vmpi_send_jvm_init_done(void);

@@ -236,6 +236,7 @@ void vmpi_threads_shut_down(void) {
     shutting_down = true;
     pthread_cond_broadcast(&suspension_changed);
     pthread_mutex_unlock(&suspension_lock);
+    vmpi_run_gc_shutting_down(true); /* and one waiting in RunGC */
 }
 
 void vmpi_forget_threads(void) {
@@ -244,6 +245,7 @@ void vmpi_forget_threads(void) {
     num_ended = 0;
     shutting_down = false;
     pthread_mutex_unlock(&suspension_lock);
+    vmpi_run_gc_shutting_down(false);
 }
 
 /* JVMPI 1.4.2 SuspendThreadList and ResumeThreadList: `one` for each
@@ -305,9 +307,12 @@ static unsigned system_threads_in_agent;
 static pthread_mutex_t system_threads_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t system_thread_returned = PTHREAD_COND_INITIALIZER;
 
+_Thread_local bool vmpi_on_system_thread;
+
 static void *run_system_thread(void *arg) {
     SystemThreadStart start = *(SystemThreadStart *)arg;
     free(arg);
+    vmpi_on_system_thread = true;
     start.f(NULL);
     pthread_mutex_lock(&system_threads_lock);
     system_threads_in_agent--;

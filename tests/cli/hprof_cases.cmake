@@ -27,7 +27,7 @@ foreach(bad
     "heap=sites,cutoff=2@@option 'cutoff=2': takes a ratio from 0 to 1"
     "heap=sites,lineno=maybe@@option 'lineno=maybe': takes y or n"
     "heap=sites,file=@@option 'file=': takes a file name"
-    "heap=dump,pprof=p.pb.gz@@option 'pprof=p.pb.gz': has no table to write: give heap=sites, heap=all, cpu=samples or cpu=times"
+    "heap=dump,pprof=p.pb.gz@@option 'pprof=p.pb.gz': has no table to write: give heap=sites, heap=all, sample=, cpu=samples or cpu=times"
     "cpu=old,folded=f.folded@@option 'folded=f.folded': has no table to write"
     "heap=sites,folded=@@option 'folded=': takes a file name"
     "heap=sites,folded=f.folded,folded_value=calls@@option 'folded_value=calls': takes alloc_objects, alloc_space"
@@ -135,9 +135,10 @@ case(cli/hprof/cpu_old_every_collector 0 - ""
         ${GCLAB_COLLECTORS})
 # format=b with cpu=samples, which the manual allows: one CPU SAMPLES record,
 # its total the sum of its traces' samples and not 0, every trace written
-# (tests/hprof/hprof_records.py checks the record).
+# (tests/hprof/hprof_records.py checks the record), and CONTROL SETTINGS says
+# CPU sampling on (0x2), no allocation traces, depth 4.
 case(cli/hprof/format_b_cpu_samples 0 - "^Dumping CPU usage by sampling running threads ... done.$"
-     sh -c "rm -f samples.hprof\n\"$0\" --vmpi-strict -agentlib:hprof=format=b,cpu=samples,interval=1,file=samples.hprof \"$2\" 34 > /dev/null || exit 98\npython3 \"$1\" samples.hprof > samples.records || exit 10\ngrep -q '^records 0d 1$' samples.records || exit 11\ngrep -q '^cpu_samples [1-9][0-9]* [1-9][0-9]*$' samples.records || exit 12"
+     sh -c "rm -f samples.hprof\n\"$0\" --vmpi-strict -agentlib:hprof=format=b,cpu=samples,interval=1,file=samples.hprof \"$2\" 34 > /dev/null || exit 98\npython3 \"$1\" samples.hprof > samples.records || exit 10\ngrep -q '^records 0d 1$' samples.records || exit 11\ngrep -q '^cpu_samples [1-9][0-9]* [1-9][0-9]*$' samples.records || exit 12\ngrep -q '^control 2 4$' samples.records || exit 13"
      ${VMRUN} ${CMAKE_CURRENT_SOURCE_DIR}/hprof/hprof_records.py ${CMAKE_SOURCE_DIR}/examples/bench/fib.gcl)
 # monitor=y: the MONITOR DUMP and MONITOR TIME sections, alone and with an
 # agent's raw monitor contended (cli/hprof_monitor.sh).
@@ -168,9 +169,15 @@ case(cli/hprof/format_b_dump_on_SIGQUIT 0 - ""
      sh ${hprof_tests}/format_b_signal.sh 2 heap=all ${visualvm_heap_jar} -- ${VMRUN} ${cli}/work_then_finish.gcl)
 case(cli/hprof/format_b_dump_on_SIGQUIT_only_doe_n 0 - ""
      sh ${hprof_tests}/format_b_signal.sh 1 heap=all,doe=n ${visualvm_heap_jar} -- ${VMRUN} ${cli}/work_then_finish.gcl)
+# Two threads running at SIGQUIT: their Thread handles are ROOT THREAD
+# OBJECTs of started threads, and VisualVM finds them as thread objects.
+case(cli/hprof/format_b_thread_objects 0 - ""
+     sh ${hprof_tests}/format_b_signal.sh 1 heap=all,doe=n ${visualvm_heap_jar} 2 -- ${VMRUN}
+     ${hprof_tests}/threads_then_finish.gcl)
 # format=b,heap=sites in a small heap: well-formed records, no heap dump, and
 # HEAP SUMMARY's live objects and bytes, and the ALLOC SITES listed with
-# cutoff=0, are the VM's heap at exit (the level-0 count hprof checks).
+# cutoff=0, are the VM's heap at exit (the level-0 count hprof checks);
+# CONTROL SETTINGS says allocation traces on (0x1), no CPU sampling, depth 4.
 set(hprof_binary_sites "rm -f sites.hprof
 \"$0\" --heap=512k -agentlib:hprof=format=b,heap=sites,cutoff=0,file=sites.hprof \"$2\" 10 > /dev/null 2> sites.err || exit 98
 cat sites.err >&2
@@ -178,7 +185,8 @@ python3 \"$1\" sites.hprof > sites.records || exit 10
 live=$(awk '/^hprof: live at exit: / {print $5, $7}' sites.err)
 [ -n \"$live\" ] && grep -q \"^summary $live$\" sites.records || exit 11
 grep -q \"^sites [1-9][0-9]* \${live% *}$\" sites.records || exit 12
-! grep -q '^records 1c ' sites.records || exit 13")
+! grep -q '^records 1c ' sites.records || exit 13
+grep -q '^control 1 4$' sites.records || exit 14")
 case(cli/hprof/format_b_sites 0 - "the VM's heap agrees"
      sh -c "${hprof_binary_sites}" ${VMRUN} ${hprof_tests}/hprof_records.py ${CMAKE_SOURCE_DIR}/examples/binary_trees.gcl)
 # format=b,heap=dump: a well-formed heap dump, every reference in it resolved,
@@ -246,7 +254,8 @@ case(cli/hprof/sampled_sites_every_collector 0 - ""
 add_executable(hprof_frontend ${CMAKE_CURRENT_SOURCE_DIR}/hprof/frontend.c)
 foreach(gc ${GCLAB_COLLECTORS})
   case(cli/hprof/frontend/${gc} 0 - ""
-       $<TARGET_FILE:hprof_frontend> ${VMRUN} ${gc} ${CMAKE_CURRENT_SOURCE_DIR}/hprof/frontend_target.gcl)
+       $<TARGET_FILE:hprof_frontend> ${VMRUN} ${gc} ${CMAKE_CURRENT_SOURCE_DIR}/hprof/frontend_target.gcl
+       ${CMAKE_CURRENT_SOURCE_DIR}/hprof/frontend_threads.gcl)
 endforeach()
 # force=n, as HPROF does it: a profile whose file exists goes to NAME.PID.txt
 # (".txt" after the PID) and the file is left alone; force=y (the default)

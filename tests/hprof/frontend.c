@@ -5,9 +5,10 @@
  * command of the HPROF agent manual ("Socket Connection and
  * Communication") and checks what comes back.
  *
- *   frontend VMRUN GC PROGRAM      (PROGRAM: tests/hprof/frontend_target.gcl)
+ *   frontend VMRUN GC PROGRAM THREADS_PROGRAM
+ *       (tests/hprof/frontend_target.gcl, tests/hprof/frontend_threads.gcl)
  *
- * Four sessions, each under --vmpi-strict with --gc=GC:
+ * Five sessions, each under --vmpi-strict with --gc=GC:
  *
  *   commands  heap=all,cpu=times: every command and CONTROL sub-command.
  *             Commands sent in one write are served at one safepoint, so
@@ -16,10 +17,17 @@
  *             HEAP SUMMARY, the Node site holds the program's 1000 Nodes.
  *             Effects that need new allocations (alloc traces off and on,
  *             a new depth, SIGUSR2's reset) are awaited by asking again.
+ *             FORCE GC, or ALLOC SITES' flag 0x4, between two tables
+ *             leaves live only the Tick the program keeps and those
+ *             allocated between; an incremental ALLOC SITES (0x1) lists
+ *             nothing right after a table, then only the Tick site.
  *             150 commands in one write, more than hprof queues, are all
  *             answered.
  *             EXIT THE VM stops a program that never ends, with status 0,
  *             after the exit dump.
+ *   sampling  cpu=samples of two threads (THREADS_PROGRAM): CONTROL 4 with
+ *             the worker's thread object freezes its samples while main's
+ *             grow, CONTROL 3 resumes them; with 0, every thread's.
  *   eof       heap=sites: CPU SAMPLES (empty without cpu=samples), then
  *             EOF; the output goes on: SIGTERM brings the exit dump.
  *   lost      the front end closes the socket: one message, and the
@@ -51,7 +59,7 @@
 #define WAIT_MS 60000
 #define NODES 1000
 
-static const char *vmrun, *gc, *program;
+static const char *vmrun, *gc, *program, *threads_program;
 static char dir[] = "/tmp/hprof_frontend.XXXXXX";
 static int failures;
 
@@ -74,7 +82,7 @@ typedef struct Vm {
     char out[256], err[256]; /* its standard output and error, files in `dir` */
 } Vm;
 
-static void start_vm(Vm *vm, const char *session, const char *options) {
+static void start_vm(Vm *vm, const char *session, const char *options, const char *prog) {
     snprintf(vm->out, sizeof vm->out, "%s/%s.out", dir, session);
     snprintf(vm->err, sizeof vm->err, "%s/%s.err", dir, session);
     char agent[512];
@@ -87,7 +95,7 @@ static void start_vm(Vm *vm, const char *session, const char *options) {
         int out = open(vm->out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
         int err = open(vm->err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
         if (out < 0 || err < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0) _exit(97);
-        execl(vmrun, vmrun, gc_flag, "--vmpi-strict", agent, program, (char *)NULL);
+        execl(vmrun, vmrun, gc_flag, "--vmpi-strict", agent, prog, (char *)NULL);
         _exit(98);
     }
 }
@@ -369,6 +377,24 @@ static bool tick_one_frame(const Site *s, int n, void *arg) {
     return t && t->alloc_objects > 0;
 }
 
+/* Every Tick site's live and allocated objects, summed. */
+static void tick_totals(const Site *s, int n, unsigned long long *live, unsigned long long *alloc) {
+    *live = *alloc = 0;
+    for (int i = 0; i < n; i++)
+        if (strcmp(s[i].class_name, "Tick") == 0) {
+            *live += s[i].live_objects;
+            *alloc += s[i].alloc_objects;
+        }
+}
+
+/* Garbage to collect: Ticks the program dropped and no collection freed yet. */
+static bool dead_ticks(const Site *s, int n, void *arg) {
+    (void)arg;
+    unsigned long long live, alloc;
+    tick_totals(s, n, &live, &alloc);
+    return live >= 3;
+}
+
 static bool nodes_reset(const Site *s, int n, void *arg) {
     (void)arg;
     const Site *node = find_site(s, n, "Node", -1, ".node(");
@@ -463,9 +489,86 @@ static void check_sites_by_allocation(int fd) {
     printf("frontend: ALLOC SITES ordered by allocated bytes: %d rows in order\n", n);
 }
 
-/* The count of the CPU TIME row of method `method` (suffix), 0 if none. */
-static unsigned long long cpu_count(const char *text, const char *method) {
-    const char *begin = strstr(text, "CPU TIME (ms) BEGIN");
+/* ALLOC SITES, then `gc` (FORCE GC, or ALLOC SITES with flag 0x4 whose
+ * table is the second), then ALLOC SITES, in one write, once dropped Ticks
+ * are waiting to be collected: the program keeps one Tick, so after the
+ * collection at most it and the Ticks allocated since the first table
+ * live. */
+static void check_force_gc(int fd, const char *how, bool by_flag) {
+    if (!sites_until(fd, dead_ticks, NULL)) {
+        fail("%s: no dropped Ticks to collect", how);
+        return;
+    }
+    Batch b = {0};
+    with_cutoff(&b, 0x03, 0, 0.0f);
+    if (by_flag) {
+        with_cutoff(&b, 0x03, 0x4, 0.0f);
+    } else {
+        simple(&b, 0x01);
+        with_cutoff(&b, 0x03, 0, 0.0f);
+    }
+    send_batch(fd, &b);
+    unsigned long long live[2] = {0}, alloc[2] = {0};
+    for (int t = 0; t < 2; t++) {
+        const char *text = answer_until(fd, "SITES END");
+        Site sites[MAX_SITES];
+        bool by_alloc;
+        int n = text ? parse_sites(text, sites, &by_alloc) : -1;
+        if (n < 0) {
+            fail("%s: no SITES table %d", how, t + 1);
+            return;
+        }
+        tick_totals(sites, n, &live[t], &alloc[t]);
+    }
+    unsigned long long allocated_between = alloc[1] - alloc[0];
+    if (live[0] < 3 || live[1] > 1 + allocated_between)
+        fail("%s: %llu live Ticks before, %llu after, %llu allocated between: nothing was collected", how, live[0],
+             live[1], allocated_between);
+    printf("frontend: %s: live Ticks %llu before, %llu after (%llu allocated between)\n", how, live[0], live[1],
+           allocated_between);
+}
+
+/* The sites whose counts changed since the last ALLOC SITES, flag 0x1:
+ * none right after one (one write, one safepoint), then only Tick sites,
+ * never the Node site (its 1000 Nodes neither die nor grow). */
+static void check_incremental(int fd) {
+    Batch b = {0};
+    with_cutoff(&b, 0x03, 0, 0.0f);
+    with_cutoff(&b, 0x03, 0x1, 0.0f);
+    send_batch(fd, &b);
+    Site sites[MAX_SITES];
+    bool by_alloc;
+    const char *full = answer_until(fd, "SITES END");
+    int n_full = full ? parse_sites(full, sites, &by_alloc) : -1;
+    const char *same = answer_until(fd, "SITES END");
+    int n_same = same ? parse_sites(same, sites, &by_alloc) : -1;
+    if (n_full <= 0 || !same || !strstr(same, "SITES BEGIN (ordered by live bytes, incremental)") || n_same != 0) {
+        fail("ALLOC SITES flag 0x1 right after a full table: %d rows, not an empty incremental table", n_same);
+        return;
+    }
+    int n = 0;
+    for (int waited = 0; n == 0 && waited < WAIT_MS; waited += 20) {
+        sleep_ms(20);
+        Batch again = {0};
+        with_cutoff(&again, 0x03, 0x1, 0.0f);
+        send_batch(fd, &again);
+        const char *text = answer_until(fd, "SITES END");
+        n = text ? parse_sites(text, sites, &by_alloc) : -1;
+        if (n < 0) break;
+    }
+    bool only_ticks = n > 0;
+    for (int i = 0; i < n; i++) only_ticks &= strcmp(sites[i].class_name, "Tick") == 0;
+    if (!only_ticks) fail("ALLOC SITES flag 0x1: %d rows, not only the Tick sites that changed", n);
+    printf("frontend: incremental ALLOC SITES: 0 rows at once, then %d of %d (the Tick site%s)\n", n, n_full,
+           n == 1 ? "" : "s");
+}
+
+/* The count of the row of method `method` (suffix) in the `title` table
+ * ("CPU TIME (ms)", "CPU SAMPLES"), 0 if none. */
+static unsigned long long cpu_count(const char *text, const char *title, const char *method) {
+    char header[64];
+    snprintf(header, sizeof header, "%s BEGIN", title);
+    const char *begin = strstr(text, header);
     for (const char *line = begin ? strchr(begin, '\n') : NULL; line; line = strchr(line + 1, '\n')) {
         int rank;
         double self, accum;
@@ -485,14 +588,14 @@ static void check_cpu(int fd) {
     with_cutoff(&b, 0x07, 0, 0.0f); /* CPU SAMPLES: cpu=times answers with its table */
     send_batch(fd, &b);
     const char *before = answer_until(fd, "CPU TIME (ms) END");
-    unsigned long long nodes = before ? cpu_count(before, ".node") : 0;
+    unsigned long long nodes = before ? cpu_count(before, "CPU TIME (ms)", ".node") : 0;
     if (nodes != NODES) fail("CPU SAMPLES: node() counted %llu times, expected %d", nodes, NODES);
     Batch clear = {0};
     control(&clear, 5, 0, 0);          /* clear CPU sampling */
     with_cutoff(&clear, 0x07, 0, 0.0f);
     send_batch(fd, &clear);
     const char *after = answer_until(fd, "CPU TIME (ms) END");
-    if (!after || cpu_count(after, ".node") != 0) fail("CONTROL 5 (clear CPU): node() is still counted");
+    if (!after || cpu_count(after, "CPU TIME (ms)", ".node") != 0) fail("CONTROL 5 (clear CPU): node() is still counted");
     printf("frontend: CPU SAMPLES: node() entered %llu times; after CONTROL 5, not at all\n", nodes);
 }
 
@@ -514,20 +617,19 @@ static void check_controls(int fd, Vm *vm) {
     control(&depth, 6, 1, 2); /* max stack depth 1 */
     send_batch(fd, &depth);
     if (!sites_until(fd, tick_one_frame, NULL)) fail("CONTROL 6 (depth 1): no Tick under a one-frame trace");
-    /* No effect without cpu=samples, but accepted: with an 8-byte and a
-     * 4-byte thread ID; FORCE GC (not implemented, as in HPROF); then an
-     * unknown command, reported and skipped.  The summary after them comes. */
+    /* No effect without cpu=samples (session_sampling has it), but
+     * accepted: with an 8-byte and a 4-byte thread ID; then an unknown
+     * command, reported and skipped.  The summary after them comes. */
     Batch rest = {0};
-    control(&rest, 3, 0, 8);
-    control(&rest, 4, 0, 4);
-    simple(&rest, 0x01);
+    control(&rest, 4, 0, 8);
+    control(&rest, 3, 0, 4);
     simple(&rest, 0x42);
     simple(&rest, 0x04);
     send_batch(fd, &rest);
-    if (!answer_until(fd, "HEAP SUMMARY")) fail("no answer after CONTROL 3, 4, FORCE GC and an unknown command");
+    if (!answer_until(fd, "HEAP SUMMARY")) fail("no answer after CONTROL 4, 3 and an unknown command");
     if (!wait_for_file_text(vm->err, "command 0x42 (serial ")) fail("the unknown command 0x42 was not reported");
     if (file_has(vm->err, "CONTROL sub-command")) fail("a CONTROL sub-command was refused");
-    printf("frontend: CONTROL 2, 1, 6 take effect; 3, 4 and FORCE GC are accepted; 0x42 is reported and skipped\n");
+    printf("frontend: CONTROL 2, 1, 6 take effect; 4 and 3 are accepted without cpu=samples; 0x42 is reported and skipped\n");
 }
 
 /* More commands in one write than hprof queues (64): the reader waits
@@ -559,12 +661,12 @@ typedef struct Session {
     int listener, port, fd;
 } Session;
 
-static bool start_session(Session *s, const char *name, const char *options) {
+static bool start_session(Session *s, const char *name, const char *options, const char *prog) {
     new_session();
     s->listener = listen_loopback(&s->port);
     char all[256];
     snprintf(all, sizeof all, "net=127.0.0.1:%d,%s", s->port, options);
-    start_vm(&s->vm, name, all);
+    start_vm(&s->vm, name, all, prog);
     s->fd = accept_vm(s->listener);
     if (s->fd >= 0 && wait_for_file_text(s->vm.out, "ready\n")) return true;
     fail("%s: the VM did not connect and start", name);
@@ -579,9 +681,12 @@ static void end_session(Session *s) {
 
 static void session_commands(void) {
     Session s;
-    if (start_session(&s, "commands", "cpu=times,heap=all")) {
+    if (start_session(&s, "commands", "cpu=times,heap=all", program)) {
         check_one_moment(s.fd);
         check_sites_by_allocation(s.fd);
+        check_force_gc(s.fd, "FORCE GC", false);
+        check_force_gc(s.fd, "ALLOC SITES flag 0x4 (force GC)", true);
+        check_incremental(s.fd);
         check_cpu(s.fd);
         check_controls(s.fd, &s.vm);
         check_many(s.fd);
@@ -601,9 +706,141 @@ static void session_commands(void) {
     end_session(&s);
 }
 
+/* ---- CPU sampling switched per thread (tests/hprof/frontend_threads.gcl) ---- */
+
+typedef struct Samples {
+    unsigned long long total, work, lead; /* all, the worker's work(), main's lead() */
+} Samples;
+
+/* The CPU SAMPLES table now; false if none came. */
+static bool cpu_samples(int fd, Samples *samples) {
+    Batch b = {0};
+    with_cutoff(&b, 0x07, 0, 0.0f);
+    send_batch(fd, &b);
+    const char *text = answer_until(fd, "CPU SAMPLES END");
+    const char *begin = text ? strstr(text, "CPU SAMPLES BEGIN (total = ") : NULL;
+    if (!begin || sscanf(begin, "CPU SAMPLES BEGIN (total = %llu)", &samples->total) != 1) return false;
+    samples->work = cpu_count(begin, "CPU SAMPLES", ".work");
+    samples->lead = cpu_count(begin, "CPU SAMPLES", ".lead");
+    return true;
+}
+
+/* Asks for CPU SAMPLES until `done` holds of them (then in *now); every
+ * answer must keep `frozen` (NULL: none) as it was: false, with a failure,
+ * if one does not, or the wait runs out. */
+static bool samples_until(int fd, bool (*done)(const Samples *now, const Samples *from), const Samples *from,
+                          unsigned long long (*frozen)(const Samples *), Samples *now, const char *what) {
+    for (int waited = 0; waited < WAIT_MS; waited += 20) {
+        if (!cpu_samples(fd, now)) break;
+        if (frozen && frozen(now) != frozen(from)) {
+            fail("%s: %llu samples became %llu", what, frozen(from), frozen(now));
+            return false;
+        }
+        if (done(now, from)) return true;
+        sleep_ms(20);
+    }
+    fail("%s: the samples expected did not come", what);
+    return false;
+}
+
+static bool both_sampled(const Samples *now, const Samples *from) {
+    (void)from;
+    return now->work > 0 && now->lead > 0;
+}
+static bool lead_grew(const Samples *now, const Samples *from) { return now->lead >= from->lead + 5; }
+static bool work_grew(const Samples *now, const Samples *from) { return now->work > from->work; }
+static bool total_grew(const Samples *now, const Samples *from) { return now->total > from->total; }
+static unsigned long long work_samples(const Samples *s) { return s->work; }
+
+/* The worker's thread object, from its THREAD START; 0 if none came.
+ * The thread starts when it first runs, which may be after "ready": DUMP
+ * TRACES is asked for until its THREAD START has come (each answer sends
+ * only the THREAD records not sent before, so all received is searched). */
+static unsigned long long worker_object(int fd) {
+    for (int waited = 0; waited < WAIT_MS; waited += 20) {
+        Batch b = {0};
+        simple(&b, 0x06); /* DUMP TRACES: the THREAD records */
+        simple(&b, 0x04);
+        send_batch(fd, &b);
+        if (!answer_until(fd, "HEAP SUMMARY")) return 0;
+        for (const char *p = strstr(received, "THREAD START (obj="); p; p = strstr(p + 1, "THREAD START (obj=")) {
+            unsigned long long obj;
+            char name[32];
+            unsigned id;
+            if (sscanf(p, "THREAD START (obj=%llx, id = %u, name=\"%31[^\"]", &obj, &id, name) == 3 &&
+                strcmp(name, "worker") == 0)
+                return obj;
+        }
+        sleep_ms(20);
+    }
+    return 0;
+}
+
+/* cpu=samples: CONTROL 4 with the worker's thread object stops its
+ * samples while main's go on, CONTROL 3 with it starts them again; with 0,
+ * every thread's (main has no thread object). */
+static void check_sampling_switches(int fd) {
+    unsigned long long worker = worker_object(fd);
+    if (!worker) {
+        fail("sampling: no THREAD START for the worker");
+        return;
+    }
+    Samples start, off, on, all_off, all_on;
+    if (!samples_until(fd, both_sampled, &(Samples){0}, NULL, &start, "sampling: both threads sampled")) return;
+    Batch b = {0};
+    control(&b, 4, worker, 8);
+    send_batch(fd, &b);
+    if (!cpu_samples(fd, &off)) {
+        fail("sampling: no CPU SAMPLES after CONTROL 4");
+        return;
+    }
+    Samples later;
+    if (!samples_until(fd, lead_grew, &off, work_samples, &later, "CONTROL 4 (the worker off)")) return;
+    printf("frontend: CONTROL 4 (worker): work() stays at %llu samples while lead() goes from %llu to %llu\n",
+           off.work, off.lead, later.lead);
+    b = (Batch){0};
+    control(&b, 3, worker, 8);
+    send_batch(fd, &b);
+    if (!samples_until(fd, work_grew, &later, NULL, &on, "CONTROL 3 (the worker on)")) return;
+    printf("frontend: CONTROL 3 (worker): work() sampled again, %llu samples\n", on.work);
+    b = (Batch){0};
+    control(&b, 4, 0, 4);
+    send_batch(fd, &b);
+    if (!cpu_samples(fd, &all_off)) {
+        fail("sampling: no CPU SAMPLES after CONTROL 4 (all)");
+        return;
+    }
+    sleep_ms(200); /* time for samples that must not come */
+    if (!cpu_samples(fd, &later)) {
+        fail("sampling: no CPU SAMPLES");
+        return;
+    }
+    if (later.total != all_off.total)
+        fail("CONTROL 4 (all threads): %llu samples became %llu", all_off.total, later.total);
+    b = (Batch){0};
+    control(&b, 3, 0, 4);
+    send_batch(fd, &b);
+    if (!samples_until(fd, total_grew, &later, NULL, &all_on, "CONTROL 3 (all threads)")) return;
+    printf("frontend: CONTROL 4 (0): %llu samples stay; CONTROL 3 (0): %llu\n", all_off.total, all_on.total);
+}
+
+static void session_sampling(void) {
+    Session s;
+    if (start_session(&s, "sampling", "cpu=samples,interval=1", threads_program)) {
+        check_sampling_switches(s.fd);
+        Batch b = {0};
+        simple(&b, 0x05); /* EXIT THE VM */
+        send_batch(s.fd, &b);
+        answer_until_eof(s.fd);
+    }
+    int status = wait_vm(&s.vm);
+    if (status != 0) fail("sampling: the VM's status is %d, expected 0", status);
+    end_session(&s);
+}
+
 static void session_eof(void) {
     Session s;
-    if (start_session(&s, "eof", "heap=sites")) {
+    if (start_session(&s, "eof", "heap=sites", program)) {
         Batch b = {0};
         with_cutoff(&b, 0x07, 0, 0.0f);
         b.bytes[b.len++] = 0xFF; /* EOF: no more commands */
@@ -627,7 +864,7 @@ static void session_eof(void) {
 
 static void session_lost(void) {
     Session s;
-    if (start_session(&s, "lost", "heap=sites")) {
+    if (start_session(&s, "lost", "heap=sites", program)) {
         char message[128];
         snprintf(message, sizeof message, "hprof: lost the connection to 127.0.0.1:%d: ", s.port);
         close(s.fd);
@@ -650,7 +887,7 @@ static void session_refused(void) {
     snprintf(options, sizeof options, "net=127.0.0.1:%d", port);
     snprintf(message, sizeof message, "hprof: cannot connect to 127.0.0.1:%d: Connection refused", port);
     Vm vm;
-    start_vm(&vm, "refused", options);
+    start_vm(&vm, "refused", options, program);
     int status = wait_vm(&vm);
     if (status != 1) fail("refused: the VM's status is %d, expected 1", status);
     if (!file_has(vm.err, message)) fail("refused: no message naming 127.0.0.1:%d", port);
@@ -660,22 +897,24 @@ static void session_refused(void) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 4) {
-        fprintf(stderr, "usage: frontend VMRUN GC PROGRAM\n");
+    if (argc != 5) {
+        fprintf(stderr, "usage: frontend VMRUN GC PROGRAM THREADS_PROGRAM\n");
         return 2;
     }
     vmrun = argv[1];
     gc = argv[2];
     program = argv[3];
+    threads_program = argv[4];
     if (!mkdtemp(dir)) {
         perror("frontend: mkdtemp");
         return 2;
     }
     session_commands();
+    session_sampling();
     session_eof();
     session_lost();
     session_refused();
-    const char *names[] = {"commands", "eof", "lost", "refused"};
+    const char *names[] = {"commands", "sampling", "eof", "lost", "refused"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         char path[300];
         snprintf(path, sizeof path, "%s/%s.out", dir, names[i]);

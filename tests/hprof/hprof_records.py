@@ -6,15 +6,18 @@ sub-record by sub-record, and prints what it holds, one fact a line:
     records TAG COUNT          how many records of each tag (hex)
     heap_dump OBJECTS          per HEAP DUMP (segments up to HEAP DUMP END):
                                its instance and array dumps
+    thread_objects N           per HEAP DUMP: its ROOT THREAD OBJECTs
     summary LIVE_OBJECTS LIVE_BYTES  per HEAP SUMMARY
     sites LISTED LIVE_OBJECTS  per ALLOC SITES: sites listed and the live
                                objects they sum to
+    control FLAGS DEPTH        per CONTROL SETTINGS: its flags (hex) and depth
     cpu_samples TOTAL TRACES   per CPU SAMPLES: its total, which must be the
                                sum of its traces' samples, and its traces
 
 It exits non-zero, naming the offset, on anything malformed: a bad header, a
 record running past the end, a sub-record running past its segment, a
 segment not closed by HEAP DUMP END, a stack trace naming an undefined frame,
+a ROOT THREAD OBJECT naming a thread no START THREAD started,
 an object or site naming a trace never written, a trace, a class serial
 or (within one heap dump) an object defined twice, and, within one heap
 dump, a reference (a root, a static, an instance field, an array element,
@@ -46,6 +49,7 @@ def main(path):
     at = len(head) + 12
     counts = Counter()
     frames, traces, serials, used_traces = set(), set(), set(), []
+    threads = set()
     dump = None
     facts = []
     while at < len(data):
@@ -61,6 +65,8 @@ def main(path):
             if serial in serials:
                 fail(at, f"class serial {serial} loaded twice")
             serials.add(serial)
+        elif tag == 0x0A:
+            threads.add(struct.unpack_from(">I", data, body)[0])
         elif tag == 0x04:
             frames.add(struct.unpack_from(id_fmt, data, body)[0])
         elif tag == 0x05:
@@ -89,6 +95,9 @@ def main(path):
             if samples != total:
                 fail(at, f"CPU SAMPLES of total {total} lists {samples} samples")
             facts.append(f"cpu_samples {total} {n}")
+        elif tag == 0x0E:
+            flags, depth = struct.unpack_from(">IH", data, body)
+            facts.append(f"control {flags:x} {depth}")
         elif tag == 0x07:
             live_bytes, live_objects = struct.unpack_from(">II", data, body)
             facts.append(f"summary {live_objects} {live_bytes}")
@@ -99,7 +108,11 @@ def main(path):
             if not dump:
                 fail(at, "HEAP DUMP END without a segment")
             dump.check_references(data, id_size, id_fmt)
+            for where, thread in dump.thread_objects:
+                if thread not in threads:
+                    fail(where, f"a ROOT THREAD OBJECT of thread {thread}, which no START THREAD started")
             facts.append(f"heap_dump {dump.objects_dumped}")
+            facts.append(f"thread_objects {len(dump.thread_objects)}")
             dump = None
         elif dump:
             fail(at, f"record 0x{tag:02x} inside a heap dump")
@@ -120,6 +133,7 @@ class Dump:
     def __init__(self):
         self.ids = {0}             # objects and classes; 0 is null
         self.objects_dumped = 0
+        self.thread_objects = []   # (offset, thread serial) of each ROOT THREAD OBJECT
         self.classes = {}          # class ID -> (super ID, instance field types)
         self.references = []       # (offset, ID)
         self.instances = []        # (offset, class ID, offset of values, their bytes)
@@ -158,6 +172,10 @@ def walk_segment(data, at, end, id_size, id_fmt, used_traces, dump):
         at += 1
         if kind in root_sizes:
             dump.references.append((start, read_id(at)))
+            if kind == 0x08:  # the thread's object, its serial, its trace's
+                thread, trace = struct.unpack_from(">II", data, at + id_size)
+                dump.thread_objects.append((start, thread))
+                used_traces.append((start, trace))
             at += id_size + root_sizes[kind]
         elif kind == 0x20:
             class_id, super_id = read_id(at), read_id(at + id_size + 4)

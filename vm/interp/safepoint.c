@@ -97,7 +97,8 @@ bool vm_safepoint(VMThread *thread) {
     /* Cleared before they are served: a signal that comes meanwhile asks again. */
     uint32_t data = atomic_fetch_and(&vm_pending_requests,
                                      ~(uint32_t)(VM_REQUEST_DATA_DUMP | VM_REQUEST_DATA_RESET | VM_REQUEST_DISPATCH |
-                                                 VM_REQUEST_AGENT_DATA_DUMP | VM_REQUEST_SUSPEND));
+                                                 VM_REQUEST_AGENT_DATA_DUMP | VM_REQUEST_SUSPEND |
+                                                 VM_REQUEST_RUN_GC));
     if (data & VM_REQUEST_DATA_DUMP) {
         fprintf(stderr, "vmrun: SIGQUIT: stack trace of thread %s\n", thread->name);
         vm_print_stack_trace(thread);
@@ -105,6 +106,9 @@ bool vm_safepoint(VMThread *thread) {
     }
     if (data & VM_REQUEST_DATA_RESET) vmpi_post_data_request(VMPI_EVENT_DATA_RESET_REQUEST);
     if (data & VM_REQUEST_AGENT_DATA_DUMP) vmpi_send_requested_data_dumps();
+    /* After the data dumps: an agent thread asks for them, then for a
+     * collection, in the order it wants them. */
+    if (data & VM_REQUEST_RUN_GC) vmpi_serve_requested_gc();
     /* Last, so that a suspended thread has served everything else; a
      * thread that passes the baton on meets the rest when it has it again. */
     if (data & VM_REQUEST_SUSPEND) vm_thread_serve_suspension(thread);

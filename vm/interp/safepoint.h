@@ -38,6 +38,8 @@ typedef enum VmRequest {
                                         counts the time slice down, inline, and goes out
                                         of line when it ends (scheduler.c); never cleared
                                         by serving it */
+    VM_REQUEST_RUN_GC = 1u << 7,     /* RunGC from an agent's system thread: collect here
+                                        (vmpi/gc_control.c, vmpi_serve_requested_gc) */
 } VmRequest;
 
 /* The pending VmRequest bits, for every thread of the process. */

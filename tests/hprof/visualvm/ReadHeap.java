@@ -8,6 +8,7 @@
 //   dumps N                 the heap dumps in FILE (SEGMENT picks one, from 0)
 //   class NAME COUNT        every class with instances, sorted by name
 //   total COUNT             all instances
+//   thread-objects COUNT    the ROOT THREAD OBJECTs, each an Instance
 //   PATH = VALUE            each PATH, read from the dump
 //
 // A PATH starts at a static field, Class.field, and goes on through
@@ -19,6 +20,7 @@ import java.io.File;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.TreeMap;
+import org.graalvm.visualvm.lib.jfluid.heap.GCRoot;
 import org.graalvm.visualvm.lib.jfluid.heap.Heap;
 import org.graalvm.visualvm.lib.jfluid.heap.HeapFactory;
 import org.graalvm.visualvm.lib.jfluid.heap.Instance;
@@ -42,6 +44,9 @@ public class ReadHeap {
         }
         counts.forEach((name, count) -> System.out.println("class " + name + " " + count));
         System.out.println("total " + total);
+        long threadObjects = heap.getGCRoots().stream()
+            .filter(root -> root.getKind().equals(GCRoot.THREAD_OBJECT) && root.getInstance() != null).count();
+        System.out.println("thread-objects " + threadObjects);
         for (int i = 2; i < args.length; i++) System.out.println(args[i] + " = " + show(read(heap, args[i])));
     }
 

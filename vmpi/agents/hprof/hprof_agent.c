@@ -64,6 +64,7 @@
 #include "../common/grow.h"
 #include "hprof_batch.h"
 #include "hprof_binary.h"
+#include "hprof_control.h"
 #include "hprof_cpu_old.h"
 #include "hprof_cpu_samples.h"
 #include "hprof_cpu_times.h"
@@ -109,6 +110,8 @@ static uint32_t dumps_written;      /* at exit and on request (DATA_DUMP_REQUEST
 static bool header_written;
 static bool alloc_traces = true;    /* the front end's CONTROL turns them off and on */
 static bool exit_requested;         /* the front end's EXIT THE VM */
+static HprofCpuSwitches cpu_switches; /* the front end's CONTROL 3 and 4 (hprof_control.h) */
+static HprofSitesSent sites_sent;   /* what its last ALLOC SITES found, for an incremental one */
 static size_t threads_written, traces_written; /* records already in an earlier dump */
 static HprofSites sites;
 static HprofBatches batches;        /* OBJECT_ALLOCs not yet in `sites` (hprof_batch.h) */
@@ -144,6 +147,9 @@ static bool vm_heap_seen;
 /* heap=sites and heap=dump keep every live object in the object map: its
  * size and allocation trace. */
 static bool tracks_objects(void) { return opts.heap_sites || opts.heap_dump; }
+
+/* sample= follows its sampled objects' frees and moves (hprof_sampled.h). */
+static bool samples_heap(void) { return opts.sample_interval >= 0; }
 
 /* ---- names ------------------------------------------------------------------------- */
 
@@ -200,6 +206,14 @@ static const char *site_class_name(const HprofSite *site, char *buffer, size_t s
 static uint32_t thread_number(VMPI_ThreadID env) {
     for (size_t i = 0; i < num_threads; i++)
         if (thread_envs[i] == env) return FIRST_THREAD_NUMBER + (uint32_t)i;
+    return 0;
+}
+
+/* The thread object of thread `env` (its THREAD START's obj=), 0 if none. */
+static uint64_t thread_object(VMPI_ThreadID env) {
+    uint32_t number = thread_number(env);
+    for (size_t i = 0; number && i < num_thread_records; i++)
+        if (thread_records[i].start && thread_records[i].number == number) return thread_records[i].object;
     return 0;
 }
 
@@ -353,11 +367,14 @@ static uint32_t *sites_in_order(bool by_alloc, uint64_t *total_live) {
     return order;
 }
 
-static void write_sites(const char *date, double cutoff, bool by_alloc) {
+/* The SITES table; with `only_changed`, only the sites changed since it
+ * was marked (the front end's incremental ALLOC SITES). */
+static void write_sites(const char *date, double cutoff, bool by_alloc, const HprofSitesSent *only_changed) {
     uint64_t total_live;
     uint32_t *order = sites_in_order(by_alloc, &total_live);
     if (!order) return;
-    write_line("SITES BEGIN (ordered by %s) %s\n", by_alloc ? "allocated bytes" : "live bytes", date);
+    write_line("SITES BEGIN (ordered by %s%s) %s\n", by_alloc ? "allocated bytes" : "live bytes",
+               only_changed ? ", incremental" : "", date);
     trace_output_text(&out, "          percent          live          alloc'ed  stack class\n"
                             " rank   self  accum     bytes objs     bytes  objs trace name\n");
     double accum = 0;
@@ -367,6 +384,7 @@ static void write_sites(const char *date, double cutoff, bool by_alloc) {
         if (!by_alloc && self < cutoff) break;
         if (by_alloc && self < cutoff) continue;
         accum += self;
+        if (only_changed && !hprof_sites_sent_changed(only_changed, order[i], site)) continue;
         write_line("%5zu %5.2f%% %5.2f%% %9llu %4llu %9llu %5llu %5zu ", i + 1, self * 100, accum * 100,
                    (unsigned long long)site->live_bytes, (unsigned long long)site->live_objects,
                    (unsigned long long)site->alloc_bytes, (unsigned long long)site->alloc_objects,
@@ -460,6 +478,7 @@ static void export_tables(void) {
     HprofStacks stacks;
     hprof_stacks_init(&stacks, &sites, method_name);
     bool done = (!opts.heap_sites || hprof_stacks_add_sites(&stacks, site_class_name)) &&
+                (!samples_heap() || hprof_sampled_add_stacks(&sampled, &stacks, site_class_name)) &&
                 (!opts.cpu_times || hprof_stacks_add_cpu_times(&stacks, &cpu_times)) &&
                 (!opts.cpu_samples || hprof_stacks_add_cpu_samples(&stacks, &cpu_times, opts.interval * 1000000LL)) &&
                 hprof_export_dump(&export, &stacks);
@@ -482,7 +501,7 @@ static void write_dump(void) {
     date_now(date);
     const char *heap = opts.heap_sites ? "allocation sites"
                        : opts.heap_dump ? "Java heap"
-                       : opts.sample_interval >= 0 ? "sampled allocation sites" : "";
+                       : samples_heap() ? "sampled allocation sites" : "";
     const char *cpu = opts.cpu_times     ? "CPU usage by timing methods"
                       : opts.cpu_samples ? "CPU usage by sampling running threads"
                       : opts.cpu_old     ? "CPU usage in old prof format"
@@ -497,8 +516,8 @@ static void write_dump(void) {
         write_new_threads();
         write_new_traces();
         if (opts.heap_dump) hprof_dump_write(&dump, &out, date);
-        if (opts.heap_sites) write_sites(date, opts.cutoff, false);
-        if (opts.sample_interval >= 0) hprof_sampled_write(&sampled, &out, opts.cutoff, date, site_class_name);
+        if (opts.heap_sites) write_sites(date, opts.cutoff, false, NULL);
+        if (samples_heap()) hprof_sampled_write(&sampled, &out, opts.cutoff, date, site_class_name);
         if (opts.cpu_times || opts.cpu_samples) write_cpu_table(date, opts.cutoff);
         if (opts.cpu_old) write_cpu_old();
         if (opts.monitor && !hprof_monitors_write(&monitors, &out, date, opts.cutoff)) out_of_memory = true;
@@ -651,7 +670,8 @@ static void method_entry(const VMPI_Event *event) {
 /* cpu=samples: a trace the sampler took (hprof_cpu_samples.h), on its
  * thread with the lock held. */
 static void record_sample(VMPI_ThreadID env, VMPI_CallTrace *trace) {
-    if (!closed) hprof_cpu_times_sample(&cpu_times, trace_index(env, trace));
+    if (!closed && hprof_cpu_switches_on(&cpu_switches, thread_object(env)))
+        hprof_cpu_times_sample(&cpu_times, trace_index(env, trace));
 }
 
 /* A batched allocation, drained into the sites table under the lock. */
@@ -764,17 +784,27 @@ static void handle_event(const VMPI_Event *event) {
     case VMPI_EVENT_METHOD_EXIT:
         hprof_cpu_times_exit(&cpu_times, event->env_id, event->u.method.method_id, vmpi->GetCurrentThreadCpuTime());
         break;
-    case VMPI_EVENT_OBJECT_FREE: hprof_sites_free_object(&sites, (uint64_t)(uintptr_t)event->u.obj_free.obj_id); break;
+    case VMPI_EVENT_OBJECT_FREE:
+        if (tracks_objects()) hprof_sites_free_object(&sites, (uint64_t)(uintptr_t)event->u.obj_free.obj_id);
+        if (samples_heap()) hprof_sampled_free_object(&sampled, (uint64_t)(uintptr_t)event->u.obj_free.obj_id);
+        break;
     case VMPI_EVENT_OBJECT_MOVE:
-        hprof_sites_move(&sites, (uint64_t)(uintptr_t)event->u.obj_move.obj_id,
-                         (int32_t)(intptr_t)event->u.obj_move.new_arena_id,
-                         (uint64_t)(uintptr_t)event->u.obj_move.new_obj_id);
+        if (tracks_objects())
+            hprof_sites_move(&sites, (uint64_t)(uintptr_t)event->u.obj_move.obj_id,
+                             (int32_t)(intptr_t)event->u.obj_move.new_arena_id,
+                             (uint64_t)(uintptr_t)event->u.obj_move.new_obj_id);
+        if (samples_heap())
+            hprof_sampled_move(&sampled, (uint64_t)(uintptr_t)event->u.obj_move.obj_id,
+                               (int32_t)(intptr_t)event->u.obj_move.new_arena_id,
+                               (uint64_t)(uintptr_t)event->u.obj_move.new_obj_id);
         break;
     case VMPI_EVENT_ARENA_DELETE:
-        hprof_sites_delete_arena(&sites, (int32_t)(intptr_t)event->u.delete_arena.arena_id);
+        if (tracks_objects()) hprof_sites_delete_arena(&sites, (int32_t)(intptr_t)event->u.delete_arena.arena_id);
+        if (samples_heap()) hprof_sampled_delete_arena(&sampled, (int32_t)(intptr_t)event->u.delete_arena.arena_id);
         break;
     case VMPI_EVENT_GC_START:
-        if (!hprof_sites_reserve(&sites)) out_of_memory = true;
+        if (!hprof_sites_reserve(&sites) || (samples_heap() && !hprof_sampled_reserve(&sampled)))
+            out_of_memory = true;
         break;
     case VMPI_EVENT_CLASS_LOAD:
         record_class(event);
@@ -871,7 +901,11 @@ static void control(const HprofCommand *command, VMPI_ThreadID env) {
         }
         break;
     }
-    default: break; /* CPU sampling on and off: the sampler always samples every thread */
+    case HPROF_CONTROL_CPU_SAMPLING_ON:
+    case HPROF_CONTROL_CPU_SAMPLING_OFF:
+        if (!hprof_cpu_switches_set(&cpu_switches, command->thread, command->flags == HPROF_CONTROL_CPU_SAMPLING_ON))
+            out_of_memory = true;
+        break;
     }
 }
 
@@ -889,7 +923,9 @@ static bool serve_command(const HprofCommand *command, VMPI_ThreadID env) {
         break;
     case HPROF_CMD_ALLOC_SITES:
         write_new_traces();
-        write_sites(date, command->cutoff, command->flags & HPROF_SITES_BY_ALLOCATION);
+        write_sites(date, command->cutoff, command->flags & HPROF_SITES_BY_ALLOCATION,
+                    command->flags & HPROF_SITES_INCREMENTAL ? &sites_sent : NULL);
+        if (!hprof_sites_sent_mark(&sites_sent, &sites)) out_of_memory = true;
         break;
     case HPROF_CMD_HEAP_SUMMARY: write_heap_summary(date); break;
     case HPROF_CMD_EXIT: return true;
@@ -907,7 +943,7 @@ static bool serve_command(const HprofCommand *command, VMPI_ThreadID env) {
         }
         break;
     case HPROF_CMD_CONTROL: control(command, env); break;
-    default: break; /* FORCE GC: not implemented, as in HPROF */
+    default: break; /* FORCE GC is never queued: the reader runs it (hprof_net.h) */
     }
     trace_output_flush(&out);
     return false;
@@ -1009,15 +1045,22 @@ VMPI_EXPORT int32_t VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved) {
         trace_output_abandon(&out);
         return VMPI_ERR;
     }
+    if (opts.binary) hprof_binary_control_settings(&binary, tracks_objects(), opts.cpu_samples, opts.depth);
     if (!hprof_export_open(&export, &opts)) {
         trace_output_abandon(&out);
         return VMPI_ERR;
     }
     vmpi->NotifyEvent = notify_event;
     for (size_t i = 0; i < sizeof wanted / sizeof wanted[0]; i++)
-        if (tracks_objects() || !is_heap_sites_event(wanted[i])) vmpi->EnableEvent(wanted[i], NULL);
-    hprof_sampled_init(&sampled, opts.sample_interval);
-    if (opts.sample_interval >= 0) {
+        if (tracks_objects() || !is_heap_sites_event(wanted[i]) || (samples_heap() && wanted[i] != VMPI_EVENT_OBJECT_ALLOC))
+            vmpi->EnableEvent(wanted[i], NULL);
+    if (!hprof_sampled_init(&sampled, opts.sample_interval)) {
+        fprintf(stderr, "hprof: out of memory\n");
+        trace_output_abandon(&out);
+        return VMPI_ERR;
+    }
+    hprof_cpu_switches_init(&cpu_switches);
+    if (samples_heap()) {
         vmpi->SetHeapSamplingInterval(opts.sample_interval);
         vmpi->EnableEvent(VMPI_EVENT_SAMPLED_OBJECT_ALLOC, NULL);
     }

@@ -18,11 +18,11 @@
 enum {
     TAG_UTF8 = 0x01, TAG_LOAD_CLASS = 0x02, TAG_STACK_FRAME = 0x04, TAG_STACK_TRACE = 0x05,
     TAG_ALLOC_SITES = 0x06, TAG_HEAP_SUMMARY = 0x07, TAG_START_THREAD = 0x0A, TAG_END_THREAD = 0x0B,
-    TAG_CPU_SAMPLES = 0x0D,
+    TAG_CPU_SAMPLES = 0x0D, TAG_CONTROL_SETTINGS = 0x0E,
     TAG_HEAP_DUMP_SEGMENT = 0x1C, TAG_HEAP_DUMP_END = 0x2C,
     SUB_ROOT_UNKNOWN = 0xFF, SUB_ROOT_JNI_GLOBAL = 0x01, SUB_ROOT_JNI_LOCAL = 0x02, SUB_ROOT_JAVA_FRAME = 0x03,
-    SUB_ROOT_NATIVE_STACK = 0x04, SUB_ROOT_STICKY_CLASS = 0x05, SUB_ROOT_THREAD_BLOCK = 0x06,
-    SUB_ROOT_MONITOR_USED = 0x07, SUB_CLASS_DUMP = 0x20, SUB_INSTANCE_DUMP = 0x21,
+    SUB_ROOT_NATIVE_STACK = 0x04, SUB_ROOT_STICKY_CLASS = 0x05,
+    SUB_ROOT_MONITOR_USED = 0x07, SUB_ROOT_THREAD_OBJECT = 0x08, SUB_CLASS_DUMP = 0x20, SUB_INSTANCE_DUMP = 0x21,
     SUB_OBJECT_ARRAY_DUMP = 0x22, SUB_PRIMITIVE_ARRAY_DUMP = 0x23,
 };
 
@@ -180,6 +180,12 @@ bool hprof_binary_open(HprofBinary *b, FILE *out) {
     put_u4(out, ID_SIZE);
     put_u8(out, (uint64_t)(b->start_us / 1000));
     return add_class(b, OBJECT_CLASS_ID, "java.lang.Object") == OBJECT_CLASS_INDEX;
+}
+
+void hprof_binary_control_settings(HprofBinary *b, bool alloc_traces, bool cpu_sampling, int32_t depth) {
+    put_record(b, TAG_CONTROL_SETTINGS, 4 + 2);
+    put_u4(b->out, (alloc_traces ? 0x1u : 0) | (cpu_sampling ? 0x2u : 0));
+    put_u2(b->out, (uint16_t)depth);
 }
 
 static HprofBinaryField *learn_fields(HprofBinary *b, const VMPI_Field *fields, int32_t n) {
@@ -512,7 +518,10 @@ static void convert_record(Conversion *c, HprofReader *r) {
         put_u4(c->dump, hprof_take_u4(r)); /* frame */
         return;
     case VMPI_GC_ROOT_NATIVE_STACK: put_thread_root(c, SUB_ROOT_NATIVE_STACK, id, r); return;
-    case VMPI_GC_ROOT_THREAD_BLOCK: put_thread_root(c, SUB_ROOT_THREAD_BLOCK, id, r); return;
+    case VMPI_GC_ROOT_THREAD_BLOCK: /* a Thread handle: the thread's object (hprof_binary.h) */
+        put_thread_root(c, SUB_ROOT_THREAD_OBJECT, id, r);
+        put_u4(c->dump, 0); /* no stack trace */
+        return;
     case VMPI_GC_CLASS_DUMP: convert_class(c, r, id); return;
     case VMPI_GC_INSTANCE_DUMP: convert_instance(c, r, id); return;
     case VMPI_GC_OBJ_ARRAY_DUMP: convert_object_array(c, r, id); return;

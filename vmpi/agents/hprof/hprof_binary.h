@@ -9,6 +9,8 @@
  * records, u1 tag, u4 microseconds since the header's time, u4 length,
  * body, every number big-endian:
  *
+ *   CONTROL SETTINGS (0x0E)  first: whether allocation traces (heap=) and
+ *                          CPU sampling (cpu=samples) are on, the depth
  *   STRING IN UTF8 (0x01)  a name, by string ID, before the records that
  *                          name it
  *   LOAD CLASS (0x02)      at CLASS_LOAD, one per class, array classes
@@ -42,8 +44,17 @@
  *     its low bit set (an odd ID, so no object of the VM's) and its
  *     allocation trace; when the program has no char[] class, hprof adds
  *     one (ID 3), since a reader finds a primitive array's class by name.
- *   - threads have no thread objects (ID 0), and a JAVA FRAME root's frame
- *     number is its frame's index in the thread's stack, callee first.
+ *   - a thread's object is its `Thread` handle (THREAD_START's thread_id;
+ *     0 for main while the program starts no thread), and the VM's
+ *     THREAD_BLOCK root for a handle (docs/event-mapping.md, "Heap dumps")
+ *     is written as the ROOT THREAD OBJECT (0x08) a JVM writes for its
+ *     java.lang.Thread objects: the object, the thread's serial number,
+ *     and stack trace serial 0 (none: the dump does not trace threads);
+ *     a JAVA FRAME root's frame number is its frame's index in the
+ *     thread's stack, callee first.
+ *   - UNLOAD CLASS (0x03) is never written: the VM never unloads a class
+ *     (every linked class is a sticky root), so CLASS_UNLOAD is never
+ *     posted.
  *
  * A heap dump arrives in the VM's buffer, which lives only until
  * NotifyEvent returns; it is converted then, into memory, and written at
@@ -111,6 +122,9 @@ FILE *hprof_binary_stream(TraceOutput *out);
 /* Starts the profile on `out`: the header, and the LOAD CLASS of
  * java.lang.Object.  False if memory ran out. */
 bool hprof_binary_open(HprofBinary *b, FILE *out);
+/* CONTROL SETTINGS (0x0E), after the header, as JDK hprof writes it: u4
+ * flags (0x1 allocation traces on, 0x2 CPU sampling on), u2 trace depth. */
+void hprof_binary_control_settings(HprofBinary *b, bool alloc_traces, bool cpu_sampling, int32_t depth);
 
 /* CLASS_LOAD: UTF8 strings for its names and a LOAD CLASS record. */
 void hprof_binary_class_load(HprofBinary *b, const VMPI_Event *class_load);

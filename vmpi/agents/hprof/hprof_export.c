@@ -54,13 +54,28 @@ bool hprof_export_dump(HprofExport *e, const HprofStacks *stacks) {
          * sample every interval (cpu=samples) or exact (cpu=times).  With
          * both, the heap's: the CPU values are in nanoseconds already. */
         bool sampled_cpu = !e->opts->heap_sites && e->opts->cpu_samples;
+        /* sample=: Go's heap profiles' period, the sampling interval in
+         * bytes, its values already scaled to estimates, and a comment
+         * that says they are. */
+        bool sampled_heap = e->opts->sample_interval >= 0;
+        char comment[160];
+        if (e->opts->sample_interval > 0)
+            snprintf(comment, sizeof comment,
+                     "hprof sample=%d: the heap values are estimates from heap sampling, one sample per %d bytes "
+                     "allocated on average",
+                     e->opts->sample_interval, e->opts->sample_interval);
+        else
+            snprintf(comment, sizeof comment, "hprof sample=0: heap sampling of every allocation: the values are exact");
         HprofPprofHeader header = {
             .time_nanos = now,
             .duration_nanos = now - e->start_nanos,
-            .period_type = e->opts->heap_sites ? (HprofValueType){"space", "bytes"}
-                                               : (HprofValueType){"cpu", "nanoseconds"},
-            .period = sampled_cpu ? (int64_t)e->opts->interval * 1000000 : 1,
+            .period_type = e->opts->heap_sites || sampled_heap ? (HprofValueType){"space", "bytes"}
+                                                               : (HprofValueType){"cpu", "nanoseconds"},
+            .period = sampled_heap && e->opts->sample_interval > 0 ? e->opts->sample_interval
+                      : sampled_cpu                               ? (int64_t)e->opts->interval * 1000000
+                                                                  : 1,
             .default_type = hprof_default_value_type(e->opts),
+            .comment = sampled_heap ? comment : NULL,
         };
         if (!hprof_pprof_render(stacks, &header, &bytes, &size)) return false;
         replace(&e->pprof, bytes, size);

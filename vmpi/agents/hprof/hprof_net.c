@@ -180,7 +180,9 @@ static bool read_more(void) {
 }
 
 /* Takes the commands complete in `input` off it: queued, or reported and
- * skipped.  Returns how many were queued; *end is set at EOF. */
+ * skipped; FORCE GC, and ALLOC SITES' force GC flag, collect here (RunGC,
+ * hprof_net.h).  Returns how many were queued since the last request for a
+ * safepoint; *end is set at EOF. */
 static int parse_commands(bool *end) {
     size_t at = 0;
     int queued = 0;
@@ -204,7 +206,18 @@ static int parse_commands(bool *end) {
         if (problem) {
             fprintf(stderr, "hprof: front end %s: command 0x%02x (serial %u): %s; ignored\n", where,
                     command.tag, command.serial, problem);
-        } else {
+            at += HEADER_BYTES + length;
+            continue;
+        }
+        if (command.tag == HPROF_CMD_FORCE_GC ||
+            (command.tag == HPROF_CMD_ALLOC_SITES && (command.flags & HPROF_SITES_FORCE_GC))) {
+            /* The commands before it are served first, then the collection
+             * runs, before the ones after it are queued. */
+            if (queued > 0) vmpi->RequestEvent(VMPI_EVENT_DATA_DUMP_REQUEST, NULL);
+            queued = 0;
+            vmpi->RunGC();
+        }
+        if (command.tag != HPROF_CMD_FORCE_GC) {
             enqueue(&command);
             queued++;
         }

@@ -5,10 +5,12 @@
  *
  * A command is u1 tag, u4 serial number, u4 length, then `length` bytes:
  *
- *   0x01 FORCE GC      (none; the manual marks it not implemented)
+ *   0x01 FORCE GC      (none; the manual marks it not implemented in
+ *                      its HPROF; here it collects)
  *   0x02 DUMP HEAP     (none)
- *   0x03 ALLOC SITES   u2 flags (0x1 incremental, 0x2 by allocation,
- *                      0x4 force GC), u4 cutoff ratio (an IEEE float)
+ *   0x03 ALLOC SITES   u2 flags (0x1 incremental: the sites changed since
+ *                      the last ALLOC SITES, 0x2 by allocation, 0x4 force
+ *                      GC first), u4 cutoff ratio (an IEEE float)
  *   0x04 HEAP SUMMARY  (none)
  *   0x05 EXIT THE VM   (none)
  *   0x06 DUMP TRACES   (none)
@@ -31,6 +33,15 @@
  * profile data, so nothing it does can race with the events.  Commands that
  * arrive in one read (a front end's one write) are queued before the
  * request, so they are served at one safepoint and describe one moment.
+ *
+ * FORCE GC (and ALLOC SITES with flag 0x4) is the reader's own: it asks
+ * for the safepoint that serves the commands before it, then calls RunGC,
+ * which from a system thread collects at the program thread's next
+ * safepoint after that one and returns when it is done (vmpi/gc_control.c);
+ * only then are the commands after it queued.  So a FORCE GC between two
+ * ALLOC SITES falls between their tables, as the front end wrote them.
+ * (RunGC cannot be called from the agent's DATA_DUMP_REQUEST handler: no
+ * collection may start inside an event.)
  *
  * The connection is lost when the front end closes it without EOF, or a
  * write to it fails: one message on stderr, and hprof_net_lost() is true

@@ -136,8 +136,9 @@ static bool names_value_type(const char *name, const HprofValueType *types, size
 static HprofParse check_export_options(HprofOptions *opts) {
     const char *option = opts->pprof_file[0] ? "pprof" : "folded";
     const char *file = opts->pprof_file[0] ? opts->pprof_file : opts->folded_file;
-    if (file[0] && !opts->heap_sites && !opts->cpu_times && !opts->cpu_samples)
-        return refuse(option, file, "has no table to write: give heap=sites, heap=all, cpu=samples or cpu=times");
+    if (file[0] && !opts->heap_sites && !opts->cpu_times && !opts->cpu_samples && opts->sample_interval < 0)
+        return refuse(option, file,
+                      "has no table to write: give heap=sites, heap=all, sample=, cpu=samples or cpu=times");
     if (opts->pprof_file[0] && strcmp(opts->pprof_file, opts->file) == 0)
         return refuse("pprof", opts->pprof_file, "names the file of file=");
     if (opts->folded_file[0] &&
@@ -148,7 +149,7 @@ static HprofParse check_export_options(HprofOptions *opts) {
         return HPROF_PARSE_OK;
     }
     if (!opts->folded_file[0]) return refuse("folded_value", opts->folded_value, "is for folded=<file>, not given");
-    if ((opts->heap_sites &&
+    if (((opts->heap_sites || opts->sample_interval >= 0) &&
          names_value_type(opts->folded_value, hprof_heap_value_types, HPROF_HEAP_VALUE_TYPES)) ||
         (opts->cpu_times &&
          names_value_type(opts->folded_value, hprof_cpu_times_value_types, HPROF_CPU_TIMES_VALUE_TYPES)) ||
@@ -156,11 +157,13 @@ static HprofParse check_export_options(HprofOptions *opts) {
          names_value_type(opts->folded_value, hprof_cpu_samples_value_types, HPROF_CPU_SAMPLES_VALUE_TYPES)))
         return HPROF_PARSE_OK;
     return refuse("folded_value", opts->folded_value,
-                  "takes alloc_objects, alloc_space, inuse_objects or inuse_space (with heap=sites|all), "
+                  "takes alloc_objects, alloc_space, inuse_objects or inuse_space (with heap=sites|all or sample=), "
                   "calls or cpu (with cpu=times), samples or cpu (with cpu=samples)");
 }
 
-const char *hprof_default_value_type(const HprofOptions *opts) { return opts->heap_sites ? "inuse_space" : "cpu"; }
+const char *hprof_default_value_type(const HprofOptions *opts) {
+    return opts->heap_sites || opts->sample_interval >= 0 ? "inuse_space" : "cpu";
+}
 
 HprofParse hprof_parse_options(char *options, HprofOptions *opts) {
     *opts = (HprofOptions){.heap_sites = true, .heap_dump = true, .depth = 4, .interval = 10,

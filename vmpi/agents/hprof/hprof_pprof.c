@@ -36,6 +36,7 @@ typedef struct Builder {
     int64_t class_key, thread_key; /* the labels' keys in it */
     ValueType types[HPROF_MAX_VALUE_TYPES], *type_pointers[HPROF_MAX_VALUE_TYPES];
     ValueType period_type;
+    int64_t comment;             /* the header's comment in the string table */
     Mapping mapping, *mapping_pointer;
     Sample *samples, **sample_pointers;
     uint64_t *location_ids;      /* every sample's, one after the other */
@@ -72,12 +73,12 @@ static void builder_free(Builder *b) {
 /* Room for the worst case: every frame a new function and location with
  * two strings ("Class.method", its file), a string per stack (its class),
  * and the fixed ones: "", the labels' keys, the mapping's file, the
- * kinds and the period's.
+ * kinds and the period's, the comment.
  * False if memory ran out. */
 static bool builder_alloc(Builder *b, size_t num_frames) {
     size_t num_stacks = b->stacks->num_stacks;
     size_t stacks = num_stacks ? num_stacks : 1, frames = num_frames ? num_frames : 1;
-    b->strings = calloc(2 * frames + stacks + 2 * HPROF_MAX_VALUE_TYPES + 6, sizeof *b->strings);
+    b->strings = calloc(2 * frames + stacks + 2 * HPROF_MAX_VALUE_TYPES + 7, sizeof *b->strings);
     b->samples = calloc(stacks, sizeof *b->samples);
     b->sample_pointers = calloc(stacks, sizeof *b->sample_pointers);
     b->location_ids = calloc(frames, sizeof *b->location_ids);
@@ -235,6 +236,11 @@ static bool build(Builder *b, const HprofPprofHeader *header, Profile *profile) 
     if (!value_type(b, &b->period_type, &header->period_type)) return false;
     profile->period_type = &b->period_type;
     profile->period = header->period;
+    if (header->comment) {
+        if ((b->comment = add_string(b, header->comment)) < 0) return false;
+        profile->n_comment = 1;
+        profile->comment = &b->comment;
+    }
     profile->time_nanos = header->time_nanos;
     profile->duration_nanos = header->duration_nanos;
     profile->n_string_table = b->num_strings;

@@ -11,7 +11,9 @@
  * line naming its function; a function is a method, "Class.method" with
  * its source file.  The header's period says how many of the period
  * type's units a sample stands for: 1 for exact tables, the interval in
- * nanoseconds for cpu=samples alone, as Go's CPU profiles have it.
+ * nanoseconds for cpu=samples alone, as Go's CPU profiles have it, the
+ * sampling interval in bytes for sample= (its values are estimates, and
+ * the profile's comment says so).
  */
 #ifndef GCLAB_HPROF_PPROF_H
 #define GCLAB_HPROF_PPROF_H
@@ -28,6 +30,7 @@ typedef struct HprofPprofHeader {
     HprofValueType period_type; /* Go's: space/bytes for the heap, cpu/nanoseconds for CPU */
     int64_t period;             /* of period_type's unit: 1, or cpu=samples' interval (ns) */
     const char *default_type;   /* the kind pprof shows unless told: one of the stacks' */
+    const char *comment;        /* the profile's comment (pprof -comments), or NULL */
 } HprofPprofHeader;
 
 /* The gzipped profile in *bytes (malloc'd) and *size; false if memory ran

@@ -11,13 +11,26 @@
  * bytes -- about `interval` bytes for objects much smaller than the
  * interval, and exactly itself at interval 0.  Summed over the samples,
  * these are unbiased estimates of the bytes and objects each site
- * allocated.  Live bytes cannot be had this way: that would take
- * OBJECT_FREE and OBJECT_MOVE for every object, which costs what heap=sites
- * costs.
+ * allocated.
+ *
+ * Live estimates: the sampled objects are followed as heap=sites follows
+ * every object, in a map of their own (OBJECT_FREE takes one out,
+ * OBJECT_MOVE re-keys it, ARENA_DELETE empties its arena, an ID a sample
+ * reuses was freed unreported), and a site's live estimates are the
+ * weights of its sampled objects still alive: each survives or dies with
+ * the objects it stands for, so these are unbiased estimates of the live
+ * bytes and objects, as JVMTI heap sampling's live-heap profiles are made
+ * (JVMTI 11, SampledObjectAlloc, with the object's collection followed).
+ * The other objects' frees and moves still reach the agent: a map lookup
+ * each, in the collections only, never at an allocation.
  *
  * Invariant: a site's `samples` is the number of samples added to it and
- * its estimates the sum of their weights.  Samples come only between
- * collections (they are allocations), so adding one may allocate memory.
+ * its allocated estimates the sum of their weights; its `live_samples` the
+ * number of its samples in the map and its live estimates the sum of their
+ * weights.  Samples come only between collections (they are allocations),
+ * so adding one may allocate memory; hprof_sampled_reserve at GC_START
+ * makes room for every move, so that nothing between GC_START and
+ * GC_FINISH allocates (JVMPI 1.2, section 1.5).
  */
 #ifndef GCLAB_HPROF_SAMPLED_H
 #define GCLAB_HPROF_SAMPLED_H
@@ -28,33 +41,51 @@
 
 #include "../common/trace_output.h"
 #include "hprof_sites.h"
+#include "hprof_stacks.h"
 #include "vmpi.h"
 
 typedef struct HprofSampledSite {
-    HprofSite site;             /* trace, is_array, class_id; the live and
+    HprofSite site;             /* trace, is_array, class_id; the exact live and
                                    allocated counts stay 0 */
-    uint64_t samples;
-    double bytes, objects;      /* the estimates */
+    uint64_t samples, live_samples;
+    double bytes, objects;      /* the allocated estimates */
+    double live_bytes, live_objects;
 } HprofSampledSite;
 
 typedef struct HprofSampled {
     int32_t interval;           /* the sampling interval asked of the VM */
     HprofSampledSite *sites;
     size_t num_sites, sites_capacity;
+    IdMap objects;              /* the sampled objects alive: ID -> arena, size, tag = site */
     uint64_t samples;
     bool out_of_memory;         /* a sample could not be counted */
 } HprofSampled;
 
-void hprof_sampled_init(HprofSampled *s, int32_t interval);
+/* False if out of memory. */
+bool hprof_sampled_init(HprofSampled *s, int32_t interval);
 
 /* A SAMPLED_OBJECT_ALLOC whose call trace is number `trace` (hprof_sites_trace;
  * UINT32_MAX if that ran out of memory). */
 void hprof_sampled_add(HprofSampled *s, const VMPI_Event *sample, uint32_t trace);
 
-/* The sampled SITES table, ordered by estimated bytes, cut at `cutoff`;
+/* OBJECT_FREE, OBJECT_MOVE and ARENA_DELETE, for the sampled objects. */
+void hprof_sampled_free_object(HprofSampled *s, uint64_t obj_id);
+void hprof_sampled_move(HprofSampled *s, uint64_t obj_id, int32_t new_arena, uint64_t new_obj_id);
+void hprof_sampled_delete_arena(HprofSampled *s, int32_t arena_id);
+/* At GC_START: room for every move.  False if memory ran out. */
+bool hprof_sampled_reserve(HprofSampled *s);
+
+/* The sampled SITES table, ordered by estimated live bytes (then
+ * allocated) as the SITES table is, cut at `cutoff` of the live bytes;
  * class_name names a site's class (in `buffer`) as the heap=sites table
  * does. */
 void hprof_sampled_write(const HprofSampled *s, TraceOutput *out, double cutoff, const char *date,
                          const char *(*class_name)(const HprofSite *site, char *buffer, size_t size));
+
+/* For pprof= and folded=: one stack per sampled site under the heap
+ * profile's four kinds, its estimates rounded to whole bytes and objects.
+ * False if memory ran out. */
+bool hprof_sampled_add_stacks(const HprofSampled *s, HprofStacks *stacks,
+                              const char *(*class_name)(const HprofSite *site, char *buffer, size_t size));
 
 #endif

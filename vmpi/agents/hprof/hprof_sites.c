@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "../common/grow.h"
+#include "hprof_objects.h"
 
 /* FNV-1a over the bytes of `n` words. */
 static uint64_t hash_words(uint64_t hash, const uint64_t *words, size_t n) {
@@ -133,12 +134,6 @@ static void leave_site(const IdEntry *entry, void *sites) {
     site->live_objects--;
 }
 
-/* Takes an object out of the map and out of its site's live counts. */
-static void forget(HprofSites *s, IdEntry *entry) {
-    leave_site(entry, s);
-    idmap_remove(&s->objects, entry);
-}
-
 void hprof_sites_alloc(HprofSites *s, const HprofAlloc *alloc, const VMPI_CallTrace *trace,
                        uint32_t thread) {
     uint32_t trace_number = hprof_sites_trace(s, trace, thread);
@@ -161,23 +156,10 @@ void hprof_sites_alloc(HprofSites *s, const HprofAlloc *alloc, const VMPI_CallTr
     site->live_objects++;
 }
 
-void hprof_sites_free_object(HprofSites *s, uint64_t obj_id) {
-    IdEntry *entry = idmap_find(&s->objects, obj_id);
-    if (entry) forget(s, entry);
-}
+void hprof_sites_free_object(HprofSites *s, uint64_t obj_id) { hprof_objects_free(&s->objects, obj_id, leave_site, s); }
 
 void hprof_sites_move(HprofSites *s, uint64_t obj_id, int32_t new_arena, uint64_t new_obj_id) {
-    IdEntry *entry = idmap_find(&s->objects, obj_id);
-    if (!entry) return;
-    IdEntry moved = *entry;
-    idmap_remove(&s->objects, entry); /* first: a move may keep its address */
-    IdEntry *clash = idmap_find(&s->objects, new_obj_id);
-    if (clash) forget(s, clash); /* the old holder of the address died unreported */
-    if (!new_obj_id) { /* moved out of sight: count it gone */
-        leave_site(&moved, s);
-        return;
-    }
-    idmap_insert(&s->objects, new_obj_id, new_arena, moved.size)->tag = moved.tag; /* room: one was removed */
+    hprof_objects_move(&s->objects, obj_id, new_arena, new_obj_id, leave_site, s);
 }
 
 void hprof_sites_delete_arena(HprofSites *s, int32_t arena_id) {
