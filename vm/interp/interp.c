@@ -133,17 +133,29 @@ static void print_string(VMThread *thread, const Obj *s, uint8_t newline) {
     else print_bytes(thread, "null", 4, newline);
 }
 
+/* Clears the locals of `lm` after its arguments (program.h: they start as
+ * 0 and null).  Out of line: a call to a method with no more locals than
+ * arguments (fib) skips it with one branch, and the call's fast path keeps
+ * its registers instead of saving them around a memset. */
+static __attribute__((noinline)) void clear_locals(const LinkedMethod *lm, uint64_t *pl, Obj **rl) {
+    for (uint32_t i = lm->num_prim_args; i < lm->num_prim_locals; i++) pl[i] = 0;
+    for (uint32_t i = lm->num_ref_args; i < lm->num_ref_locals; i++) rl[i] = NULL;
+}
+
 /* Fills frame `fp` for a call of `lm` whose arguments are already the first
- * locals at pl / rl, and clears the remaining locals (program.h: they start
- * as 0 and null). */
+ * locals at pl / rl, and clears the remaining locals. */
 static inline void enter_frame(Frame *fp, const LinkedMethod *lm, uint64_t *pl, Obj **rl) {
     fp->method = lm->method;
     fp->code = lm->code;
     fp->pc = lm->code;
     fp->plocals = pl;
     fp->rlocals = rl;
-    for (uint32_t i = lm->num_prim_args; i < lm->num_prim_locals; i++) pl[i] = 0;
-    for (uint32_t i = lm->num_ref_args; i < lm->num_ref_locals; i++) rl[i] = NULL;
+    if (lm->has_more_locals) clear_locals(lm, pl, rl);
+}
+
+/* True if `need` bytes of stack do not fit between `base` and `end`. */
+static inline bool stack_short(const void *base, const void *end, uint32_t need) {
+    return (uintptr_t)end - (uintptr_t)base < need;
 }
 
 /* Fills the interpreter's dispatch table `live`: while an agent wants
@@ -169,6 +181,12 @@ static uint64_t run(VMThread *thread, Frame *base) {
     uint64_t *psp = pl + fp->method->num_prim_locals;
     Obj **rsp = rl + fp->method->num_ref_locals;
     uint64_t result = 0;
+    /* What CALL reads that stays the same for the thread's life: kept here
+     * rather than re-read through `thread` at every call. */
+    const LinkedMethod *const linked_methods = thread->vm->linked_methods;
+    const Frame *const last_frame = thread->frames + thread->max_depth - 1;
+    const uint64_t *const pstack_end = thread->pstack_end;
+    Obj *const *const rstack_end = thread->rstack_end;
 
 /* The registers, written to and read back from the thread (see above). */
 #define SAVE_STATE()                                                                                 \
@@ -580,13 +598,12 @@ op_JF:
     DISPATCH();
 
 op_CALL: {
-    const LinkedMethod *callee = &VM->linked_methods[U16];
+    const LinkedMethod *callee = &linked_methods[U16];
     uint64_t *callee_pl = psp - callee->num_prim_args;
     Obj **callee_rl = rsp - callee->num_ref_args;
     fp->pc = pc; /* the return address, and the caller's line in traces */
-    if (UNLIKELY(fp + 1 == thread->frames + thread->max_depth ||
-                 (size_t)(thread->pstack_end - callee_pl) < callee->pstack_need ||
-                 (size_t)(thread->rstack_end - callee_rl) < callee->rstack_need))
+    if (UNLIKELY(fp == last_frame || stack_short(callee_pl, pstack_end, callee->pstack_need_bytes) ||
+                 stack_short(callee_rl, rstack_end, callee->rstack_need_bytes)))
         FAIL("stack overflow");
     if (callee->has_receiver) CHECK_NOT_NULL(*callee_rl);
     fp++;
@@ -606,14 +623,18 @@ op_RET:
     psp = pl;
     rsp = rl;
     goto return_to_caller;
-op_RETP:
+op_RETP: {
     METHOD_EXIT_EVENT();
-    result = psp[-1];
-    if (fp == base) goto finished;
+    uint64_t value = psp[-1];
+    if (fp == base) {
+        result = value;
+        goto finished;
+    }
     psp = pl;
-    *psp++ = result;
+    *psp++ = value;
     rsp = rl;
     goto return_to_caller;
+}
 op_RETR: {
     METHOD_EXIT_EVENT();
     Obj *value = rsp[-1]; /* read after the event, which may have moved it */
