@@ -355,6 +355,26 @@ static uint64_t run(VMThread *thread, Frame *base) {
         else pc += 11;                                                                               \
         DISPATCH();                                                                                  \
     } while (0)
+/* "PLOAD a; PUSHI k; Ixx; Jx off": k at pc + 4, the jump at pc + 9. */
+#define JUMP_IF_LK(op)                                                                               \
+    do {                                                                                             \
+        if ((int64_t)pl[U16] op (int64_t)read_i32(pc + 4)) JUMP_BY(9 + read_i32(pc + 10));           \
+        else pc += 14;                                                                               \
+        DISPATCH();                                                                                  \
+    } while (0)
+/* "PLOAD a; PLOAD b; Ixx; Jx off": b at pc + 4, the jump at pc + 7. */
+#define JUMP_IF_LL(op)                                                                               \
+    do {                                                                                             \
+        if ((int64_t)pl[U16] op (int64_t)pl[read_u16(pc + 4)]) JUMP_BY(7 + read_i32(pc + 8));        \
+        else pc += 12;                                                                               \
+        DISPATCH();                                                                                  \
+    } while (0)
+/* "PLOAD a; PUSHI k; Ixx": k at pc + 4. */
+#define PLOAD_INT_BINARY_K(op)                                                                       \
+    do {                                                                                             \
+        *psp++ = pl[U16] op (uint64_t)(int64_t)read_i32(pc + 4);                                     \
+        NEXT(9);                                                                                     \
+    } while (0)
 
     /* Every byte maps to a label; unassigned codes trap (the verifier never
      * lets one through, but a bad byte must not be undefined behaviour). */
@@ -991,6 +1011,38 @@ qop_JGT_K:
     JUMP_IF_K(>);
 qop_JGE_K:
     JUMP_IF_K(>=);
+qop_JEQ_LK:
+    JUMP_IF_LK(==);
+qop_JNE_LK:
+    JUMP_IF_LK(!=);
+qop_JLT_LK:
+    JUMP_IF_LK(<);
+qop_JLE_LK:
+    JUMP_IF_LK(<=);
+qop_JGT_LK:
+    JUMP_IF_LK(>);
+qop_JGE_LK:
+    JUMP_IF_LK(>=);
+qop_JEQ_LL:
+    JUMP_IF_LL(==);
+qop_JNE_LL:
+    JUMP_IF_LL(!=);
+qop_JLT_LL:
+    JUMP_IF_LL(<);
+qop_JLE_LL:
+    JUMP_IF_LL(<=);
+qop_JGT_LL:
+    JUMP_IF_LL(>);
+qop_JGE_LL:
+    JUMP_IF_LL(>=);
+qop_PLOAD_IADD_K:
+    PLOAD_INT_BINARY_K(+);
+qop_PLOAD_ISUB_K:
+    PLOAD_INT_BINARY_K(-);
+qop_PLOAD_RETP: /* the RETP runs at its own pc, for METHOD_EXIT's call trace */
+    *psp++ = pl[U16];
+    pc += 3;
+    goto op_RETP;
 
 finished:
     thread->rtop = rsp;
@@ -1030,6 +1082,9 @@ finished:
 #undef INT_COMPARE_K
 #undef JUMP_IF
 #undef JUMP_IF_K
+#undef JUMP_IF_LK
+#undef JUMP_IF_LL
+#undef PLOAD_INT_BINARY_K
 }
 
 /* main(string[] args): a string array of the arguments after the program's
