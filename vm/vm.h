@@ -74,6 +74,7 @@ typedef struct LinkedMethod {
     uint32_t pstack_need_bytes, rstack_need_bytes;
     bool has_receiver;                   /* an instance method: ref arg 0 must not be null */
     bool has_more_locals;                /* locals beyond the arguments, which a call clears */
+    bool has_entry_work;                 /* either of the two: CALL's one test when neither */
 } LinkedMethod;
 
 typedef struct VMOptions {

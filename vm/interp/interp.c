@@ -142,15 +142,13 @@ static __attribute__((noinline)) void clear_locals(const LinkedMethod *lm, uint6
     for (uint32_t i = lm->num_ref_args; i < lm->num_ref_locals; i++) rl[i] = NULL;
 }
 
-/* Fills frame `fp` for a call of `lm` whose arguments are already the first
- * locals at pl / rl, and clears the remaining locals. */
-static inline void enter_frame(Frame *fp, const LinkedMethod *lm, uint64_t *pl, Obj **rl) {
+/* Fills frame `fp` for a call of `lm` whose locals start at pl / rl. */
+static inline void fill_frame(Frame *fp, const LinkedMethod *lm, uint64_t *pl, Obj **rl) {
     fp->method = lm->method;
     fp->code = lm->code;
     fp->pc = lm->code;
     fp->plocals = pl;
     fp->rlocals = rl;
-    if (lm->has_more_locals) clear_locals(lm, pl, rl);
 }
 
 /* True if `need` bytes of stack do not fit between `base` and `end`. */
@@ -308,6 +306,32 @@ static uint64_t run(VMThread *thread, Frame *base) {
         if (vmpi_method_entry_enabled())                                                             \
             OUT_OF_LINE(vmpi_send_method_entry(thread, fp->method,                                   \
                                                fp->method->is_static ? NULL : fp->rlocals));         \
+    } while (0)
+
+/* The end of every return: back to the caller's frame, past its CALL.
+ * Each return has its own copy, and so its own dispatch jump, which the
+ * branch predictor learns apart (a leaf's return from a RETP after IADD). */
+#define RETURN_TO_CALLER()                                                                           \
+    do {                                                                                             \
+        fp--;                                                                                        \
+        pl = fp->plocals;                                                                            \
+        rl = fp->rlocals;                                                                            \
+        pc = fp->pc + 3;                                                                             \
+        DISPATCH();                                                                                  \
+    } while (0)
+/* RETP, its value read after METHOD_EXIT (which saves the state). */
+#define RETURN_PRIM(read_value)                                                                      \
+    do {                                                                                             \
+        METHOD_EXIT_EVENT();                                                                         \
+        uint64_t value = (read_value);                                                               \
+        if (fp == base) {                                                                            \
+            result = value;                                                                          \
+            goto finished;                                                                           \
+        }                                                                                            \
+        psp = pl;                                                                                    \
+        *psp++ = value;                                                                              \
+        rsp = rl;                                                                                    \
+        RETURN_TO_CALLER();                                                                          \
     } while (0)
 
 /* A safepoint (safepoint.h), at every taken jump and every call: one load
@@ -625,9 +649,12 @@ op_CALL: {
     if (UNLIKELY(fp == last_frame || stack_short(callee_pl, pstack_end, callee->pstack_need_bytes) ||
                  stack_short(callee_rl, rstack_end, callee->rstack_need_bytes)))
         FAIL("stack overflow");
-    if (callee->has_receiver) CHECK_NOT_NULL(*callee_rl);
+    if (UNLIKELY(callee->has_entry_work)) {
+        if (callee->has_receiver) CHECK_NOT_NULL(*callee_rl);
+        if (callee->has_more_locals) clear_locals(callee, callee_pl, callee_rl);
+    }
     fp++;
-    enter_frame(fp, callee, callee_pl, callee_rl);
+    fill_frame(fp, callee, callee_pl, callee_rl);
     pl = callee_pl;
     rl = callee_rl;
     psp = pl + callee->num_prim_locals;
@@ -642,19 +669,9 @@ op_RET:
     if (fp == base) goto finished;
     psp = pl;
     rsp = rl;
-    goto return_to_caller;
-op_RETP: {
-    METHOD_EXIT_EVENT();
-    uint64_t value = psp[-1];
-    if (fp == base) {
-        result = value;
-        goto finished;
-    }
-    psp = pl;
-    *psp++ = value;
-    rsp = rl;
-    goto return_to_caller;
-}
+    RETURN_TO_CALLER();
+op_RETP:
+    RETURN_PRIM(psp[-1]);
 op_RETR: {
     METHOD_EXIT_EVENT();
     Obj *value = rsp[-1]; /* read after the event, which may have moved it */
@@ -662,17 +679,11 @@ op_RETR: {
     psp = pl;
     rsp = rl;
     *rsp++ = value;
-    goto return_to_caller;
+    RETURN_TO_CALLER();
 }
 op_CALLN: /* vm/interp/native.c: a C function, run with the state saved */
     OUT_OF_LINE(vm_native_call(thread, U16));
     NEXT(3);
-return_to_caller:
-    fp--;
-    pl = fp->plocals;
-    rl = fp->rlocals;
-    pc = fp->pc + 3; /* past the CALL */
-    DISPATCH();
 
     /* ---- objects ---- */
 op_NEW: {
@@ -1039,10 +1050,11 @@ qop_PLOAD_IADD_K:
     PLOAD_INT_BINARY_K(+);
 qop_PLOAD_ISUB_K:
     PLOAD_INT_BINARY_K(-);
-qop_PLOAD_RETP: /* the RETP runs at its own pc, for METHOD_EXIT's call trace */
-    *psp++ = pl[U16];
+qop_PLOAD_RETP: { /* the RETP runs at its own pc, for METHOD_EXIT's call trace */
+    uint32_t local = U16;
     pc += 3;
-    goto op_RETP;
+    RETURN_PRIM(pl[local]);
+}
 
 finished:
     thread->rtop = rsp;
@@ -1077,6 +1089,8 @@ finished:
 #undef METHOD_ENTRY_EVENT
 #undef SAFEPOINT_POLL
 #undef JUMP_BY
+#undef RETURN_TO_CALLER
+#undef RETURN_PRIM
 #undef IMMEDIATE
 #undef INT_BINARY_K
 #undef INT_COMPARE_K
@@ -1104,7 +1118,8 @@ uint64_t vm_run_entry(VMThread *thread, const LinkedMethod *entry) {
     /* The frame fits: the verifier bounds locals and stack depths far
      * below VM_STACK_SLOTS.  Calls check their callee's room. */
     Frame *base = &thread->frames[0];
-    enter_frame(base, entry, thread->pstack, thread->rstack);
+    fill_frame(base, entry, thread->pstack, thread->rstack);
+    if (entry->has_more_locals) clear_locals(entry, thread->pstack, thread->rstack);
     thread->depth = 1;
     thread->rtop = thread->rstack + entry->num_ref_locals;
     thread->ptop = thread->pstack + entry->num_prim_locals;

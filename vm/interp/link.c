@@ -281,6 +281,8 @@ static bool link_code(VM *vm, bool plain_code, LinkError *why) {
             .has_receiver = !m->is_static,
             .has_more_locals = m->num_prim_locals > m->num_prim_args || m->num_ref_locals > m->num_ref_args,
         };
+        LinkedMethod *lm = &vm->linked_methods[i];
+        lm->has_entry_work = lm->has_receiver || lm->has_more_locals;
     }
     /* Instance layout (object.h): reference fields, then primitive fields. */
     for (uint32_t f = 0; f < p->num_fields; f++) {
