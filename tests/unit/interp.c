@@ -556,6 +556,7 @@ Test(interp, quicken_rewrites_only_first_bytes) {
         OP_PLOAD, 0, 0, OP_PUSHI, 1, 0, 0, 0, OP_ISUB,                 /* 62: PLOAD_ISUB_K */
         OP_PLOAD, 1, 0, OP_PLOAD, 0, 0, OP_IEQ, OP_JT, 0, 0, 0, 0,     /* 71: JEQ_LL */
         OP_PLOAD, 0, 0, OP_RETP,                                       /* 83: PLOAD_RETP */
+        OP_PDUP, OP_IADD, OP_RETP,                                     /* 87: PDUP, then IADD_RETP */
         OP_RET,
     };
     uint8_t original[sizeof code];
@@ -566,7 +567,8 @@ Test(interp, quicken_rewrites_only_first_bytes) {
         uint8_t op;
     } rewritten[] = {{0, QOP_JGE_LL},      {12, QOP_IADD_K},       {24, QOP_JGT_K},
                      {35, QOP_RLOAD_GETFR}, {44, QOP_PLOAD_IADD},   {48, QOP_JGE_LK},
-                     {62, QOP_PLOAD_ISUB_K}, {71, QOP_JEQ_LL},      {83, QOP_PLOAD_RETP}};
+                     {62, QOP_PLOAD_ISUB_K}, {71, QOP_JEQ_LL},      {83, QOP_PLOAD_RETP},
+                     {88, QOP_IADD_RETP}};
     for (size_t i = 0; i < sizeof code; i++) {
         uint8_t want = original[i];
         for (size_t r = 0; r < sizeof rewritten / sizeof rewritten[0]; r++)
@@ -710,17 +712,20 @@ Test(interp, fused_local_compares_and_arithmetic) {
     expect_output_config(source, (RunConfig){.assembly = true}, expected);
 }
 
-/* PLOAD a; RETP (a superinstruction) returns the local, and METHOD_EXIT's
- * call trace is at the RETP's line, not the PLOAD's. */
-Test(interp, fused_return_of_a_local) {
+/* PLOAD a; RETP and IADD; RETP (superinstructions) return the local and
+ * the sum, and METHOD_EXIT's call trace is at the RETP's line, not the
+ * line of the instruction fused with it. */
+Test(interp, fused_returns) {
     expect_output_config(".class t t.s\n"
                          ".method 0 id static\n.params J\n.returns J\n.plocals J\n.stack 1 0\n"
                          ".line 2\n  pload 0\n.line 3\n  retp\n"
-                         ".method 1 main static\n.returns V\n.stack 1 0\n"
-                         ".line 6\n  pushi 41\n  call t.id\n  printi 1\n.line 7\n  ret\n"
+                         ".method 1 twice static\n.params J\n.returns J\n.plocals J\n.stack 2 0\n"
+                         ".line 4\n  pload 0\n  pdup\n.line 5\n  iadd\n.line 6\n  retp\n"
+                         ".method 2 main static\n.returns V\n.stack 1 0\n"
+                         ".line 8\n  pushi 41\n  call t.id\n  call t.twice\n  printi 1\n.line 9\n  ret\n"
                          ".entry t.main\n",
                          (RunConfig){.assembly = true, .trace_calls = true, .trace_exits = true},
-                         "main:6\nid:2 main:6\n< id:3 main:6\n41\n< main:7\n");
+                         "main:8\nid:2 main:8\n< id:3 main:8\ntwice:4 main:8\n< twice:6 main:8\n82\n< main:9\n");
 }
 
 Test(interp, division_by_a_zero_constant_still_fails) {

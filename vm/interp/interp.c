@@ -1055,6 +1055,9 @@ qop_PLOAD_RETP: { /* the RETP runs at its own pc, for METHOD_EXIT's call trace *
     pc += 3;
     RETURN_PRIM(pl[local]);
 }
+qop_IADD_RETP:
+    pc += 1;
+    RETURN_PRIM(psp[-2] + psp[-1]);
 
 finished:
     thread->rtop = rsp;

@@ -133,6 +133,7 @@ static uint8_t match_at(const uint8_t *code, uint32_t len, uint32_t pc, uint32_t
         {OP_PLOAD, OP_IADD, QOP_PLOAD_IADD},
         {OP_IADD, OP_PSTORE, QOP_IADD_PSTORE},
         {OP_PLOAD, OP_RETP, QOP_PLOAD_RETP},
+        {OP_IADD, OP_RETP, QOP_IADD_RETP},
     };
     /* "PLOAD a; PLOAD b; IADD": better as PLOAD a, then PLOAD_IADD b. */
     if (first == OP_PLOAD && second == OP_PLOAD && third == OP_IADD) return 0;

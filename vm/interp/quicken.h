@@ -91,10 +91,11 @@
     X(JLE_LL,          0xeb) \
     X(JGT_LL,          0xec) \
     X(JGE_LL,          0xed) \
-    /* A call's arguments and results: `n - 1`, `i + 1`, `return n` */ \
+    /* A call's arguments and results: `n - 1`, `i + 1`, `return n`, `return a + b` */ \
     X(PLOAD_IADD_K,    0xee) /* PLOAD a; PUSHI k; IADD */ \
     X(PLOAD_ISUB_K,    0xef) /* PLOAD a; PUSHI k; ISUB */ \
-    X(PLOAD_RETP,      0xf0) /* PLOAD a; RETP */
+    X(PLOAD_RETP,      0xf0) /* PLOAD a; RETP */ \
+    X(IADD_RETP,       0xf1) /* IADD; RETP */
 
 enum {
 #define GCLAB_QUICK_ENUM(name, code) QOP_##name = code,
