@@ -367,7 +367,7 @@ static uint64_t run(VMThread *thread, Frame *base) {
 #define JUMP_IF(op)                                                                                  \
     do {                                                                                             \
         psp -= 2;                                                                                    \
-        if ((int64_t)psp[0] op (int64_t)psp[1]) JUMP_BY(1 + read_i32(pc + 2));                       \
+        if ((int64_t)psp[0] op (int64_t)psp[1]) JUMP_BY(1 + (ptrdiff_t)read_i32(pc + 2));            \
         else pc += 6;                                                                                \
         DISPATCH();                                                                                  \
     } while (0)
@@ -375,21 +375,23 @@ static uint64_t run(VMThread *thread, Frame *base) {
 #define JUMP_IF_K(op)                                                                                \
     do {                                                                                             \
         psp--;                                                                                       \
-        if ((int64_t)psp[0] op IMMEDIATE) JUMP_BY(6 + read_i32(pc + 7));                             \
+        if ((int64_t)psp[0] op IMMEDIATE) JUMP_BY(6 + (ptrdiff_t)read_i32(pc + 7));                  \
         else pc += 11;                                                                               \
         DISPATCH();                                                                                  \
     } while (0)
 /* "PLOAD a; PUSHI k; Ixx; Jx off": k at pc + 4, the jump at pc + 9. */
 #define JUMP_IF_LK(op)                                                                               \
     do {                                                                                             \
-        if ((int64_t)pl[U16] op (int64_t)read_i32(pc + 4)) JUMP_BY(9 + read_i32(pc + 10));           \
+        if ((int64_t)pl[U16] op (int64_t)read_i32(pc + 4))                                           \
+            JUMP_BY(9 + (ptrdiff_t)read_i32(pc + 10));                                               \
         else pc += 14;                                                                               \
         DISPATCH();                                                                                  \
     } while (0)
 /* "PLOAD a; PLOAD b; Ixx; Jx off": b at pc + 4, the jump at pc + 7. */
 #define JUMP_IF_LL(op)                                                                               \
     do {                                                                                             \
-        if ((int64_t)pl[U16] op (int64_t)pl[read_u16(pc + 4)]) JUMP_BY(7 + read_i32(pc + 8));        \
+        if ((int64_t)pl[U16] op (int64_t)pl[read_u16(pc + 4)])                                       \
+            JUMP_BY(7 + (ptrdiff_t)read_i32(pc + 8));                                                \
         else pc += 12;                                                                               \
         DISPATCH();                                                                                  \
     } while (0)
