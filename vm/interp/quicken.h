@@ -4,10 +4,13 @@
  * A stack machine spends most of its time dispatching: `i < n` is three
  * instructions (PLOAD, PLOAD, ILT) and a branch.  When the VM links a
  * program it copies each method's code and "quickens" the copy: where two
- * or three instructions that often run together start, it replaces the
+ * to four instructions that often run together start, it replaces the
  * first opcode byte with a private opcode that does the work of all of them
  * in one dispatch.  Measured on examples/bench, this halves the dispatches
  * of the `loop` benchmark and makes it about 2x faster (fib about 20%).
+ * The forms on locals (compare-and-branch, a local plus a constant, fused
+ * returns) then took fib's calls from 10 dispatches to 6 and its leaves
+ * from 4 to 2: about 18% fewer instructions on fib.
  *
  * Invariants that make the rewrite invisible:
  *   - only the first byte of a sequence changes.  Its operands, and the
