@@ -69,8 +69,12 @@ typedef struct LinkedMethod {
     const uint8_t *code;    /* the VM's copy of method->code, with superinstructions */
     uint32_t num_prim_args, num_ref_args;
     uint32_t num_prim_locals, num_ref_locals;
-    uint32_t pstack_need, rstack_need;   /* locals + max operand depth */
+    /* Bytes of stack a frame needs (locals + max operand depth), so that
+     * CALL compares them with the room left without scaling. */
+    uint32_t pstack_need_bytes, rstack_need_bytes;
     bool has_receiver;                   /* an instance method: ref arg 0 must not be null */
+    bool has_more_locals;                /* locals beyond the arguments, which a call clears */
+    bool has_entry_work;                 /* either of the two: CALL's one test when neither */
 } LinkedMethod;
 
 typedef struct VMOptions {

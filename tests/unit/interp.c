@@ -53,6 +53,7 @@ typedef struct RunConfig {
     bool assembly;      /* the source is assembly (vm/asm/asm.c), not the language */
     bool trace_methods; /* an agent prints "> name" / "< name" for METHOD_ENTRY / EXIT */
     bool trace_calls;   /* an agent prints GetCallTrace's frames at each METHOD_ENTRY */
+    bool trace_exits;   /* with trace_calls: at each METHOD_EXIT too, after "< " */
     bool trace_receivers; /* an agent prints "> name this=CLASS|null" for METHOD_ENTRY2 */
     bool check_instructions; /* an agent checks INSTRUCTION_START's order (check_instruction) */
     const char *hook_method; /* INSTRUCTION_START enabled only while this method runs */
@@ -73,6 +74,7 @@ static void print_call_trace(VMPI_Event *event) {
     VMPI_CallFrame frames[8];
     VMPI_CallTrace trace = {.env_id = event->env_id, .frames = frames};
     call_trace_agent->GetCallTrace(&trace, 8);
+    if (event->event_type == VMPI_EVENT_METHOD_EXIT) printf("< ");
     for (int32_t i = 0; i < trace.num_frames; i++) {
         const ProgMethod *m = (const ProgMethod *)frames[i].method_id;
         printf("%s%s:%d", i ? " " : "", m->name, frames[i].lineno);
@@ -202,6 +204,7 @@ static _Noreturn void child_run(const char *source, RunConfig config, int argc, 
     if (config.trace_calls) {
         call_trace_agent = vmpi_register_listener(print_call_trace);
         call_trace_agent->EnableEvent(VMPI_EVENT_METHOD_ENTRY, NULL);
+        if (config.trace_exits) call_trace_agent->EnableEvent(VMPI_EVENT_METHOD_EXIT, NULL);
     }
     VMOptions options = {
         .gc_name = GC_DEFAULT_COLLECTOR,
@@ -549,6 +552,11 @@ Test(interp, quicken_rewrites_only_first_bytes) {
         OP_PUSHI, 2, 0, 0, 0, OP_IGT, OP_JT, 6, 0, 0, 0,               /* 24: JGT_K */
         OP_RLOAD, 0, 0, OP_GETFR, 1, 0,                                /* 35: RLOAD_GETFR */
         OP_PLOAD, 0, 0, OP_PLOAD, 1, 0, OP_IADD,                       /* 41: PLOAD, then PLOAD_IADD */
+        OP_PLOAD, 0, 0, OP_PUSHI, 2, 0, 0, 0, OP_ILT, OP_JF, 0, 0, 0, 0, /* 48: JGE_LK */
+        OP_PLOAD, 0, 0, OP_PUSHI, 1, 0, 0, 0, OP_ISUB,                 /* 62: PLOAD_ISUB_K */
+        OP_PLOAD, 1, 0, OP_PLOAD, 0, 0, OP_IEQ, OP_JT, 0, 0, 0, 0,     /* 71: JEQ_LL */
+        OP_PLOAD, 0, 0, OP_RETP,                                       /* 83: PLOAD_RETP */
+        OP_PDUP, OP_IADD, OP_RETP,                                     /* 87: PDUP, then IADD_RETP */
         OP_RET,
     };
     uint8_t original[sizeof code];
@@ -557,7 +565,10 @@ Test(interp, quicken_rewrites_only_first_bytes) {
     const struct {
         size_t at;
         uint8_t op;
-    } rewritten[] = {{0, QOP_PLOAD2}, {6, QOP_JGE}, {12, QOP_IADD_K}, {24, QOP_JGT_K}, {35, QOP_RLOAD_GETFR}, {44, QOP_PLOAD_IADD}};
+    } rewritten[] = {{0, QOP_JGE_LL},      {12, QOP_IADD_K},       {24, QOP_JGT_K},
+                     {35, QOP_RLOAD_GETFR}, {44, QOP_PLOAD_IADD},   {48, QOP_JGE_LK},
+                     {62, QOP_PLOAD_ISUB_K}, {71, QOP_JEQ_LL},      {83, QOP_PLOAD_RETP},
+                     {88, QOP_IADD_RETP}};
     for (size_t i = 0; i < sizeof code; i++) {
         uint8_t want = original[i];
         for (size_t r = 0; r < sizeof rewritten / sizeof rewritten[0]; r++)
@@ -648,6 +659,73 @@ Test(interp, int_operators_with_immediates_and_fused_jumps) {
                   "}",
                   "-4\n-10\n-21\n-2\n-1\n1\n-5\n-6\n-56\n-4\n-2\n-1\n7\n0\n7\n"
                   "true\nfalse\nfalse\ntrue\ntrue\nfalse\n312139\n");
+}
+
+/* Every compare-and-branch of a local with a constant (PLOAD; PUSHI; Ixx;
+ * Jx) and of two locals (PLOAD; PLOAD; Ixx; Jx), after JT and after JF,
+ * with the left operand below, equal to and above the right one -- and
+ * operands beyond 32 bits, which the comparison must see whole; then a
+ * local plus and minus constants, wrapping at the ends of int. */
+Test(interp, fused_local_compares_and_arithmetic) {
+    static const char *const compares[] = {"ieq", "ine", "ilt", "ile", "igt", "ige"};
+    static const int64_t lefts[] = {-3, 5, 7, (int64_t)1 << 40, -((int64_t)1 << 40)};
+    char source[32768], expected[4096];
+    size_t len = (size_t)snprintf(source, sizeof source,
+                                  ".class t t.s\n.int 0 1099511627776\n.int 1 -1099511627776\n"
+                                  ".int 2 9223372036854775807\n.int 3 -9223372036854775808\n"
+                                  ".method 0 main static\n.returns V\n.plocals J J\n.stack 3 0\n");
+    size_t out_len = 0;
+    int label = 0;
+    for (size_t c = 0; c < 6; c++)
+        for (int jump_if_true = 0; jump_if_true <= 1; jump_if_true++)
+            for (int against_local = 0; against_local <= 1; against_local++)
+                for (size_t l = 0; l < sizeof lefts / sizeof lefts[0]; l++) {
+                    int64_t left = lefts[l], right = 5;
+                    const char *load_left = left == lefts[3] ? "ldi 0" : left == lefts[4] ? "ldi 1" : NULL;
+                    char pushed[32];
+                    snprintf(pushed, sizeof pushed, "pushi %lld", (long long)left);
+                    len += (size_t)snprintf(source + len, sizeof source - len,
+                                            "  %s\n  pstore 0\n  pushi 5\n  pstore 1\n  pload 0\n  %s\n"
+                                            "  %s\n  %s L%d\n  pushi 0\n  printi 1\n  jmp E%d\n"
+                                            "L%d:\n  pushi 1\n  printi 1\nE%d:\n",
+                                            load_left ? load_left : pushed, against_local ? "pload 1" : "pushi 5",
+                                            compares[c], jump_if_true ? "jt" : "jf", label, label, label, label);
+                    label++;
+                    bool holds[] = {left == right, left != right, left < right,
+                                    left <= right, left > right, left >= right};
+                    bool jumps = jump_if_true ? holds[c] : !holds[c];
+                    out_len += (size_t)snprintf(expected + out_len, sizeof expected - out_len, "%d\n", jumps);
+                }
+    /* x + 3, x - 3 and x - -2147483648 around the ends of int: they wrap. */
+    static const char *const arithmetic[][2] = {
+        {"ldi 2", "pushi 3\n  iadd"}, {"ldi 3", "pushi 3\n  isub"}, {"pushi 7", "pushi -2147483648\n  isub"},
+        {"ldi 3", "pushi -1\n  iadd"}, {"pushi -7", "pushi 3\n  iadd"}};
+    for (size_t a = 0; a < sizeof arithmetic / sizeof arithmetic[0]; a++)
+        len += (size_t)snprintf(source + len, sizeof source - len, "  %s\n  pstore 0\n  pload 0\n  %s\n  printi 1\n",
+                                arithmetic[a][0], arithmetic[a][1]);
+    out_len += (size_t)snprintf(expected + out_len, sizeof expected - out_len,
+                                "-9223372036854775806\n9223372036854775805\n2147483655\n"
+                                "9223372036854775807\n-4\n");
+    snprintf(source + len, sizeof source - len, "  ret\n.entry t.main\n");
+    cr_assert_lt(len, sizeof source - 64);
+    cr_assert_lt(out_len, sizeof expected - 1);
+    expect_output_config(source, (RunConfig){.assembly = true}, expected);
+}
+
+/* PLOAD a; RETP and IADD; RETP (superinstructions) return the local and
+ * the sum, and METHOD_EXIT's call trace is at the RETP's line, not the
+ * line of the instruction fused with it. */
+Test(interp, fused_returns) {
+    expect_output_config(".class t t.s\n"
+                         ".method 0 id static\n.params J\n.returns J\n.plocals J\n.stack 1 0\n"
+                         ".line 2\n  pload 0\n.line 3\n  retp\n"
+                         ".method 1 twice static\n.params J\n.returns J\n.plocals J\n.stack 2 0\n"
+                         ".line 4\n  pload 0\n  pdup\n.line 5\n  iadd\n.line 6\n  retp\n"
+                         ".method 2 main static\n.returns V\n.stack 1 0\n"
+                         ".line 8\n  pushi 41\n  call t.id\n  call t.twice\n  printi 1\n.line 9\n  ret\n"
+                         ".entry t.main\n",
+                         (RunConfig){.assembly = true, .trace_calls = true, .trace_exits = true},
+                         "main:8\nid:2 main:8\n< id:3 main:8\ntwice:4 main:8\n< twice:6 main:8\n82\n< main:9\n");
 }
 
 Test(interp, division_by_a_zero_constant_still_fails) {

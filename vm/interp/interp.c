@@ -133,17 +133,27 @@ static void print_string(VMThread *thread, const Obj *s, uint8_t newline) {
     else print_bytes(thread, "null", 4, newline);
 }
 
-/* Fills frame `fp` for a call of `lm` whose arguments are already the first
- * locals at pl / rl, and clears the remaining locals (program.h: they start
- * as 0 and null). */
-static inline void enter_frame(Frame *fp, const LinkedMethod *lm, uint64_t *pl, Obj **rl) {
+/* Clears the locals of `lm` after its arguments (program.h: they start as
+ * 0 and null).  Out of line: a call to a method with no more locals than
+ * arguments (fib) skips it with one branch, and the call's fast path keeps
+ * its registers instead of saving them around a memset. */
+static __attribute__((noinline)) void clear_locals(const LinkedMethod *lm, uint64_t *pl, Obj **rl) {
+    for (uint32_t i = lm->num_prim_args; i < lm->num_prim_locals; i++) pl[i] = 0;
+    for (uint32_t i = lm->num_ref_args; i < lm->num_ref_locals; i++) rl[i] = NULL;
+}
+
+/* Fills frame `fp` for a call of `lm` whose locals start at pl / rl. */
+static inline void fill_frame(Frame *fp, const LinkedMethod *lm, uint64_t *pl, Obj **rl) {
     fp->method = lm->method;
     fp->code = lm->code;
     fp->pc = lm->code;
     fp->plocals = pl;
     fp->rlocals = rl;
-    for (uint32_t i = lm->num_prim_args; i < lm->num_prim_locals; i++) pl[i] = 0;
-    for (uint32_t i = lm->num_ref_args; i < lm->num_ref_locals; i++) rl[i] = NULL;
+}
+
+/* True if `need` bytes of stack do not fit between `base` and `end`. */
+static inline bool stack_short(const void *base, const void *end, uint32_t need) {
+    return (uintptr_t)end - (uintptr_t)base < need;
 }
 
 /* Fills the interpreter's dispatch table `live`: while an agent wants
@@ -169,6 +179,12 @@ static uint64_t run(VMThread *thread, Frame *base) {
     uint64_t *psp = pl + fp->method->num_prim_locals;
     Obj **rsp = rl + fp->method->num_ref_locals;
     uint64_t result = 0;
+    /* What CALL reads that stays the same for the thread's life: kept here
+     * rather than re-read through `thread` at every call. */
+    const LinkedMethod *const linked_methods = thread->vm->linked_methods;
+    const Frame *const last_frame = thread->frames + thread->max_depth - 1;
+    const uint64_t *const pstack_end = thread->pstack_end;
+    Obj *const *const rstack_end = thread->rstack_end;
 
 /* The registers, written to and read back from the thread (see above). */
 #define SAVE_STATE()                                                                                 \
@@ -292,6 +308,32 @@ static uint64_t run(VMThread *thread, Frame *base) {
                                                fp->method->is_static ? NULL : fp->rlocals));         \
     } while (0)
 
+/* The end of every return: back to the caller's frame, past its CALL.
+ * Each return has its own copy, and so its own dispatch jump, which the
+ * branch predictor learns apart (a leaf's return from a RETP after IADD). */
+#define RETURN_TO_CALLER()                                                                           \
+    do {                                                                                             \
+        fp--;                                                                                        \
+        pl = fp->plocals;                                                                            \
+        rl = fp->rlocals;                                                                            \
+        pc = fp->pc + 3;                                                                             \
+        DISPATCH();                                                                                  \
+    } while (0)
+/* RETP, its value read after METHOD_EXIT (which saves the state). */
+#define RETURN_PRIM(read_value)                                                                      \
+    do {                                                                                             \
+        METHOD_EXIT_EVENT();                                                                         \
+        uint64_t value = (read_value);                                                               \
+        if (fp == base) {                                                                            \
+            result = value;                                                                          \
+            goto finished;                                                                           \
+        }                                                                                            \
+        psp = pl;                                                                                    \
+        *psp++ = value;                                                                              \
+        rsp = rl;                                                                                    \
+        RETURN_TO_CALLER();                                                                          \
+    } while (0)
+
 /* A safepoint (safepoint.h), at every taken jump and every call: one load
  * and one branch unless a request is pending. */
 #define SAFEPOINT_POLL()                                                                             \
@@ -325,7 +367,7 @@ static uint64_t run(VMThread *thread, Frame *base) {
 #define JUMP_IF(op)                                                                                  \
     do {                                                                                             \
         psp -= 2;                                                                                    \
-        if ((int64_t)psp[0] op (int64_t)psp[1]) JUMP_BY(1 + read_i32(pc + 2));                       \
+        if ((int64_t)psp[0] op (int64_t)psp[1]) JUMP_BY(1 + (ptrdiff_t)read_i32(pc + 2));            \
         else pc += 6;                                                                                \
         DISPATCH();                                                                                  \
     } while (0)
@@ -333,9 +375,31 @@ static uint64_t run(VMThread *thread, Frame *base) {
 #define JUMP_IF_K(op)                                                                                \
     do {                                                                                             \
         psp--;                                                                                       \
-        if ((int64_t)psp[0] op IMMEDIATE) JUMP_BY(6 + read_i32(pc + 7));                             \
+        if ((int64_t)psp[0] op IMMEDIATE) JUMP_BY(6 + (ptrdiff_t)read_i32(pc + 7));                  \
         else pc += 11;                                                                               \
         DISPATCH();                                                                                  \
+    } while (0)
+/* "PLOAD a; PUSHI k; Ixx; Jx off": k at pc + 4, the jump at pc + 9. */
+#define JUMP_IF_LK(op)                                                                               \
+    do {                                                                                             \
+        if ((int64_t)pl[U16] op (int64_t)read_i32(pc + 4))                                           \
+            JUMP_BY(9 + (ptrdiff_t)read_i32(pc + 10));                                               \
+        else pc += 14;                                                                               \
+        DISPATCH();                                                                                  \
+    } while (0)
+/* "PLOAD a; PLOAD b; Ixx; Jx off": b at pc + 4, the jump at pc + 7. */
+#define JUMP_IF_LL(op)                                                                               \
+    do {                                                                                             \
+        if ((int64_t)pl[U16] op (int64_t)pl[read_u16(pc + 4)])                                       \
+            JUMP_BY(7 + (ptrdiff_t)read_i32(pc + 8));                                                \
+        else pc += 12;                                                                               \
+        DISPATCH();                                                                                  \
+    } while (0)
+/* "PLOAD a; PUSHI k; Ixx": k at pc + 4. */
+#define PLOAD_INT_BINARY_K(op)                                                                       \
+    do {                                                                                             \
+        *psp++ = pl[U16] op (uint64_t)(int64_t)read_i32(pc + 4);                                     \
+        NEXT(9);                                                                                     \
     } while (0)
 
     /* Every byte maps to a label; unassigned codes trap (the verifier never
@@ -580,17 +644,19 @@ op_JF:
     DISPATCH();
 
 op_CALL: {
-    const LinkedMethod *callee = &VM->linked_methods[U16];
+    const LinkedMethod *callee = &linked_methods[U16];
     uint64_t *callee_pl = psp - callee->num_prim_args;
     Obj **callee_rl = rsp - callee->num_ref_args;
     fp->pc = pc; /* the return address, and the caller's line in traces */
-    if (UNLIKELY(fp + 1 == thread->frames + thread->max_depth ||
-                 (size_t)(thread->pstack_end - callee_pl) < callee->pstack_need ||
-                 (size_t)(thread->rstack_end - callee_rl) < callee->rstack_need))
+    if (UNLIKELY(fp == last_frame || stack_short(callee_pl, pstack_end, callee->pstack_need_bytes) ||
+                 stack_short(callee_rl, rstack_end, callee->rstack_need_bytes)))
         FAIL("stack overflow");
-    if (callee->has_receiver) CHECK_NOT_NULL(*callee_rl);
+    if (UNLIKELY(callee->has_entry_work)) {
+        if (callee->has_receiver) CHECK_NOT_NULL(*callee_rl);
+        if (callee->has_more_locals) clear_locals(callee, callee_pl, callee_rl);
+    }
     fp++;
-    enter_frame(fp, callee, callee_pl, callee_rl);
+    fill_frame(fp, callee, callee_pl, callee_rl);
     pl = callee_pl;
     rl = callee_rl;
     psp = pl + callee->num_prim_locals;
@@ -605,15 +671,9 @@ op_RET:
     if (fp == base) goto finished;
     psp = pl;
     rsp = rl;
-    goto return_to_caller;
+    RETURN_TO_CALLER();
 op_RETP:
-    METHOD_EXIT_EVENT();
-    result = psp[-1];
-    if (fp == base) goto finished;
-    psp = pl;
-    *psp++ = result;
-    rsp = rl;
-    goto return_to_caller;
+    RETURN_PRIM(psp[-1]);
 op_RETR: {
     METHOD_EXIT_EVENT();
     Obj *value = rsp[-1]; /* read after the event, which may have moved it */
@@ -621,17 +681,11 @@ op_RETR: {
     psp = pl;
     rsp = rl;
     *rsp++ = value;
-    goto return_to_caller;
+    RETURN_TO_CALLER();
 }
 op_CALLN: /* vm/interp/native.c: a C function, run with the state saved */
     OUT_OF_LINE(vm_native_call(thread, U16));
     NEXT(3);
-return_to_caller:
-    fp--;
-    pl = fp->plocals;
-    rl = fp->rlocals;
-    pc = fp->pc + 3; /* past the CALL */
-    DISPATCH();
 
     /* ---- objects ---- */
 op_NEW: {
@@ -979,6 +1033,42 @@ qop_JGT_K:
     JUMP_IF_K(>);
 qop_JGE_K:
     JUMP_IF_K(>=);
+qop_JEQ_LK:
+    JUMP_IF_LK(==);
+qop_JNE_LK:
+    JUMP_IF_LK(!=);
+qop_JLT_LK:
+    JUMP_IF_LK(<);
+qop_JLE_LK:
+    JUMP_IF_LK(<=);
+qop_JGT_LK:
+    JUMP_IF_LK(>);
+qop_JGE_LK:
+    JUMP_IF_LK(>=);
+qop_JEQ_LL:
+    JUMP_IF_LL(==);
+qop_JNE_LL:
+    JUMP_IF_LL(!=);
+qop_JLT_LL:
+    JUMP_IF_LL(<);
+qop_JLE_LL:
+    JUMP_IF_LL(<=);
+qop_JGT_LL:
+    JUMP_IF_LL(>);
+qop_JGE_LL:
+    JUMP_IF_LL(>=);
+qop_PLOAD_IADD_K:
+    PLOAD_INT_BINARY_K(+);
+qop_PLOAD_ISUB_K:
+    PLOAD_INT_BINARY_K(-);
+qop_PLOAD_RETP: { /* the RETP runs at its own pc, for METHOD_EXIT's call trace */
+    uint32_t local = U16;
+    pc += 3;
+    RETURN_PRIM(pl[local]);
+}
+qop_IADD_RETP:
+    pc += 1;
+    RETURN_PRIM(psp[-2] + psp[-1]);
 
 finished:
     thread->rtop = rsp;
@@ -1013,11 +1103,16 @@ finished:
 #undef METHOD_ENTRY_EVENT
 #undef SAFEPOINT_POLL
 #undef JUMP_BY
+#undef RETURN_TO_CALLER
+#undef RETURN_PRIM
 #undef IMMEDIATE
 #undef INT_BINARY_K
 #undef INT_COMPARE_K
 #undef JUMP_IF
 #undef JUMP_IF_K
+#undef JUMP_IF_LK
+#undef JUMP_IF_LL
+#undef PLOAD_INT_BINARY_K
 }
 
 /* main(string[] args): a string array of the arguments after the program's
@@ -1037,7 +1132,8 @@ uint64_t vm_run_entry(VMThread *thread, const LinkedMethod *entry) {
     /* The frame fits: the verifier bounds locals and stack depths far
      * below VM_STACK_SLOTS.  Calls check their callee's room. */
     Frame *base = &thread->frames[0];
-    enter_frame(base, entry, thread->pstack, thread->rstack);
+    fill_frame(base, entry, thread->pstack, thread->rstack);
+    if (entry->has_more_locals) clear_locals(entry, thread->pstack, thread->rstack);
     thread->depth = 1;
     thread->rtop = thread->rstack + entry->num_ref_locals;
     thread->ptop = thread->pstack + entry->num_prim_locals;

@@ -276,10 +276,13 @@ static bool link_code(VM *vm, bool plain_code, LinkError *why) {
             .num_ref_args = m->num_ref_args,
             .num_prim_locals = m->num_prim_locals,
             .num_ref_locals = m->num_ref_locals,
-            .pstack_need = m->num_prim_locals + m->max_pstack,
-            .rstack_need = m->num_ref_locals + m->max_rstack,
+            .pstack_need_bytes = (m->num_prim_locals + m->max_pstack) * (uint32_t)sizeof(uint64_t),
+            .rstack_need_bytes = (m->num_ref_locals + m->max_rstack) * (uint32_t)sizeof(Obj *),
             .has_receiver = !m->is_static,
+            .has_more_locals = m->num_prim_locals > m->num_prim_args || m->num_ref_locals > m->num_ref_args,
         };
+        LinkedMethod *lm = &vm->linked_methods[i];
+        lm->has_entry_work = lm->has_receiver || lm->has_more_locals;
     }
     /* Instance layout (object.h): reference fields, then primitive fields. */
     for (uint32_t f = 0; f < p->num_fields; f++) {
