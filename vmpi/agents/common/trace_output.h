@@ -74,8 +74,26 @@ static inline void trace_output_text(TraceOutput *out, const char *text) {
 /* A string literal, whose length the compiler knows. */
 #define trace_output_literal(out, literal) trace_output_bytes((out), "" literal, sizeof(literal) - 1)
 
-void trace_output_int(TraceOutput *out, int64_t value);
-void trace_output_uint(TraceOutput *out, uint64_t value);
+/* A number in decimal.  Most are a single digit (thread numbers, arena
+ * IDs, flags): those are one compare and one store, inline. */
+void trace_output_number(TraceOutput *out, uint64_t value);
+
+static inline void trace_output_uint(TraceOutput *out, uint64_t value) {
+    if (value < 10 && out->used < sizeof out->buffer) {
+        out->buffer[out->used++] = (char)('0' + value);
+    } else {
+        trace_output_number(out, value);
+    }
+}
+
+static inline void trace_output_int(TraceOutput *out, int64_t value) {
+    if (value < 0) {
+        trace_output_bytes(out, "-", 1);
+        trace_output_number(out, 0 - (uint64_t)value); /* also right for INT64_MIN */
+    } else {
+        trace_output_uint(out, (uint64_t)value);
+    }
+}
 /* A JSON string with its quotes, or null for NULL. */
 void trace_output_string(TraceOutput *out, const char *text);
 
