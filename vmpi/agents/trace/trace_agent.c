@@ -114,15 +114,24 @@ static void header_line(void) {
     trace_output_literal(&out, "}\n");
 }
 
+/* What comes between a line's seq and its thread number, for each event:
+ * `,"event":"NAME","thread":`, one copy.  Event names are identifiers:
+ * nothing in them needs escaping. */
+#define EVENT_KEYS(name) ",\"event\":\"" name "\"" ",\"thread\":"
+static const Key event_keys[VMPI_EVENT_CODE_LIMIT] = {
+#define EVENT_KEYS_ENTRY(name, code, member) [code] = {EVENT_KEYS(#name), sizeof(EVENT_KEYS(#name)) - 1},
+    VMPI_EVENTS(EVENT_KEYS_ENTRY)
+#undef EVENT_KEYS_ENTRY
+};
+static const Key unknown_event_keys = {EVENT_KEYS("UNKNOWN"), sizeof(EVENT_KEYS("UNKNOWN")) - 1};
+
 static void begin_line(const VMPI_Event *event) {
-    const char *name = vmpi_event_name(event->event_type);
+    int32_t code = event->event_type & ~VMPI_REQUESTED_EVENT;
+    Key keys = code > 0 && code < VMPI_EVENT_CODE_LIMIT && event_keys[code].text ? event_keys[code] : unknown_event_keys;
     trace_output_literal(&out, "{\"seq\":");
     trace_output_uint(&out, ++seq);
-    /* Event names are identifiers: nothing in them needs escaping. */
-    trace_output_literal(&out, ",\"event\":\"");
-    trace_output_text(&out, name ? name : "UNKNOWN");
-    trace_output_literal(&out, "\"");
-    int_field(KEY("thread"), event_thread_number(event->env_id));
+    trace_output_bytes(&out, keys.text, keys.length);
+    trace_output_uint(&out, event_thread_number(event->env_id));
     if (event->event_type & VMPI_REQUESTED_EVENT) trace_output_literal(&out, ",\"requested\":true");
 }
 
