@@ -101,6 +101,23 @@ Test(trace_output, unsigned_numbers_digit_by_digit) {
     assert_written();
 }
 
+/* The leading digits of numbers of 9 to 16 digits are kept for the next
+ * ones (two of them, replaced in turn): runs that share them, that
+ * alternate between two, and that cycle through three, so that every way a
+ * kept one is found, missed and replaced comes out right. */
+Test(trace_output, numbers_sharing_their_leading_digits) {
+    open_pipe();
+    const uint64_t leading[] = {52776558, 1, 99999999, 52776559};
+    const uint64_t ten_to_8 = 100000000;
+    for (int pattern = 1; pattern <= 4; pattern++)
+        for (uint64_t i = 0; i < 60; i++) {
+            uint64_t low = i * 1234567 % ten_to_8;
+            put_uint(leading[i % (uint64_t)pattern] * ten_to_8 + low);
+            put_uint(low); /* a shorter number between them */
+        }
+    assert_written();
+}
+
 Test(trace_output, signed_numbers) {
     open_pipe();
     const int64_t values[] = {0, -1, 1, -9, -10, INT64_MAX, INT64_MIN, -1234567890123LL};

@@ -12,9 +12,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-bool trace_output_open(TraceOutput *out, const char *path) {
+/* What both ways of opening start with: an empty buffer, no error, no
+ * leading digits kept. */
+static void start_output(TraceOutput *out) {
     out->used = 0;
     out->write_errno = 0;
+    memset(out->leading, 0, sizeof out->leading);
+    out->leading_next = 0;
+}
+
+bool trace_output_open(TraceOutput *out, const char *path) {
+    start_output(out);
     out->partial_path[0] = '\0';
     out->is_socket = false;
     if (strcmp(path, "-") == 0) {
@@ -43,12 +51,11 @@ bool trace_output_open(TraceOutput *out, const char *path) {
 }
 
 void trace_output_open_socket(TraceOutput *out, int fd) {
+    start_output(out);
     out->fd = fd;
     out->owns_fd = false;
     out->is_socket = true;
     out->partial_path[0] = '\0';
-    out->write_errno = 0;
-    out->used = 0;
 }
 
 static void write_all(TraceOutput *out, const char *bytes, size_t n) {
@@ -110,23 +117,53 @@ static uint64_t eight_digits(uint32_t value) {
 
 #define ASCII_ZEROS 0x3030303030303030ull
 
-/* Stores the eight bytes of `digits` (eight_digits' order) at `at`, as text. */
-static void store_eight(char *at, uint64_t digits) {
+/* `digits` (eight_digits' order) as the eight bytes of text they are in
+ * memory. */
+static uint64_t as_text(uint64_t digits) {
     digits += ASCII_ZEROS;
 #if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
     digits = __builtin_bswap64(digits);
 #endif
-    memcpy(at, &digits, sizeof digits);
+    return digits;
+}
+
+static void store_eight(char *at, uint64_t digits) {
+    uint64_t text = as_text(digits);
+    memcpy(at, &text, sizeof text);
+}
+
+/* `value` (< 10^8) without leading zeros, as text to store (eight bytes,
+ * whatever the length) and its length. */
+static DigitsText up_to_eight(uint32_t value) {
+    uint64_t digits = eight_digits(value);
+    /* Leading zeros are the low zero bytes; the last digit always counts. */
+    unsigned zeros = (unsigned)__builtin_ctzll(digits | 1ull << 56) / 8;
+    return (DigitsText){.value = value, .text = as_text(digits >> 8 * zeros), .length = 8 - zeros};
 }
 
 /* Writes `value` (< 10^8) at `at` without leading zeros; returns its length.
  * Stores eight bytes whatever the length: the caller has room for them. */
 static unsigned put_up_to_eight(char *at, uint32_t value) {
-    uint64_t digits = eight_digits(value);
-    /* Leading zeros are the low zero bytes; the last digit always counts. */
-    unsigned zeros = (unsigned)__builtin_ctzll(digits | 1ull << 56) / 8;
-    store_eight(at, digits >> 8 * zeros);
-    return 8 - zeros;
+    DigitsText digits = up_to_eight(value);
+    memcpy(at, &digits.text, sizeof digits.text);
+    return digits.length;
+}
+
+/* The same for the leading digits of a number of 9 to 16 digits: the IDs
+ * of one arena, or of the classes, share them, so the last two are kept
+ * (out->leading, replaced in turn) and copied when they come again. */
+static unsigned put_leading(TraceOutput *out, char *at, uint32_t value) {
+    DigitsText *kept = &out->leading[0];
+    if (kept->value != value) {
+        kept = &out->leading[1];
+        if (kept->value != value) {
+            kept = &out->leading[out->leading_next];
+            out->leading_next ^= 1;
+            *kept = up_to_eight(value);
+        }
+    }
+    memcpy(at, &kept->text, sizeof kept->text);
+    return kept->length;
 }
 
 /* The most bytes trace_output_number stores: UINT64_MAX has 20 digits. */
@@ -151,7 +188,7 @@ void trace_output_number(TraceOutput *out, uint64_t value) {
         out->used += put_up_to_eight(at, (uint32_t)value);
     } else if (value < (uint64_t)ten_to_8 * ten_to_8) {
         uint64_t high = value / ten_to_8;
-        unsigned length = put_up_to_eight(at, (uint32_t)high);
+        unsigned length = put_leading(out, at, (uint32_t)high);
         store_eight(at + length, eight_digits((uint32_t)(value - high * ten_to_8)));
         out->used += length + 8;
     } else {

@@ -32,6 +32,14 @@
 #define TRACE_FORMAT_NAME "gclab-vmpi-trace"
 #define TRACE_FORMAT_VERSION 1
 
+/* A number below 10^8 as trace_output_number stores its text: eight bytes
+ * of which the first `length` count. */
+typedef struct DigitsText {
+    uint32_t value;
+    uint32_t length;
+    uint64_t text;
+} DigitsText;
+
 typedef struct TraceOutput {
     int fd;
     bool owns_fd;        /* false for standard output ("-") and sockets */
@@ -40,6 +48,11 @@ typedef struct TraceOutput {
     char final_path[4096];   /* where the trace goes when complete */
     char partial_path[4096]; /* what fd writes to, or "" if it writes final_path */
     int write_errno;     /* first failure of write(2), 0 if none */
+    /* The leading digits (value / 10^8) of the last two numbers of 9 to 16
+     * digits written, and which to replace next; value 0 (never leading
+     * digits) marks an entry unused. */
+    DigitsText leading[2];
+    unsigned leading_next;
     size_t used;
     char buffer[TRACE_BUFFER_BYTES];
 } TraceOutput;
