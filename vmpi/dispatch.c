@@ -110,7 +110,8 @@ void vmpi_deliver_answered(VmpiAgent *agent, const VMPI_Event *event, VMPI_Event
  * agents after the one that exited (finish_broadcasts), so that every
  * agent's stream is whole when its JVM_SHUT_DOWN comes: an agent loaded
  * after the one that exits must not be asked about an object whose
- * OBJECT_ALLOC it never got. */
+ * OBJECT_ALLOC it never got.  With one agent loaded there is none after it,
+ * so vmpi_dispatch records no broadcast. */
 typedef struct Broadcast {
     const VMPI_Event *event;
     uint32_t next;              /* the first agent not yet offered it */
@@ -137,6 +138,10 @@ void vmpi_dispatch(const VMPI_Event *event, bool with_gc_disabled) {
     if (gc) gc_disable(gc);
     if ((event->event_type & VMPI_REQUESTED_EVENT) && vmpi_requester) {
         vmpi_deliver(vmpi_requester, event);
+    } else if (vmpi_num_agents == 1) {
+        /* The usual case: with no agent after this one, a shutdown inside
+         * the delivery has no broadcast to finish. */
+        offer(&vmpi_agents[0], event);
     } else {
         Broadcast broadcast = {.event = event, .next = 0, .outer = broadcasts};
         broadcasts = &broadcast;

@@ -3,10 +3,12 @@
  * variable (JVMPI 1.2 section 2, RawMonitorCreate .. RawMonitorDestroy).
  *
  * Invariant: `entries` is how many times the owning thread has entered the
- * monitor and is only touched by the thread holding `lock`.  The mutex is
- * recursive, so a thread may enter a monitor it already holds, as with Java
- * monitors.  RawMonitorWait releases every entry, waits, and takes them all
- * back.
+ * monitor and is only touched by the thread holding `lock`.  A thread may
+ * enter a monitor it already holds, as with Java monitors: the owner counts
+ * its own entries, so `lock`, a plain (non-recursive) mutex, is held once
+ * while `entries` is non-zero, and entering or leaving a monitor held
+ * several times touches no mutex.  RawMonitorWait releases every entry,
+ * waits, and takes them all back.
  *
  * Invariant: `owner` is the owning thread's `me` token while `entries` is
  * non-zero, and NULL otherwise; only the owner writes it.  So a thread
@@ -77,11 +79,7 @@ VMPI_RawMonitor vmpi_raw_monitor_create(char *lock_name) {
     RawMonitor *m = calloc(1, sizeof *m + len + 1);
     if (!m) return NULL;
     memcpy(m->name, name, len + 1);
-    pthread_mutexattr_t mattr;
-    pthread_mutexattr_init(&mattr);
-    pthread_mutexattr_settype(&mattr, PTHREAD_MUTEX_RECURSIVE);
-    pthread_mutex_init(&m->lock, &mattr);
-    pthread_mutexattr_destroy(&mattr);
+    pthread_mutex_init(&m->lock, NULL);
     pthread_condattr_t cattr;
     pthread_condattr_init(&cattr);
     pthread_condattr_setclock(&cattr, CLOCK_MONOTONIC);
@@ -104,9 +102,27 @@ static void post_contention(int32_t code, RawMonitor *m) {
     vmpi_dispatch(&event, false);
 }
 
+/* Whether the calling thread owns `m`: only the owner stores its token. */
+static bool held_by_me(const RawMonitor *m) {
+    return atomic_load_explicit(&m->owner, memory_order_relaxed) == &me;
+}
+
+/* Adds `delta` to the owner's count of entries and returns the new count.
+ * Only the owner writes it, so no read-modify-write need be atomic; other
+ * threads (the monitor dump) only read it. */
+static uint32_t add_entries(RawMonitor *m, int delta) {
+    uint32_t entries = atomic_load_explicit(&m->entries, memory_order_relaxed) + (uint32_t)delta;
+    atomic_store_explicit(&m->entries, entries, memory_order_relaxed);
+    return entries;
+}
+
 void vmpi_raw_monitor_enter(VMPI_RawMonitor lock_id) {
     RawMonitor *m = monitor_of(lock_id);
     if (!m) return;
+    if (held_by_me(m)) {
+        add_entries(m, 1);
+        return;
+    }
     if (pthread_mutex_trylock(&m->lock) != 0) {
         post_contention(VMPI_EVENT_RAW_MONITOR_CONTENDED_ENTER, m);
         atomic_fetch_add(&m->waiting_to_enter, 1);
@@ -114,20 +130,24 @@ void vmpi_raw_monitor_enter(VMPI_RawMonitor lock_id) {
         atomic_fetch_sub(&m->waiting_to_enter, 1);
         post_contention(VMPI_EVENT_RAW_MONITOR_CONTENDED_ENTERED, m);
     }
-    if (m->entries++ == 0) atomic_store(&m->owner, &me);
+    m->entries = 1;
+    atomic_store_explicit(&m->owner, &me, memory_order_relaxed);
 }
 
-bool vmpi_raw_monitor_held_by_me(VMPI_RawMonitor lock_id) {
-    return atomic_load(&monitor_of(lock_id)->owner) == &me;
-}
+bool vmpi_raw_monitor_held_by_me(VMPI_RawMonitor lock_id) { return held_by_me(monitor_of(lock_id)); }
 
 void vmpi_raw_monitor_exit(VMPI_RawMonitor lock_id) {
     RawMonitor *m = monitor_of(lock_id);
-    if (!m || !vmpi_raw_monitor_held_by_me(lock_id)) return;
-    bool last = --m->entries == 0;
-    if (last) atomic_store(&m->owner, NULL);
-    if (last && atomic_load(&m->waiting_to_enter) > 0)
+    if (!m || !held_by_me(m)) return;
+    /* The last entry: CONTENDED_EXIT goes out while the monitor is still
+     * held, so that the waiter's _ENTERED comes after it (a handler may
+     * enter the monitor again meanwhile, or even leave it). */
+    if (m->entries == 1 && atomic_load(&m->waiting_to_enter) > 0) {
         post_contention(VMPI_EVENT_RAW_MONITOR_CONTENDED_EXIT, m);
+        if (!held_by_me(m)) return;
+    }
+    if (add_entries(m, -1) > 0) return;
+    atomic_store_explicit(&m->owner, NULL, memory_order_relaxed);
     pthread_mutex_unlock(&m->lock);
 }
 
@@ -135,10 +155,8 @@ void vmpi_raw_monitor_exit(VMPI_RawMonitor lock_id) {
  * caller must hold the monitor (JVMPI 1.2, RawMonitorWait). */
 void vmpi_raw_monitor_wait(VMPI_RawMonitor lock_id, int64_t ms) {
     RawMonitor *m = monitor_of(lock_id);
-    if (!m || !vmpi_raw_monitor_held_by_me(lock_id)) return;
+    if (!m || !held_by_me(m)) return;
     uint32_t entries = m->entries;
-    /* A recursive mutex held n times: release n - 1, so the wait releases the last. */
-    for (uint32_t i = 1; i < entries; i++) pthread_mutex_unlock(&m->lock);
     m->entries = 0;
     atomic_store(&m->owner, NULL);
     atomic_fetch_add(&m->waiting_to_be_notified, 1);
@@ -158,7 +176,6 @@ void vmpi_raw_monitor_wait(VMPI_RawMonitor lock_id, int64_t ms) {
         while (rc == EINTR);
     }
     atomic_fetch_sub(&m->waiting_to_be_notified, 1);
-    for (uint32_t i = 1; i < entries; i++) pthread_mutex_lock(&m->lock);
     m->entries = entries;
     atomic_store(&m->owner, &me);
 }

@@ -1,9 +1,10 @@
 /*
  * trace_output.c -- the agents' buffered JSON output
  * (vmpi/agents/common/trace_output.h) through a pipe: numbers of every
- * length, including each power of ten and its neighbours, against
- * snprintf; strings with every kind of escape; and pieces that straddle
- * the buffer's end, so the inline fast path and the slow path both run.
+ * length, including each power of ten and its neighbours, every value
+ * below 10^4 and random digits of every length, against snprintf; strings
+ * with every kind of escape; and pieces that straddle the buffer's end, so
+ * the inline fast path and the slow path both run.
  */
 #define _GNU_SOURCE /* F_SETPIPE_SZ */
 #include <criterion/criterion.h>
@@ -75,6 +76,45 @@ Test(trace_output, unsigned_numbers_of_every_length) {
         if (digits < 20) power *= 10;
     }
     for (uint64_t v = 1; v < UINT64_MAX / 7; v = v * 7 + 3) put_uint(v);
+    assert_written();
+}
+
+/* Numbers are written eight digits at a time: every value below 10^4 (each
+ * pair of digits in every position of a group), and values of every length
+ * whose digits are drawn at random (a fixed xorshift), so every group of
+ * eight sees digits of every kind. */
+Test(trace_output, unsigned_numbers_digit_by_digit) {
+    open_pipe();
+    for (uint64_t v = 0; v < 10000; v++) put_uint(v);
+    uint64_t state = 0x9E3779B97F4A7C15ull;
+    for (int digits = 1; digits <= 20; digits++)
+        for (int i = 0; i < 200; i++) {
+            uint64_t value = 0;
+            for (int d = 0; d < digits; d++) {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                value = value * 10 + state % 10;
+            }
+            put_uint(value); /* 20 digits may wrap: still a number to write */
+        }
+    assert_written();
+}
+
+/* The leading digits of numbers of 9 to 16 digits are kept for the next
+ * ones (two of them, replaced in turn): runs that share them, that
+ * alternate between two, and that cycle through three, so that every way a
+ * kept one is found, missed and replaced comes out right. */
+Test(trace_output, numbers_sharing_their_leading_digits) {
+    open_pipe();
+    const uint64_t leading[] = {52776558, 1, 99999999, 52776559};
+    const uint64_t ten_to_8 = 100000000;
+    for (int pattern = 1; pattern <= 4; pattern++)
+        for (uint64_t i = 0; i < 60; i++) {
+            uint64_t low = i * 1234567 % ten_to_8;
+            put_uint(leading[i % (uint64_t)pattern] * ten_to_8 + low);
+            put_uint(low); /* a shorter number between them */
+        }
     assert_written();
 }
 

@@ -13,11 +13,19 @@
  * allocate -- run with it held; every other event takes it for its own
  * handling only.  Invariant: `in_gc` is true exactly while GC_START's entry
  * is held.
+ *
+ * The lock is the agent's raw monitor, or a pthread mutex the agent names
+ * beforehand (AgentLock.mutex) when it takes the lock at every event and
+ * needs nothing of a raw monitor but mutual exclusion: the trace agent,
+ * whose line costs less than a raw monitor's checked entry and exit.  The
+ * discipline is the same; the mutex is not recursive, so such an agent
+ * must not take the lock again inside its own handling.
  */
 #ifndef GCLAB_AGENT_COMMON_H
 #define GCLAB_AGENT_COMMON_H
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -30,7 +38,8 @@
 
 typedef struct AgentLock {
     VMPI_RawMonitor monitor;
-    atomic_bool in_gc; /* between GC_START and GC_FINISH: `monitor` is held */
+    pthread_mutex_t *mutex; /* if not NULL, the lock instead of `monitor` */
+    atomic_bool in_gc; /* between GC_START and GC_FINISH: the lock is held */
 } AgentLock;
 
 /* The start of VMPI_OnLoad: the agent's interface.  False, with a message,
@@ -42,13 +51,14 @@ static inline bool agent_get_env(VMPI_VM *vm, const char *agent, VMPI_Interface 
 }
 
 /* Creates the agent's monitor, named "_" and the agent's name: a leading '_'
- * means no contention events for it (JVMPI 1.2, RawMonitorCreate).  False,
- * with a message, if out of memory. */
+ * means no contention events for it (JVMPI 1.2, RawMonitorCreate), unless
+ * the lock is a mutex.  False, with a message, if out of memory. */
 static inline bool agent_lock_create(VMPI_Interface *vmpi, const char *agent, AgentLock *lock) {
+    atomic_init(&lock->in_gc, false);
+    if (lock->mutex) return true; /* named beforehand: no monitor */
     char name[64];
     snprintf(name, sizeof name, "_%s", agent);
     lock->monitor = vmpi->RawMonitorCreate(name);
-    atomic_init(&lock->in_gc, false);
     if (lock->monitor) return true;
     fprintf(stderr, "%s: out of memory\n", agent);
     return false;
@@ -68,24 +78,34 @@ static inline bool agent_open_output(VMPI_Interface *vmpi, const char *agent, co
     return false;
 }
 
+static inline void agent_lock_enter(VMPI_Interface *vmpi, AgentLock *lock) {
+    if (lock->mutex) pthread_mutex_lock(lock->mutex);
+    else vmpi->RawMonitorEnter(lock->monitor);
+}
+
+static inline void agent_lock_exit(VMPI_Interface *vmpi, AgentLock *lock) {
+    if (lock->mutex) pthread_mutex_unlock(lock->mutex);
+    else vmpi->RawMonitorExit(lock->monitor);
+}
+
 /* Call before handling the event `code`.  Returns whether this call entered
- * the monitor for this event alone; hand that to agent_lock_after. */
+ * the lock for this event alone; hand that to agent_lock_after. */
 static inline bool agent_lock_before(VMPI_Interface *vmpi, AgentLock *lock, int32_t code) {
     if (code == VMPI_EVENT_GC_START) {
-        vmpi->RawMonitorEnter(lock->monitor); /* held until GC_FINISH */
+        agent_lock_enter(vmpi, lock); /* held until GC_FINISH */
         atomic_store(&lock->in_gc, true);
     }
     bool entered = !atomic_load(&lock->in_gc);
-    if (entered) vmpi->RawMonitorEnter(lock->monitor);
+    if (entered) agent_lock_enter(vmpi, lock);
     return entered;
 }
 
 /* Call after handling the event `code`, with agent_lock_before's answer. */
 static inline void agent_lock_after(VMPI_Interface *vmpi, AgentLock *lock, int32_t code, bool entered) {
-    if (entered) vmpi->RawMonitorExit(lock->monitor);
+    if (entered) agent_lock_exit(vmpi, lock);
     if (code == VMPI_EVENT_GC_FINISH) {
         atomic_store(&lock->in_gc, false);
-        vmpi->RawMonitorExit(lock->monitor);
+        agent_lock_exit(vmpi, lock);
     }
 }
 

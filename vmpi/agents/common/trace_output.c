@@ -12,9 +12,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-bool trace_output_open(TraceOutput *out, const char *path) {
+/* What both ways of opening start with: an empty buffer, no error, no
+ * leading digits kept. */
+static void start_output(TraceOutput *out) {
     out->used = 0;
     out->write_errno = 0;
+    memset(out->leading, 0, sizeof out->leading);
+    out->leading_next = 0;
+}
+
+bool trace_output_open(TraceOutput *out, const char *path) {
+    start_output(out);
     out->partial_path[0] = '\0';
     out->is_socket = false;
     if (strcmp(path, "-") == 0) {
@@ -43,12 +51,11 @@ bool trace_output_open(TraceOutput *out, const char *path) {
 }
 
 void trace_output_open_socket(TraceOutput *out, int fd) {
+    start_output(out);
     out->fd = fd;
     out->owns_fd = false;
     out->is_socket = true;
     out->partial_path[0] = '\0';
-    out->write_errno = 0;
-    out->used = 0;
 }
 
 static void write_all(TraceOutput *out, const char *bytes, size_t n) {
@@ -63,7 +70,9 @@ static void write_all(TraceOutput *out, const char *bytes, size_t n) {
     }
 }
 
-void trace_output_flush(TraceOutput *out) {
+/* Out of line, though the writers below call it: it runs once per buffer,
+ * and inlined it would make each of them save registers at every call. */
+__attribute__((noinline)) void trace_output_flush(TraceOutput *out) {
     write_all(out, out->buffer, out->used);
     out->used = 0;
 }
@@ -84,56 +93,106 @@ void trace_output_bytes_slow(TraceOutput *out, const char *bytes, size_t n) {
     }
 }
 
-/* "00" .. "99": numbers are written two digits per division, since IDs
- * (addresses) have fifteen digits and every event carries a few. */
-static const char two_digits[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-                                    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-                                    "8081828384858687888990919293949596979899";
-
-/* How many decimal digits `value` has: bits * 1233 / 4096 (1233/4096 is
- * just above log10(2)) is the digit count of the largest number of that
- * bit length, one too many when `value` is below that power of ten. */
-static unsigned decimal_length(uint64_t value) {
-    static const uint64_t powers_of_ten[20] = {
-        1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull, 100000000ull,
-        1000000000ull, 10000000000ull, 100000000000ull, 1000000000000ull, 10000000000000ull,
-        100000000000000ull, 1000000000000000ull, 10000000000000000ull, 100000000000000000ull,
-        1000000000000000000ull, 10000000000000000000ull};
-    value |= 1; /* 0 has one digit, as 1 has */
-    unsigned bits = 64 - (unsigned)__builtin_clzll(value);
-    unsigned digits = bits * 1233 >> 12;
-    return digits + 1 - (value < powers_of_ten[digits]);
+/* Numbers are written eight digits at a time, every digit of the eight in
+ * one register: IDs (addresses) have about fifteen digits and every event
+ * carries a few, so this is most of what writing a trace costs.
+ *
+ * eight_digits(v), v < 10^8, holds v's eight decimal digits (leading zeros
+ * included) as the bytes 0..9 of a 64-bit word, the most significant digit
+ * in the lowest byte -- the order a little-endian store puts them in memory.
+ * It splits v into two halves of four digits, each in its own 32-bit lane,
+ * then each half into two pairs (16-bit lanes), then each pair into two
+ * digits (bytes), dividing every lane at once by multiplying by a reciprocal:
+ * x * 10486 >> 20 is x / 100 for every x < 10^4, and x * 103 >> 10 is x / 10
+ * for every x < 100, and no lane's product reaches the next lane (Paul
+ * Khuong, "How to print integers really fast", 2017).  The unit test
+ * (tests/unit/trace_output.c) checks the digits against snprintf. */
+static uint64_t eight_digits(uint32_t value) {
+    uint64_t halves = value / 10000 | (uint64_t)(value % 10000) << 32;
+    uint64_t high_pairs = (halves * 10486 >> 20) & (0x7Full | 0x7Full << 32);
+    uint64_t pairs = (halves - 100 * high_pairs) << 16 | high_pairs;
+    uint64_t tens = (pairs * 103 >> 10) & 0x000F000F000F000Full;
+    return tens | (pairs - 10 * tens) << 8;
 }
 
-/* Writes the `length` digits of `value` ending just before `end`. */
-static void put_digits(char *end, uint64_t value) {
-    while (value >= 100) {
-        unsigned pair = (unsigned)(value % 100) * 2;
-        value /= 100;
-        *--end = two_digits[pair + 1];
-        *--end = two_digits[pair];
+#define ASCII_ZEROS 0x3030303030303030ull
+
+/* `digits` (eight_digits' order) as the eight bytes of text they are in
+ * memory. */
+static uint64_t as_text(uint64_t digits) {
+    digits += ASCII_ZEROS;
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    digits = __builtin_bswap64(digits);
+#endif
+    return digits;
+}
+
+static void store_eight(char *at, uint64_t digits) {
+    uint64_t text = as_text(digits);
+    memcpy(at, &text, sizeof text);
+}
+
+/* `value` (< 10^8) without leading zeros, as text to store (eight bytes,
+ * whatever the length) and its length. */
+static DigitsText up_to_eight(uint32_t value) {
+    uint64_t digits = eight_digits(value);
+    /* Leading zeros are the low zero bytes; the last digit always counts. */
+    unsigned zeros = (unsigned)__builtin_ctzll(digits | 1ull << 56) / 8;
+    return (DigitsText){.value = value, .text = as_text(digits >> 8 * zeros), .length = 8 - zeros};
+}
+
+/* Writes `value` (< 10^8) at `at` without leading zeros; returns its length.
+ * Stores eight bytes whatever the length: the caller has room for them. */
+static unsigned put_up_to_eight(char *at, uint32_t value) {
+    DigitsText digits = up_to_eight(value);
+    memcpy(at, &digits.text, sizeof digits.text);
+    return digits.length;
+}
+
+/* The same for the leading digits of a number of 9 to 16 digits: the IDs
+ * of one arena, or of the classes, share them, so the last two are kept
+ * (out->leading, replaced in turn) and copied when they come again. */
+static unsigned put_leading(TraceOutput *out, char *at, uint32_t value) {
+    DigitsText *kept = &out->leading[0];
+    if (kept->value != value) {
+        kept = &out->leading[1];
+        if (kept->value != value) {
+            kept = &out->leading[out->leading_next];
+            out->leading_next ^= 1;
+            *kept = up_to_eight(value);
+        }
     }
-    if (value >= 10) {
-        *--end = two_digits[value * 2 + 1];
-        *--end = two_digits[value * 2];
-    } else {
-        *--end = (char)('0' + value);
-    }
+    memcpy(at, &kept->text, sizeof kept->text);
+    return kept->length;
 }
 
-void trace_output_uint(TraceOutput *out, uint64_t value) {
-    unsigned length = decimal_length(value);
-    if (sizeof out->buffer - out->used < length) trace_output_flush(out);
-    put_digits(out->buffer + out->used + length, value);
-    out->used += length;
+/* The most bytes trace_output_number stores: UINT64_MAX has 20 digits. */
+#define MAX_UINT_BYTES 20
+
+static const uint32_t ten_to_8 = 100000000;
+
+/* Writes `value` >= 10^16 at `at`; returns its length.  Out of line: no ID
+ * or count a VM has is this large, and the common path stays a leaf. */
+__attribute__((noinline)) static unsigned put_over_sixteen(char *at, uint64_t value) {
+    uint64_t high = value / ten_to_8;
+    unsigned length = put_up_to_eight(at, (uint32_t)(high / ten_to_8));
+    store_eight(at + length, eight_digits((uint32_t)(high % ten_to_8)));
+    store_eight(at + length + 8, eight_digits((uint32_t)(value % ten_to_8)));
+    return length + 16;
 }
 
-void trace_output_int(TraceOutput *out, int64_t value) {
-    if (value < 0) {
-        trace_output_bytes(out, "-", 1);
-        trace_output_uint(out, 0 - (uint64_t)value); /* also right for INT64_MIN */
+void trace_output_number(TraceOutput *out, uint64_t value) {
+    if (sizeof out->buffer - out->used < MAX_UINT_BYTES) trace_output_flush(out);
+    char *at = out->buffer + out->used;
+    if (value < ten_to_8) {
+        out->used += put_up_to_eight(at, (uint32_t)value);
+    } else if (value < (uint64_t)ten_to_8 * ten_to_8) {
+        uint64_t high = value / ten_to_8;
+        unsigned length = put_leading(out, at, (uint32_t)high);
+        store_eight(at + length, eight_digits((uint32_t)(value - high * ten_to_8)));
+        out->used += length + 8;
     } else {
-        trace_output_uint(out, (uint64_t)value);
+        out->used += put_over_sixteen(at, value);
     }
 }
 

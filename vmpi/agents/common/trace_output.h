@@ -32,6 +32,14 @@
 #define TRACE_FORMAT_NAME "gclab-vmpi-trace"
 #define TRACE_FORMAT_VERSION 1
 
+/* A number below 10^8 as trace_output_number stores its text: eight bytes
+ * of which the first `length` count. */
+typedef struct DigitsText {
+    uint32_t value;
+    uint32_t length;
+    uint64_t text;
+} DigitsText;
+
 typedef struct TraceOutput {
     int fd;
     bool owns_fd;        /* false for standard output ("-") and sockets */
@@ -40,6 +48,11 @@ typedef struct TraceOutput {
     char final_path[4096];   /* where the trace goes when complete */
     char partial_path[4096]; /* what fd writes to, or "" if it writes final_path */
     int write_errno;     /* first failure of write(2), 0 if none */
+    /* The leading digits (value / 10^8) of the last two numbers of 9 to 16
+     * digits written, and which to replace next; value 0 (never leading
+     * digits) marks an entry unused. */
+    DigitsText leading[2];
+    unsigned leading_next;
     size_t used;
     char buffer[TRACE_BUFFER_BYTES];
 } TraceOutput;
@@ -74,8 +87,31 @@ static inline void trace_output_text(TraceOutput *out, const char *text) {
 /* A string literal, whose length the compiler knows. */
 #define trace_output_literal(out, literal) trace_output_bytes((out), "" literal, sizeof(literal) - 1)
 
-void trace_output_int(TraceOutput *out, int64_t value);
-void trace_output_uint(TraceOutput *out, uint64_t value);
+/* A number in decimal.  Most have one or two digits (thread numbers, arena
+ * IDs, flags, object sizes): those are written inline, the tens digit as
+ * value * 103 >> 10 (value / 10 for every value below 100). */
+void trace_output_number(TraceOutput *out, uint64_t value);
+
+static inline void trace_output_uint(TraceOutput *out, uint64_t value) {
+    if (value < 100 && sizeof out->buffer - out->used >= 2) {
+        char *at = out->buffer + out->used;
+        unsigned tens = (unsigned)value * 103 >> 10;
+        at[0] = (char)('0' + tens);
+        at[value >= 10] = (char)('0' + value - 10 * tens);
+        out->used += 1 + (value >= 10);
+    } else {
+        trace_output_number(out, value);
+    }
+}
+
+static inline void trace_output_int(TraceOutput *out, int64_t value) {
+    if (value < 0) {
+        trace_output_bytes(out, "-", 1);
+        trace_output_number(out, 0 - (uint64_t)value); /* also right for INT64_MIN */
+    } else {
+        trace_output_uint(out, (uint64_t)value);
+    }
+}
 /* A JSON string with its quotes, or null for NULL. */
 void trace_output_string(TraceOutput *out, const char *text);
 

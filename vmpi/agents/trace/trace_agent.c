@@ -23,14 +23,18 @@
  * for a NULL ID).  This format is a public surface: any change to it bumps
  * TRACE_FORMAT_VERSION (trace_output.h) and is listed in the docs.
  *
- * Locking follows JVMPI 1.2 section 1.5 (agent_common.h): one raw monitor
- * guards the output; GC_START takes it and GC_FINISH gives it back, so the
- * events between them (thread-suspended mode) neither block nor allocate --
+ * Locking follows JVMPI 1.2 section 1.5 (agent_common.h): one lock guards
+ * the output; GC_START takes it and GC_FINISH gives it back, so the events
+ * between them (thread-suspended mode) neither block nor allocate --
  * formatting goes into a fixed buffer written with write(2) (trace_output.h).
+ * The lock is a pthread mutex, not a raw monitor: every event takes it, and
+ * nothing here waits on it or enters it twice.  Events may come from any
+ * thread (an agent's thread may run a collection), so it is still needed.
  * A file is complete or absent: it is written under a temporary name and
  * renamed onto F at JVM_SHUT_DOWN, which the VM sends on every orderly way
  * out; a run that dies first leaves only the temporary "F.PID.partial".
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,7 +46,8 @@
 #define MAX_THREADS 1024
 
 static VMPI_Interface *vmpi;
-static AgentLock lock;
+static pthread_mutex_t output_mutex = PTHREAD_MUTEX_INITIALIZER;
+static AgentLock lock = {.mutex = &output_mutex};
 static bool closed;         /* after JVM_SHUT_DOWN */
 static char path[4096];
 static TraceOutput out;
@@ -114,15 +119,24 @@ static void header_line(void) {
     trace_output_literal(&out, "}\n");
 }
 
+/* What comes between a line's seq and its thread number, for each event:
+ * `,"event":"NAME","thread":`, one copy.  Event names are identifiers:
+ * nothing in them needs escaping. */
+#define EVENT_KEYS(name) ",\"event\":\"" name "\"" ",\"thread\":"
+static const Key event_keys[VMPI_EVENT_CODE_LIMIT] = {
+#define EVENT_KEYS_ENTRY(name, code, member) [code] = {EVENT_KEYS(#name), sizeof(EVENT_KEYS(#name)) - 1},
+    VMPI_EVENTS(EVENT_KEYS_ENTRY)
+#undef EVENT_KEYS_ENTRY
+};
+static const Key unknown_event_keys = {EVENT_KEYS("UNKNOWN"), sizeof(EVENT_KEYS("UNKNOWN")) - 1};
+
 static void begin_line(const VMPI_Event *event) {
-    const char *name = vmpi_event_name(event->event_type);
+    int32_t code = event->event_type & ~VMPI_REQUESTED_EVENT;
+    Key keys = code > 0 && code < VMPI_EVENT_CODE_LIMIT && event_keys[code].text ? event_keys[code] : unknown_event_keys;
     trace_output_literal(&out, "{\"seq\":");
     trace_output_uint(&out, ++seq);
-    /* Event names are identifiers: nothing in them needs escaping. */
-    trace_output_literal(&out, ",\"event\":\"");
-    trace_output_text(&out, name ? name : "UNKNOWN");
-    trace_output_literal(&out, "\"");
-    int_field(KEY("thread"), event_thread_number(event->env_id));
+    trace_output_bytes(&out, keys.text, keys.length);
+    trace_output_uint(&out, event_thread_number(event->env_id));
     if (event->event_type & VMPI_REQUESTED_EVENT) trace_output_literal(&out, ",\"requested\":true");
 }
 
@@ -271,12 +285,6 @@ static void notify_event(VMPI_Event *event) {
     bool entered = agent_lock_before(vmpi, &lock, code);
     if (!closed) write_event(event);
     agent_lock_after(vmpi, &lock, code, entered);
-    /* The last event: give back the monitor, unless a collection is running
-     * (the VM is exiting from inside it, and free is not allowed there). */
-    if (code == VMPI_EVENT_JVM_SHUT_DOWN && entered) {
-        vmpi->RawMonitorDestroy(lock.monitor);
-        lock.monitor = NULL;
-    }
 }
 
 /* ---- start-up -------------------------------------------------------------------------- */
