@@ -109,7 +109,10 @@ typedef struct GcConfig {
     size_t heap_bytes;        /* --heap, -Xmx: the most objects may occupy */
     size_t initial_heap_bytes; /* -Xms: the heap's starting and smallest size;
                                 * 0 fixes the heap at heap_bytes (heapsize.h) */
-    size_t young_bytes;       /* --young, -Xmn (generational) */
+    size_t young_bytes;       /* --young, -Xmn: generational's nursery, its most */
+    size_t initial_young_bytes; /* the least the nursery shrinks to (the JVM's
+                                 * NewSize; -Xmn sets both); 0 fixes it at
+                                 * young_bytes (generational.c) */
     uint32_t tenure_age;      /* --tenure (generational) */
     bool rc_cycles;           /* --rc-cycles (refcount) */
     bool stress;              /* --gc-stress: collect at every allocation */

@@ -13,7 +13,11 @@
  *     from-survivor: an evacuation always has room (gen_evacuation_room);
  *   - old.limit - old.start, the old generation's budget, is sized after
  *     each major collection between its shares of -Xms and --heap
- *     (gc/common/heapsize.h); the young spaces keep their sizes (-Xmn);
+ *     (gc/common/heapsize.h); so is the nursery's budget, just before it
+ *     (gen_size_nursery): GEN_NURSERY_PER_OLD_LIVE times the old
+ *     generation's live data, between config.initial_young_bytes and
+ *     -Xmn (nursery_bytes, the most it takes); the survivor spaces keep
+ *     their sizes;
  *   - old.top <= old.limit, except while (or just after) an agent held
  *     collection disabled: then allocations that find the nursery full go
  *     to the old generation past its budget, as far as its room to grow
@@ -54,8 +58,15 @@
 #define GEN_SURVIVOR_0 2u /* survivors[i] is arena GEN_SURVIVOR_0 + i */
 #define GEN_OLD 4u
 
-/* Each survivor space is this fraction of the nursery. */
+/* Each survivor space is this fraction of the nursery's most. */
 #define GEN_SURVIVOR_FRACTION 8u
+/* The nursery's budget after a major collection: this many times the old
+ * generation's live data, within [config.initial_young_bytes, -Xmn].  A
+ * program with little long-lived data gets a small nursery (little
+ * resident memory; a minor collection copies little anyway), one with much
+ * gets the whole -Xmn, which keeps minor collections rare where each has
+ * the most to trace (docs/heap-sizing.md). */
+#define GEN_NURSERY_PER_OLD_LIVE 4u
 /* A minor collection becomes a major one once this many old budgets have
  * been allocated since the last major one, so that the old generation's
  * size follows a live set that has fallen (minor collections never see
@@ -89,7 +100,7 @@ typedef struct Generational {
     GcRegion survivors[2];
     unsigned from;              /* survivors[from] is from-survivor, the other to-survivor */
     GcRegion old;               /* its budget, a reserve for one evacuation, room to grow */
-    size_t nursery_bytes, survivor_bytes;
+    size_t nursery_bytes, survivor_bytes; /* the nursery's most (-Xmn), and each survivor space */
     size_t old_bytes;           /* the most the old budget may be: --heap less the young block */
     uint32_t tenure_age;        /* config.tenure_age, at most GEN_AGE_MASK */
     uint64_t old_objects;
@@ -268,15 +279,30 @@ static void gen_evacuate(Generational *g, uint32_t tenure_age) {
 /* The heap's capacity: the nursery, one survivor space (the other is
  * always empty between collections) and the old generation's budget. */
 static uint64_t gen_capacity(const Generational *g) {
-    return g->nursery_bytes + g->survivor_bytes + gc_region_budget(&g->old);
+    return gc_region_budget(&g->nursery) + g->survivor_bytes + gc_region_budget(&g->old);
+}
+
+/* Sizes the nursery's budget for the old generation's live data (see
+ * GEN_NURSERY_PER_OLD_LIVE); the nursery is empty.  A lowered limit hands
+ * the pages above it back (gc_region_set_budget). */
+static void gen_size_nursery(Generational *g) {
+    size_t floor = g->gc.config.initial_young_bytes;
+    if (floor == 0 || floor > g->nursery_bytes) floor = g->nursery_bytes;
+    size_t old_live = gc_region_used(&g->old);
+    size_t budget = old_live > g->nursery_bytes / GEN_NURSERY_PER_OLD_LIVE ? g->nursery_bytes
+                                                                          : old_live * GEN_NURSERY_PER_OLD_LIVE;
+    budget = budget < floor ? floor : budget & ~(size_t)(OBJ_ALIGN - 1);
+    gc_region_set_budget(&g->nursery, budget);
 }
 
 /* Sizes the old generation's budget (gc/common/heapsize.h) for what it
  * holds, `request` and the most the next minor collection may promote --
- * the nursery and a survivor space -- since a minor collection that might
- * not fit within the budget becomes a major one (gen_collect_now). */
+ * the nursery, sized first, and a survivor space -- since a minor
+ * collection that might not fit within the budget becomes a major one
+ * (gen_collect_now). */
 static void gen_size_old(Generational *g, size_t request) {
-    size_t promotable = g->nursery_bytes + g->survivor_bytes;
+    gen_size_nursery(g);
+    size_t promotable = gc_region_budget(&g->nursery) + g->survivor_bytes;
     size_t budget = gc_heap_size_for(gc_region_budget(&g->old), gc_region_used(&g->old), request + promotable,
                                      gc_heap_floor(&g->gc.config, g->old_bytes), g->old_bytes);
     gc_region_set_budget(&g->old, budget);
@@ -356,7 +382,7 @@ static GcRegion *gen_room_while_disabled(Generational *g, GcRegion *space, size_
  * giving up.  NULL if the request cannot be met. */
 static GcRegion *gen_make_room(Generational *g, size_t bytes) {
     Gc *gc = &g->gc;
-    bool pretenured = bytes > g->nursery_bytes;
+    bool pretenured = bytes > gc_region_budget(&g->nursery);
     GcRegion *space = pretenured ? &g->old : &g->nursery;
     /* A request larger than the old generation of the maximum heap can
      * never be met. */

@@ -120,6 +120,24 @@ Test(generational, sizes_its_young_generation_from_the_configuration) {
     gc->ops->destroy(gc);
 }
 
+/* Without -Xmn (config.initial_young_bytes below young_bytes) the nursery
+ * follows the old generation's live data: GEN_NURSERY_PER_OLD_LIVE (4)
+ * times it after each major collection, between the two sizes. */
+Test(generational, the_nursery_follows_the_old_generations_live_data) {
+    GcConfig config = fx_config(16 << 20);
+    config.initial_heap_bytes = 1 << 20;
+    config.initial_young_bytes = 512 << 10;
+    Gc *gc = fx_create(GEN, &config);
+    cr_assert_eq(gc->alloc_region->limit - gc->alloc_region->top, 512 << 10, "an empty old generation: the least");
+    fx_build_list(gc, 0, 1, (3 << 20) / 2 / FX_NODE_BYTES); /* 1.5 MiB that stay */
+    gc_collect(gc, GC_REASON_REQUESTED);
+    cr_assert_eq(gc->alloc_region->limit - gc->alloc_region->top, 4 << 20, "4 x 1.5 MiB, capped at --young");
+    fx_roots[0] = NULL;
+    gc_collect(gc, GC_REASON_REQUESTED);
+    cr_assert_eq(gc->alloc_region->limit - gc->alloc_region->top, 512 << 10, "back to the least once it is garbage");
+    gc->ops->destroy(gc);
+}
+
 Test(generational, allocation_bumps_in_the_nursery) {
     Gc *gc = gen_heap(1 << 20);
     uint8_t *start = gc->alloc_region->top;

@@ -87,7 +87,15 @@ bool vm_settle_heap_options(GcConfig *gc, const HeapOptionsGiven *given, char *e
     }
     if (!given->young) {
         gc->young_bytes = gc->heap_bytes / 4 < VM_DEFAULT_YOUNG_BYTES ? gc->heap_bytes / 4 : VM_DEFAULT_YOUNG_BYTES;
-    } else if (gc->young_bytes > gc->heap_bytes / 2) {
+        /* A heap of fixed size (-Xms = -Xmx) keeps a nursery of fixed size. */
+        bool heap_fixed = gc->initial_heap_bytes == gc->heap_bytes;
+        gc->initial_young_bytes = heap_fixed || gc->young_bytes < VM_DEFAULT_INITIAL_YOUNG_BYTES
+                                      ? gc->young_bytes
+                                      : VM_DEFAULT_INITIAL_YOUNG_BYTES;
+        return true;
+    }
+    gc->initial_young_bytes = gc->young_bytes;
+    if (gc->young_bytes > gc->heap_bytes / 2) {
         snprintf(err, errsize, "--young or -Xmn (%zu bytes) must be at most half of the maximum heap, --heap "
                  "or -Xmx (%zu bytes)", gc->young_bytes, gc->heap_bytes);
         return false;

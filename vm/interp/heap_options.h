@@ -8,7 +8,10 @@
  *                            (default VM_DEFAULT_INITIAL_HEAP_BYTES, or the
  *                            maximum if that is smaller); -Xms equal to the
  *                            maximum fixes the heap's size
- *   --young=SIZE, -XmnSIZE   the nursery, generational
+ *   --young=SIZE, -XmnSIZE   the nursery, generational (fixed; by default
+ *                            it follows the old generation's live data
+ *                            between VM_DEFAULT_INITIAL_YOUNG_BYTES and
+ *                            VM_DEFAULT_YOUNG_BYTES)
  *   --gc-log, -verbose:gc, -Xlog:gc    one line per collection on stderr
  *
  * The sizing policy itself is the collectors' (gc/common/heapsize.h).
@@ -25,6 +28,10 @@
 #include "../../gc/gc.h"
 
 #define VM_DEFAULT_INITIAL_HEAP_BYTES ((size_t)1 << 20)
+/* The nursery's least size when -Xmn is not given: it follows the old
+ * generation's live data from there up to the default -Xmn
+ * (docs/heap-sizing.md). */
+#define VM_DEFAULT_INITIAL_YOUNG_BYTES ((size_t)512 << 10)
 
 /* Which of the sizes the command line gave. */
 typedef struct HeapOptionsGiven {
