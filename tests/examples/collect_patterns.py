@@ -22,7 +22,8 @@ from the agent's figures, which come from the event stream alone
                 slid objects in the old arena);
   refcount      a reconciliation that freed objects, a cascade (one that
                 freed two or more objects that had survived an earlier
-                reconciliation), and, when the row says "collects cycles",
+                reconciliation, one of them able to refer to the others),
+                and, when the row says "collects cycles",
                 more objects freed than with --rc-cycles=off; when it says
                 "none to collect", exactly as many.
 
@@ -67,7 +68,8 @@ GAPS = {
     "refcount free": ("refcount", lambda s, off: s["collections_freeing"] >= 1,
                       "no reconciliation freed an object"),
     "refcount cascade": ("refcount", lambda s, off: s["collections_freeing_survivors"] >= 1,
-                         "no cascade (no reconciliation freed 2 objects that had survived an earlier one)"),
+                         "no cascade (no reconciliation freed 2 objects that had survived an earlier one, "
+                         "one able to refer to others)"),
 }
 
 

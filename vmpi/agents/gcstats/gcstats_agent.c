@@ -30,9 +30,11 @@
  *     counts of collections that copied (moved into another arena), slid
  *     (moved within one), scavenged (renewed arenas and touched no object
  *     outside them: a semispace flip, a generational minor collection) and
- *     freed two or more objects that had survived an earlier collection
- *     (a structure dropped whole: refcount's cascades) are what
- *     docs/gcstats.md calls each collector's pattern.
+ *     freed two or more objects that had survived an earlier collection,
+ *     one of which could refer to the others (a structure dropped whole:
+ *     refcount's cascades) are what docs/gcstats.md calls each collector's
+ *     pattern.  Which objects can refer to others comes from CLASS_LOAD's
+ *     instance fields and OBJECT_ALLOC's is_array.
  * As a check on itself the agent compares its live count with every
  * GC_FINISH's used_objects and used_object_space ("gc_finish_disagreements",
  * which is 0 unless something is wrong).
@@ -88,11 +90,12 @@ typedef struct Collection {
     uint64_t touched_arenas; /* arenas an object was freed or moved out of */
     uint64_t deleted_arenas; /* arenas ARENA_DELETE emptied */
     uint64_t survivors_freed; /* freed objects born before an earlier collection ended */
+    bool referrer_freed;      /* one of them could refer to other objects */
 } Collection;
 
 /* The least number of freed survivors that makes a collection one that
- * freed a structure (collections_freeing_survivors): one alone may be a
- * single dropped object. */
+ * freed a structure (collections_freeing_survivors), one of them able to
+ * refer to the others: one alone may be a single dropped object. */
 #define STRUCTURE_SURVIVORS 2
 
 static VMPI_Interface *vmpi;
@@ -104,6 +107,7 @@ static ChromeTrace chrome;
 static bool chrome_on;
 
 static IdMap objects;
+static IdMap referring_classes; /* class IDs whose instances have reference fields */
 static Arena arenas[MAX_ARENAS];
 static Totals totals;
 static Collection current;
@@ -126,14 +130,41 @@ static uint64_t arena_bit(int32_t arena_id) {
     return (uint64_t)1 << (arena_id >= 0 && arena_id < 63 ? arena_id : 63);
 }
 
-/* An object's tag is the number of collections finished before its
- * allocation (saturating): it survived one if another has finished since. */
-static uint32_t birth_tag(void) {
-    return totals.collections < UINT32_MAX ? (uint32_t)totals.collections : UINT32_MAX;
+/* An object's tag: TAG_REFERS if it can hold references (a reference array,
+ * or an instance of a class with reference fields), and below it the number
+ * of collections finished before its allocation (saturating): it survived
+ * one if another has finished since. */
+#define TAG_REFERS 0x80000000u
+#define TAG_BIRTH_MAX (TAG_REFERS - 1)
+
+static uint32_t object_tag(const VMPI_Event *event) {
+    int32_t kind = event->u.obj_alloc.is_array;
+    bool refers = kind == VMPI_CLASS ||
+                  (kind == VMPI_NORMAL_OBJECT &&
+                   idmap_find(&referring_classes, (uint64_t)(uintptr_t)event->u.obj_alloc.class_id));
+    uint32_t birth = totals.collections < TAG_BIRTH_MAX ? (uint32_t)totals.collections : TAG_BIRTH_MAX;
+    return birth | (refers ? TAG_REFERS : 0);
 }
 
 static void count_if_survivor(const IdEntry *object) {
-    if (object->tag < totals.collections) current.survivors_freed++;
+    if ((object->tag & TAG_BIRTH_MAX) >= totals.collections) return;
+    current.survivors_freed++;
+    if (object->tag & TAG_REFERS) current.referrer_freed = true;
+}
+
+/* Remembers a class whose instances have a reference field (an object or
+ * array signature). */
+static void class_load(const VMPI_Event *event) {
+    for (int32_t i = 0; i < event->u.class_load.num_instance_fields; i++) {
+        const char *signature = event->u.class_load.instances[i].field_signature;
+        if (signature && (signature[0] == 'L' || signature[0] == '[')) {
+            uint64_t class_id = (uint64_t)(uintptr_t)event->u.class_load.class_id;
+            if (idmap_reserve(&referring_classes, referring_classes.count + 1) &&
+                !idmap_find(&referring_classes, class_id))
+                idmap_insert(&referring_classes, class_id, 0, 0);
+            return;
+        }
+    }
 }
 
 /* ---- the timeline's counters ------------------------------------------------------------ */
@@ -169,7 +200,7 @@ static void object_alloc(const VMPI_Event *event) {
         totals.untracked_objects++;
         return;
     }
-    idmap_insert(&objects, (uint64_t)(uintptr_t)event->u.obj_alloc.obj_id, arena_id, size)->tag = birth_tag();
+    idmap_insert(&objects, (uint64_t)(uintptr_t)event->u.obj_alloc.obj_id, arena_id, size)->tag = object_tag(event);
     Arena *arena = arena_of(arena_id);
     if (arena) arena->objects++, arena->bytes += size;
     if ((allocated_since_sample += size) >= COUNTER_SAMPLE_BYTES && chrome_on) {
@@ -289,7 +320,7 @@ static void gc_finish(const VMPI_Event *event) {
     /* Arena 63's bit also stands for every higher ID, which is never known renewed. */
     uint64_t renewed = current.deleted_arenas & ~arena_bit(63);
     totals.collections_scavenging += current.renewed && !(current.touched_arenas & ~renewed);
-    totals.collections_freeing_survivors += current.survivors_freed >= STRUCTURE_SURVIVORS;
+    totals.collections_freeing_survivors += current.survivors_freed >= STRUCTURE_SURVIVORS && current.referrer_freed;
     totals.gc_time_ns += pause;
     if (pause > totals.pause_max_ns) totals.pause_max_ns = pause;
     /* GC_FINISH may allocate (it is not thread-suspended mode). */
@@ -413,6 +444,7 @@ static void handle_event(int32_t code, const VMPI_Event *event) {
     case VMPI_EVENT_ARENA_DELETE: arena_delete(event); break;
     case VMPI_EVENT_GC_START: gc_start(); break;
     case VMPI_EVENT_GC_FINISH: gc_finish(event); break;
+    case VMPI_EVENT_CLASS_LOAD: class_load(event); break;
     case VMPI_EVENT_JVM_SHUT_DOWN: shut_down(); break;
     }
 }
@@ -454,7 +486,7 @@ static bool parse_options(char *options) {
 VMPI_EXPORT int32_t VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved) {
     (void)reserved;
     if (!agent_get_env(vm, "gcstats", &vmpi) || !parse_options(options)) return VMPI_ERR;
-    if (!idmap_init(&objects, 1024)) {
+    if (!idmap_init(&objects, 1024) || !idmap_init(&referring_classes, 64)) {
         fprintf(stderr, "gcstats: out of memory\n");
         return VMPI_ERR;
     }
@@ -473,7 +505,7 @@ VMPI_EXPORT int32_t VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved) {
     static const int32_t wanted[] = {
         VMPI_EVENT_ARENA_NEW,   VMPI_EVENT_ARENA_DELETE, VMPI_EVENT_OBJECT_ALLOC,   VMPI_EVENT_OBJECT_FREE,
         VMPI_EVENT_OBJECT_MOVE, VMPI_EVENT_GC_START,     VMPI_EVENT_GC_FINISH,
-        VMPI_EVENT_JVM_SHUT_DOWN,
+        VMPI_EVENT_CLASS_LOAD,  VMPI_EVENT_JVM_SHUT_DOWN,
     };
     for (size_t i = 0; i < sizeof wanted / sizeof wanted[0]; i++) vmpi->EnableEvent(wanted[i], NULL);
     return VMPI_OK;
