@@ -51,36 +51,58 @@ def recount(trace_path):
         events = [json.loads(line) for line in f]
     assert header["format"] == "gclab-vmpi-trace" and header["version"] == 1, header
     n = dict.fromkeys(["collections", "collections_freeing", "collections_moving",
-                       "collections_renewing_arenas", "objects_allocated", "bytes_allocated",
-                       "objects_moved", "bytes_moved", "objects_freed", "bytes_freed",
+                       "collections_renewing_arenas", "collections_copying", "collections_sliding",
+                       "collections_scavenging", "collections_freeing_survivors", "objects_allocated",
+                       "bytes_allocated", "objects_moved", "bytes_moved", "objects_freed", "bytes_freed",
                        "arenas_created", "arenas_deleted", "peak_used_bytes"], 0)
     objects = {}  # ID -> (arena, size)
+    born = {}     # ID -> collections finished before its allocation
+    refers = {}   # ID -> whether it can hold references (a reference array, or a class with reference fields)
+    referring_classes = set()
+    referrer_freed = False
     used = 0
     did = None    # what the collection in progress did
+    touched, deleted, survivors = set(), set(), 0  # arenas freed or moved out of, arenas deleted, old objects freed
     finishes = []  # (used_object_space, total_object_space) of each GC_FINISH
     for e in events:
         kind = e["event"]
         if kind == "OBJECT_ALLOC":
             objects[e["obj_id"]] = (e["arena_id"], e["size"])
+            born[e["obj_id"]] = n["collections"]
+            refers[e["obj_id"]] = e["is_array"] == 2 or (e["is_array"] == 0 and e["class_id"] in referring_classes)
             n["objects_allocated"] += 1
             n["bytes_allocated"] += e["size"]
             used += e["size"]
             n["peak_used_bytes"] = max(n["peak_used_bytes"], used)
         elif kind == "OBJECT_FREE":
-            _, size = objects.pop(e["obj_id"])
+            arena, size = objects.pop(e["obj_id"])
+            touched.add(arena)
+            if born.pop(e["obj_id"]) < n["collections"]:
+                survivors += 1
+                referrer_freed |= refers[e["obj_id"]]
+            del refers[e["obj_id"]]
             n["objects_freed"] += 1
             n["bytes_freed"] += size
             used -= size
             did.add("free")
         elif kind == "OBJECT_MOVE":
-            _, size = objects.pop(e["obj_id"])
+            arena, size = objects.pop(e["obj_id"])
             objects[e["new_obj_id"]] = (e["new_arena_id"], size)
+            born[e["new_obj_id"]] = born.pop(e["obj_id"])
+            refers[e["new_obj_id"]] = refers.pop(e["obj_id"])
+            touched.add(arena)
+            did.add("slide" if arena == e["new_arena_id"] else "copy")
             n["objects_moved"] += 1
             n["bytes_moved"] += size
             did.add("move")
         elif kind == "ARENA_DELETE":
             dead = [i for i, (arena, _) in objects.items() if arena == e["arena_id"]]
+            deleted.add(e["arena_id"])
             for i in dead:
+                if born.pop(i) < n["collections"]:
+                    survivors += 1
+                    referrer_freed |= refers[i]
+                del refers[i]
                 n["objects_freed"] += 1
                 n["bytes_freed"] += objects[i][1]
                 used -= objects.pop(i)[1]
@@ -90,13 +112,21 @@ def recount(trace_path):
             n["arenas_created"] += 1
             if did is not None:
                 did.add("renew")
+        elif kind == "CLASS_LOAD":
+            if any(f["field_signature"][:1] in ("L", "[") for f in e["instances"]):
+                referring_classes.add(e["class_id"])
         elif kind == "GC_START":
             did = set()
+            touched, deleted, survivors, referrer_freed = set(), set(), 0, False
         elif kind == "GC_FINISH":
             n["collections"] += 1
             n["collections_freeing"] += "free" in did
             n["collections_moving"] += "move" in did
             n["collections_renewing_arenas"] += "renew" in did
+            n["collections_copying"] += "copy" in did
+            n["collections_sliding"] += "slide" in did
+            n["collections_scavenging"] += "renew" in did and touched <= deleted
+            n["collections_freeing_survivors"] += survivors >= 2 and referrer_freed
             finishes.append((e["used_object_space"], e["total_object_space"], did))
             did = None
     n["peak_capacity_bytes"] = max((total for _, total, _ in finishes), default=None)

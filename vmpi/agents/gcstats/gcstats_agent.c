@@ -26,7 +26,15 @@
  *     reported: VMPI tells the heap's capacity only there, and not per arena;
  *   - a collection's kind is what its events show it did ("free", "move",
  *     "renew" for arenas deleted and re-created, joined by '+'), since
- *     GC_FINISH does not name minor, major or cycle collections.
+ *     GC_FINISH does not name minor, major or cycle collections; the
+ *     counts of collections that copied (moved into another arena), slid
+ *     (moved within one), scavenged (renewed arenas and touched no object
+ *     outside them: a semispace flip, a generational minor collection) and
+ *     freed two or more objects that had survived an earlier collection,
+ *     one of which could refer to the others (a structure dropped whole:
+ *     refcount's cascades) are what docs/gcstats.md calls each collector's
+ *     pattern.  Which objects can refer to others comes from CLASS_LOAD's
+ *     instance fields and OBJECT_ALLOC's is_array.
  * As a check on itself the agent compares its live count with every
  * GC_FINISH's used_objects and used_object_space ("gc_finish_disagreements",
  * which is 0 unless something is wrong).
@@ -60,6 +68,7 @@ typedef struct Arena {
 
 typedef struct Totals {
     uint64_t collections, collections_freeing, collections_moving, collections_renewing;
+    uint64_t collections_copying, collections_sliding, collections_scavenging, collections_freeing_survivors;
     uint64_t gc_time_ns, pause_max_ns;
     uint64_t objects_allocated, bytes_allocated;
     uint64_t objects_moved, bytes_moved;
@@ -72,12 +81,22 @@ typedef struct Totals {
     uint64_t gc_finish_disagreements;
 } Totals;
 
-/* What the collection in progress did so far. */
+/* What the collection in progress did so far.  The arena masks have bit
+ * N for arena ID N (bit 63 for every ID from 63 up: never renewed). */
 typedef struct Collection {
     uint64_t start_ns;
     Totals before;
-    bool freed, moved, renewed;
+    bool freed, moved, renewed, copied, slid;
+    uint64_t touched_arenas; /* arenas an object was freed or moved out of */
+    uint64_t deleted_arenas; /* arenas ARENA_DELETE emptied */
+    uint64_t survivors_freed; /* freed objects born before an earlier collection ended */
+    bool referrer_freed;      /* one of them could refer to other objects */
 } Collection;
+
+/* The least number of freed survivors that makes a collection one that
+ * freed a structure (collections_freeing_survivors), one of them able to
+ * refer to the others: one alone may be a single dropped object. */
+#define STRUCTURE_SURVIVORS 2
 
 static VMPI_Interface *vmpi;
 static AgentLock lock;
@@ -88,6 +107,7 @@ static ChromeTrace chrome;
 static bool chrome_on;
 
 static IdMap objects;
+static IdMap referring_classes; /* class IDs whose instances have reference fields */
 static Arena arenas[MAX_ARENAS];
 static Totals totals;
 static Collection current;
@@ -104,6 +124,47 @@ static uint64_t now_ns(void) {
 
 static Arena *arena_of(int32_t arena_id) {
     return arena_id >= 0 && arena_id < MAX_ARENAS ? &arenas[arena_id] : NULL;
+}
+
+static uint64_t arena_bit(int32_t arena_id) {
+    return (uint64_t)1 << (arena_id >= 0 && arena_id < 63 ? arena_id : 63);
+}
+
+/* An object's tag: TAG_REFERS if it can hold references (a reference array,
+ * or an instance of a class with reference fields), and below it the number
+ * of collections finished before its allocation (saturating): it survived
+ * one if another has finished since. */
+#define TAG_REFERS 0x80000000u
+#define TAG_BIRTH_MAX (TAG_REFERS - 1)
+
+static uint32_t object_tag(const VMPI_Event *event) {
+    int32_t kind = event->u.obj_alloc.is_array;
+    bool refers = kind == VMPI_CLASS ||
+                  (kind == VMPI_NORMAL_OBJECT &&
+                   idmap_find(&referring_classes, (uint64_t)(uintptr_t)event->u.obj_alloc.class_id));
+    uint32_t birth = totals.collections < TAG_BIRTH_MAX ? (uint32_t)totals.collections : TAG_BIRTH_MAX;
+    return birth | (refers ? TAG_REFERS : 0);
+}
+
+static void count_if_survivor(const IdEntry *object) {
+    if ((object->tag & TAG_BIRTH_MAX) >= totals.collections) return;
+    current.survivors_freed++;
+    if (object->tag & TAG_REFERS) current.referrer_freed = true;
+}
+
+/* Remembers a class whose instances have a reference field (an object or
+ * array signature). */
+static void class_load(const VMPI_Event *event) {
+    for (int32_t i = 0; i < event->u.class_load.num_instance_fields; i++) {
+        const char *signature = event->u.class_load.instances[i].field_signature;
+        if (signature && (signature[0] == 'L' || signature[0] == '[')) {
+            uint64_t class_id = (uint64_t)(uintptr_t)event->u.class_load.class_id;
+            if (idmap_reserve(&referring_classes, referring_classes.count + 1) &&
+                !idmap_find(&referring_classes, class_id))
+                idmap_insert(&referring_classes, class_id, 0, 0);
+            return;
+        }
+    }
 }
 
 /* ---- the timeline's counters ------------------------------------------------------------ */
@@ -139,7 +200,7 @@ static void object_alloc(const VMPI_Event *event) {
         totals.untracked_objects++;
         return;
     }
-    idmap_insert(&objects, (uint64_t)(uintptr_t)event->u.obj_alloc.obj_id, arena_id, size);
+    idmap_insert(&objects, (uint64_t)(uintptr_t)event->u.obj_alloc.obj_id, arena_id, size)->tag = object_tag(event);
     Arena *arena = arena_of(arena_id);
     if (arena) arena->objects++, arena->bytes += size;
     if ((allocated_since_sample += size) >= COUNTER_SAMPLE_BYTES && chrome_on) {
@@ -162,6 +223,8 @@ static void object_free(const VMPI_Event *event) {
     totals.objects_freed++;
     IdEntry *object = idmap_find(&objects, (uint64_t)(uintptr_t)event->u.obj_free.obj_id);
     if (!object) return; /* an allocation that was not followed */
+    current.touched_arenas |= arena_bit(object->arena_id);
+    count_if_survivor(object);
     totals.bytes_freed += object->size;
     totals.used_bytes -= object->size;
     leave_arena(object);
@@ -174,12 +237,16 @@ static void object_move(const VMPI_Event *event) {
     totals.objects_moved++;
     IdEntry *object = idmap_find(&objects, (uint64_t)(uintptr_t)event->u.obj_move.obj_id);
     if (!object) return;
-    uint32_t size = object->size;
+    uint32_t size = object->size, tag = object->tag;
+    int32_t to = event->u.obj_move.new_arena_id;
+    current.touched_arenas |= arena_bit(object->arena_id);
+    if (to == object->arena_id) current.slid = true;
+    else current.copied = true;
     totals.bytes_moved += size;
     leave_arena(object);
     idmap_remove(&objects, object); /* first: a move may keep its address */
-    int32_t to = event->u.obj_move.new_arena_id;
-    idmap_insert(&objects, (uint64_t)(uintptr_t)event->u.obj_move.new_obj_id, to, size); /* room: one just left */
+    /* room: one just left */
+    idmap_insert(&objects, (uint64_t)(uintptr_t)event->u.obj_move.new_obj_id, to, size)->tag = tag;
     Arena *arena = arena_of(to);
     if (arena) arena->objects++, arena->bytes += size;
 }
@@ -198,14 +265,20 @@ static void arena_new(const VMPI_Event *event) {
     if (chrome_on) sample_arena(now_ns(), event->u.new_arena.arena_id);
 }
 
+static void survivor_in_arena(const IdEntry *object, void *context) {
+    (void)context;
+    count_if_survivor(object);
+}
+
 /* Every object still in the arena dies with it (docs/event-mapping.md). */
 static void arena_delete(const VMPI_Event *event) {
     int32_t arena_id = event->u.delete_arena.arena_id;
     enter_phase(CHROME_PHASE_RENEW);
     current.renewed = true;
+    current.deleted_arenas |= arena_bit(arena_id);
     totals.arenas_deleted++;
     uint64_t bytes = 0;
-    totals.objects_freed += idmap_remove_arena(&objects, arena_id, &bytes, NULL, NULL);
+    totals.objects_freed += idmap_remove_arena(&objects, arena_id, &bytes, survivor_in_arena, NULL);
     totals.bytes_freed += bytes;
     totals.used_bytes -= bytes;
     Arena *arena = arena_of(arena_id);
@@ -242,6 +315,12 @@ static void gc_finish(const VMPI_Event *event) {
     totals.collections_freeing += current.freed;
     totals.collections_moving += current.moved;
     totals.collections_renewing += current.renewed;
+    totals.collections_copying += current.copied;
+    totals.collections_sliding += current.slid;
+    /* Arena 63's bit also stands for every higher ID, which is never known renewed. */
+    uint64_t renewed = current.deleted_arenas & ~arena_bit(63);
+    totals.collections_scavenging += current.renewed && !(current.touched_arenas & ~renewed);
+    totals.collections_freeing_survivors += current.survivors_freed >= STRUCTURE_SURVIVORS && current.referrer_freed;
     totals.gc_time_ns += pause;
     if (pause > totals.pause_max_ns) totals.pause_max_ns = pause;
     /* GC_FINISH may allocate (it is not thread-suspended mode). */
@@ -312,6 +391,10 @@ static void write_report(uint64_t run_ns) {
     stat_line("collections_freeing", totals.collections_freeing);
     stat_line("collections_moving", totals.collections_moving);
     stat_line("collections_renewing_arenas", totals.collections_renewing);
+    stat_line("collections_copying", totals.collections_copying);
+    stat_line("collections_sliding", totals.collections_sliding);
+    stat_line("collections_scavenging", totals.collections_scavenging);
+    stat_line("collections_freeing_survivors", totals.collections_freeing_survivors);
     percentile_lines();
     stat_line("pause_max_ns", totals.pause_max_ns);
     stat_line("gc_time_ns", totals.gc_time_ns);
@@ -361,6 +444,7 @@ static void handle_event(int32_t code, const VMPI_Event *event) {
     case VMPI_EVENT_ARENA_DELETE: arena_delete(event); break;
     case VMPI_EVENT_GC_START: gc_start(); break;
     case VMPI_EVENT_GC_FINISH: gc_finish(event); break;
+    case VMPI_EVENT_CLASS_LOAD: class_load(event); break;
     case VMPI_EVENT_JVM_SHUT_DOWN: shut_down(); break;
     }
 }
@@ -402,7 +486,7 @@ static bool parse_options(char *options) {
 VMPI_EXPORT int32_t VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved) {
     (void)reserved;
     if (!agent_get_env(vm, "gcstats", &vmpi) || !parse_options(options)) return VMPI_ERR;
-    if (!idmap_init(&objects, 1024)) {
+    if (!idmap_init(&objects, 1024) || !idmap_init(&referring_classes, 64)) {
         fprintf(stderr, "gcstats: out of memory\n");
         return VMPI_ERR;
     }
@@ -421,7 +505,7 @@ VMPI_EXPORT int32_t VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved) {
     static const int32_t wanted[] = {
         VMPI_EVENT_ARENA_NEW,   VMPI_EVENT_ARENA_DELETE, VMPI_EVENT_OBJECT_ALLOC,   VMPI_EVENT_OBJECT_FREE,
         VMPI_EVENT_OBJECT_MOVE, VMPI_EVENT_GC_START,     VMPI_EVENT_GC_FINISH,
-        VMPI_EVENT_JVM_SHUT_DOWN,
+        VMPI_EVENT_CLASS_LOAD,  VMPI_EVENT_JVM_SHUT_DOWN,
     };
     for (size_t i = 0; i < sizeof wanted / sizeof wanted[0]; i++) vmpi->EnableEvent(wanted[i], NULL);
     return VMPI_OK;
