@@ -5,8 +5,9 @@
 #   hprof_sampled.sh VMRUN PROGRAM COLLECTOR...
 #
 # Runs PROGRAM with -agentlib:hprof=heap=sites (exact), with
-# -agentlib:hprof=sample=0 and with -agentlib:hprof=sample=1024 --seed=1
-# under each collector, with pprof= each time, and checks that
+# -agentlib:hprof=sample=0,sample_live=y, with sample=1024,sample_live=y
+# --seed=1 and with sample=1024 --seed=1 (no live estimates) under each
+# collector, with pprof= each time, and checks that
 #   - the sampled table says it holds estimates, with the interval,
 #   - at interval 0 (every allocation sampled) the sampled table's rows,
 #     live and allocated, equal heap=sites' rows, and `go tool pprof -top`
@@ -24,7 +25,10 @@
 #     the pprof comment says they are estimates and the period is 1024;
 #   - the sampled table's allocated estimates are the same under every
 #     collector (the samples depend only on the bytes allocated and the
-#     seed; the live ones depend on when the collector ran).
+#     seed; the live ones depend on when the collector ran);
+#   - without sample_live=y the table is labelled as allocated estimates
+#     only, has no live columns, holds the same allocated estimates, and
+#     its pprof profile has alloc_space and no inuse_space.
 # `go tool pprof` runs with a HOME and caches of its own, as in
 # hprof_pprof.sh.
 set -u
@@ -63,10 +67,12 @@ comment() { go tool pprof -raw "$1" 2>/dev/null | sed -n 's/^Comment: //p'; }
 for gc in "$@"; do
     $vmrun --gc="$gc" -agentlib:hprof=heap=sites,cutoff=0,file="exact_$gc.txt",pprof="exact_$gc.pb.gz" \
         "$program" >/dev/null 2>"exact_$gc.err" || fail "$gc: heap=sites failed: $(tail -n 3 "exact_$gc.err")"
-    $vmrun --gc="$gc" -agentlib:hprof=sample=0,cutoff=0,file="every_$gc.txt",pprof="every_$gc.pb.gz" \
+    $vmrun --gc="$gc" -agentlib:hprof=sample=0,sample_live=y,cutoff=0,file="every_$gc.txt",pprof="every_$gc.pb.gz" \
         "$program" >/dev/null 2>"every_$gc.err" || fail "$gc: sample=0 failed: $(tail -n 3 "every_$gc.err")"
-    $vmrun --gc="$gc" --seed=1 -agentlib:hprof=sample=1024,cutoff=0,file="sampled_$gc.txt",pprof="sampled_$gc.pb.gz" \
+    $vmrun --gc="$gc" --seed=1 -agentlib:hprof=sample=1024,sample_live=y,cutoff=0,file="sampled_$gc.txt",pprof="sampled_$gc.pb.gz" \
         "$program" >/dev/null 2>"sampled_$gc.err" || fail "$gc: sample=1024 failed: $(tail -n 3 "sampled_$gc.err")"
+    $vmrun --gc="$gc" --seed=1 -agentlib:hprof=sample=1024,cutoff=0,file="alloc_$gc.txt",pprof="alloc_$gc.pb.gz" \
+        "$program" >/dev/null 2>"alloc_$gc.err" || fail "$gc: sample=1024 alone failed: $(tail -n 3 "alloc_$gc.err")"
     grep -q '^SITES BEGIN (sampled: estimated live and allocated bytes and objects' "sampled_$gc.txt" ||
         fail "$gc: the sampled table is not labelled as estimates"
     grep -q '^sampling interval 1024 bytes, [0-9]* samples, [0-9]* of them live' "sampled_$gc.txt" ||
@@ -137,6 +143,20 @@ for gc in "$@"; do
     # The live counts depend on when the collector runs; the samples do not.
     awk -F'|' '{ split($2, f, " "); print $1 "|", f[1], f[4], f[5] }' "sampled_$gc.rows" > "sampled_$gc.alloc"
     same_as_first "$gc" "sampled_$gc.alloc" "the sampled sites' allocated estimates differ"
+
+    # Without sample_live=y: the allocated estimates alone, the same ones.
+    grep -q '^SITES BEGIN (sampled: estimated allocated bytes and objects, ordered by estimated allocated bytes' \
+        "alloc_$gc.txt" || fail "$gc: sample=1024 alone: the table is not labelled as allocated estimates"
+    grep -q '^sampling interval 1024 bytes, [0-9]* samples; ' "alloc_$gc.txt" || fail "$gc: sample=1024 alone: interval line"
+    ! grep -q 'estimated live' "alloc_$gc.txt" || fail "$gc: sample=1024 alone has live columns"
+    rows "alloc_$gc.txt" 4 7 8 | awk -F'|' '{ split($2, f, " "); print $1 "|", f[1], f[2], f[3] }' > "alloc_only_$gc.alloc"
+    cmp -s "sampled_$gc.alloc" "alloc_only_$gc.alloc" ||
+        fail "$gc: sample=1024 alone estimates other allocations than with sample_live=y: $(diff "sampled_$gc.alloc" "alloc_only_$gc.alloc" | head -n 4)"
+    top "alloc_$gc.pb.gz" alloc_space > "alloc_$gc.alloc_space"
+    [ -s "alloc_$gc.alloc_space" ] || fail "$gc: sample=1024 alone: no alloc_space in pprof"
+    ! go tool pprof -top -sample_index=inuse_space "alloc_$gc.pb.gz" >/dev/null 2>&1 ||
+        fail "$gc: sample=1024 alone: pprof has inuse_space"
 done
 echo "$# collectors: sample=0 is heap=sites exactly (text and pprof); sample=1024's estimates within 10% of the" \
-     "exact allocated totals per site (the same under each) and within 4 standard deviations of the live ones"
+     "exact allocated totals per site (the same under each) and within 4 standard deviations of the live ones;" \
+     "without sample_live=y the same allocated estimates, and no live ones"

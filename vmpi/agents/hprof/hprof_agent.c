@@ -148,8 +148,10 @@ static bool vm_heap_seen;
  * size and allocation trace. */
 static bool tracks_objects(void) { return opts.heap_sites || opts.heap_dump; }
 
-/* sample= follows its sampled objects' frees and moves (hprof_sampled.h). */
+/* sample= asks the VM for heap sampling; with sample_live=y hprof follows
+ * the sampled objects' frees and moves (hprof_sampled.h). */
 static bool samples_heap(void) { return opts.sample_interval >= 0; }
+static bool follows_samples(void) { return samples_heap() && opts.sample_live; }
 
 /* ---- names ------------------------------------------------------------------------- */
 
@@ -786,24 +788,24 @@ static void handle_event(const VMPI_Event *event) {
         break;
     case VMPI_EVENT_OBJECT_FREE:
         if (tracks_objects()) hprof_sites_free_object(&sites, (uint64_t)(uintptr_t)event->u.obj_free.obj_id);
-        if (samples_heap()) hprof_sampled_free_object(&sampled, (uint64_t)(uintptr_t)event->u.obj_free.obj_id);
+        if (follows_samples()) hprof_sampled_free_object(&sampled, (uint64_t)(uintptr_t)event->u.obj_free.obj_id);
         break;
     case VMPI_EVENT_OBJECT_MOVE:
         if (tracks_objects())
             hprof_sites_move(&sites, (uint64_t)(uintptr_t)event->u.obj_move.obj_id,
                              (int32_t)(intptr_t)event->u.obj_move.new_arena_id,
                              (uint64_t)(uintptr_t)event->u.obj_move.new_obj_id);
-        if (samples_heap())
+        if (follows_samples())
             hprof_sampled_move(&sampled, (uint64_t)(uintptr_t)event->u.obj_move.obj_id,
                                (int32_t)(intptr_t)event->u.obj_move.new_arena_id,
                                (uint64_t)(uintptr_t)event->u.obj_move.new_obj_id);
         break;
     case VMPI_EVENT_ARENA_DELETE:
         if (tracks_objects()) hprof_sites_delete_arena(&sites, (int32_t)(intptr_t)event->u.delete_arena.arena_id);
-        if (samples_heap()) hprof_sampled_delete_arena(&sampled, (int32_t)(intptr_t)event->u.delete_arena.arena_id);
+        if (follows_samples()) hprof_sampled_delete_arena(&sampled, (int32_t)(intptr_t)event->u.delete_arena.arena_id);
         break;
     case VMPI_EVENT_GC_START:
-        if (!hprof_sites_reserve(&sites) || (samples_heap() && !hprof_sampled_reserve(&sampled)))
+        if (!hprof_sites_reserve(&sites) || (follows_samples() && !hprof_sampled_reserve(&sampled)))
             out_of_memory = true;
         break;
     case VMPI_EVENT_CLASS_LOAD:
@@ -1052,9 +1054,9 @@ VMPI_EXPORT int32_t VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved) {
     }
     vmpi->NotifyEvent = notify_event;
     for (size_t i = 0; i < sizeof wanted / sizeof wanted[0]; i++)
-        if (tracks_objects() || !is_heap_sites_event(wanted[i]) || (samples_heap() && wanted[i] != VMPI_EVENT_OBJECT_ALLOC))
+        if (tracks_objects() || !is_heap_sites_event(wanted[i]) || (follows_samples() && wanted[i] != VMPI_EVENT_OBJECT_ALLOC))
             vmpi->EnableEvent(wanted[i], NULL);
-    if (!hprof_sampled_init(&sampled, opts.sample_interval)) {
+    if (!hprof_sampled_init(&sampled, opts.sample_interval, opts.sample_live)) {
         fprintf(stderr, "hprof: out of memory\n");
         trace_output_abandon(&out);
         return VMPI_ERR;

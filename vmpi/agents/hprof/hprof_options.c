@@ -35,9 +35,10 @@ void hprof_print_usage(FILE *stream) {
           "force=y|n              force output to <file>         y\n"
           "verbose=y|n            print messages about dumps     y\n"
           "sample=<bytes>         sampled allocation sites       off\n"
+          "sample_live=y|n        sampled sites' live estimates  n\n"
           "pprof=<file>           also as a gzipped pprof profile off\n"
           "folded=<file>          also as folded stacks          off\n"
-          "folded_value=<kind>    what folded stacks count       inuse_space|cpu\n"
+          "folded_value=<kind>    what folded stacks count       inuse_space|alloc_space|cpu\n"
           "\n"
           "msa has no effect (Solaris only).  heap=all is the default only when\n"
           "neither heap= nor cpu= is given.\n"
@@ -48,6 +49,8 @@ void hprof_print_usage(FILE *stream) {
           "  - Get allocation sites estimated from heap sampling every 512 KiB on\n"
           "    average (instead of heap=; cheap, no live counts):\n"
           "      vmrun -agentlib:hprof=sample=524288 PROG.bc\n"
+          "  - The same with live estimates (costlier: follows every free and move):\n"
+          "      vmrun -agentlib:hprof=sample=524288,sample_live=y PROG.bc\n"
           "  - Get sample cpu information every 20 millisec, with a stack depth of 3:\n"
           "      vmrun -agentlib:hprof=cpu=samples,interval=20,depth=3 PROG.bc\n"
           "  - Get method call counts and times by call trace:\n"
@@ -149,19 +152,24 @@ static HprofParse check_export_options(HprofOptions *opts) {
         return HPROF_PARSE_OK;
     }
     if (!opts->folded_file[0]) return refuse("folded_value", opts->folded_value, "is for folded=<file>, not given");
-    if (((opts->heap_sites || opts->sample_interval >= 0) &&
+    if ((opts->heap_sites &&
          names_value_type(opts->folded_value, hprof_heap_value_types, HPROF_HEAP_VALUE_TYPES)) ||
+        (opts->sample_interval >= 0 &&
+         names_value_type(opts->folded_value, hprof_heap_value_types,
+                          opts->sample_live ? HPROF_HEAP_VALUE_TYPES : HPROF_HEAP_ALLOC_VALUE_TYPES)) ||
         (opts->cpu_times &&
          names_value_type(opts->folded_value, hprof_cpu_times_value_types, HPROF_CPU_TIMES_VALUE_TYPES)) ||
         (opts->cpu_samples &&
          names_value_type(opts->folded_value, hprof_cpu_samples_value_types, HPROF_CPU_SAMPLES_VALUE_TYPES)))
         return HPROF_PARSE_OK;
     return refuse("folded_value", opts->folded_value,
-                  "takes alloc_objects, alloc_space, inuse_objects or inuse_space (with heap=sites|all or sample=), "
+                  "takes alloc_objects, alloc_space, inuse_objects or inuse_space (with heap=sites|all, or "
+                  "sample= and sample_live=y), alloc_objects or alloc_space (with sample= alone), "
                   "calls or cpu (with cpu=times), samples or cpu (with cpu=samples)");
 }
 
 const char *hprof_default_value_type(const HprofOptions *opts) {
+    if (opts->sample_interval >= 0 && !opts->sample_live) return "alloc_space";
     return opts->heap_sites || opts->sample_interval >= 0 ? "inuse_space" : "cpu";
 }
 
@@ -177,7 +185,7 @@ HprofParse hprof_parse_options(char *options, HprofOptions *opts) {
     const YesNoOption yes_no[] = {
         {"lineno", &opts->lineno}, {"thread", &opts->thread}, {"verbose", &opts->verbose},
         {"doe", &opts->doe},       {"force", &force},         {"msa", &msa},
-        {"monitor", &opts->monitor},
+        {"monitor", &opts->monitor}, {"sample_live", &opts->sample_live},
     };
     char *name, *value, *path;
     while (options && agent_next_option(&options, &name, &value)) {
@@ -250,6 +258,8 @@ HprofParse hprof_parse_options(char *options, HprofOptions *opts) {
         return refuse("net", opts->net, "cannot be used with format=b: the front end's answers are text");
     if (opts->sample_interval >= 0 && format[0] == 'b')
         return refuse("sample", NULL, "cannot be used with format=b: its estimates have no binary record");
+    if (opts->sample_live && opts->sample_interval < 0)
+        return refuse("sample_live", NULL, "is for sample=<bytes>, not given");
     if ((cpu || opts->sample_interval >= 0) && !heap_given) opts->heap_sites = opts->heap_dump = false;
     opts->binary = format[0] == 'b';
     if (opts->binary && !file_given) snprintf(opts->file, sizeof opts->file, "java.hprof");

@@ -36,6 +36,8 @@ typedef struct HprofOptions {
     bool doe;                    /* doe= dump on exit (default y); else only on request */
     int32_t sample_interval;     /* sample= heap sampling interval in bytes: sampled
                                     sites (hprof_sampled.h); -1 when not given */
+    bool sample_live;            /* sample_live= live estimates too, following the
+                                    sampled objects through every free and move (default n) */
     char pprof_file[4096];       /* pprof= the tables as a gzipped pprof profile, or "" */
     char folded_file[4096];      /* folded= the tables as folded stacks, or "" */
     char folded_value[32];       /* folded_value= the kind of value folded stacks sum */
@@ -51,7 +53,8 @@ typedef enum HprofParse {
 HprofParse hprof_parse_options(char *options, HprofOptions *opts);
 
 /* The kind of value pprof shows and folded stacks count unless told:
- * inuse_space with heap=sites|all, else cpu (cpu=samples|times). */
+ * inuse_space with heap=sites|all or sample= with sample_live=y,
+ * alloc_space with sample= alone, else cpu (cpu=samples|times). */
 const char *hprof_default_value_type(const HprofOptions *opts);
 
 /* The manual's usage text, on `stream`. */

@@ -10,9 +10,9 @@
 #include "../common/grow.h"
 #include "hprof_objects.h"
 
-bool hprof_sampled_init(HprofSampled *s, int32_t interval) {
-    *s = (HprofSampled){.interval = interval};
-    return interval < 0 || idmap_init(&s->objects, 1024);
+bool hprof_sampled_init(HprofSampled *s, int32_t interval, bool live) {
+    *s = (HprofSampled){.interval = interval, .live = live};
+    return !live || idmap_init(&s->objects, 1024);
 }
 
 /* The site of (trace, class), added if new; NULL if memory ran out.  A
@@ -51,26 +51,27 @@ void hprof_sampled_add(HprofSampled *s, const VMPI_Event *sample, uint32_t trace
         trace == UINT32_MAX ? NULL
                             : site_of(s, trace, sample->u.sampled_alloc.is_array,
                                       (uint64_t)(uintptr_t)sample->u.sampled_alloc.class_id);
-    if (!site || !obj || !idmap_reserve(&s->objects, s->objects.count + 1)) {
-        hprof_sampled_free_object(s, obj); /* if the ID is reused, its old object is gone */
+    if (!site || (s->live && (!obj || !idmap_reserve(&s->objects, s->objects.count + 1)))) {
+        if (s->live) hprof_sampled_free_object(s, obj); /* if the ID is reused, its old object is gone */
         s->out_of_memory = true;
         return;
     }
     uint32_t size = (uint32_t)sample->u.sampled_alloc.size;
+    double p = probability(s, size);
+    site->samples++;
+    site->bytes += size / p;
+    site->objects += 1 / p;
+    s->samples++;
+    if (!s->live) return;
     IdEntry reused;
     bool was_present;
     IdEntry *entry = idmap_put(&s->objects, obj, (int32_t)(intptr_t)sample->u.sampled_alloc.arena_id, size,
                                &reused, &was_present);
     entry->tag = (uint32_t)(site - s->sites);
     if (was_present) leave_site(&reused, s); /* its free was not reported: the ID is reused */
-    double p = probability(s, size);
-    site->samples++;
-    site->bytes += size / p;
-    site->objects += 1 / p;
     site->live_samples++;
     site->live_bytes += size / p;
     site->live_objects += 1 / p;
-    s->samples++;
 }
 
 void hprof_sampled_free_object(HprofSampled *s, uint64_t obj_id) {
@@ -89,8 +90,8 @@ void hprof_sampled_delete_arena(HprofSampled *s, int32_t arena_id) {
 bool hprof_sampled_reserve(HprofSampled *s) { return idmap_reserve(&s->objects, s->objects.count + 1); }
 
 /* The SITES table's order (hprof_agent.c): live bytes, then allocated
- * bytes, descending; then trace and class, so that the table does not
- * depend on qsort. */
+ * bytes, descending (without live estimates, every live count is 0); then
+ * trace and class, so that the table does not depend on qsort. */
 static int by_estimated_live_bytes(const void *a, const void *b) {
     const HprofSampledSite *x = *(const HprofSampledSite *const *)a, *y = *(const HprofSampledSite *const *)b;
     if (x->live_bytes != y->live_bytes) return x->live_bytes > y->live_bytes ? -1 : 1;
@@ -104,33 +105,46 @@ void hprof_sampled_write(const HprofSampled *s, TraceOutput *out, double cutoff,
                          const char *(*class_name)(const HprofSite *site, char *buffer, size_t size)) {
     const HprofSampledSite **order = malloc((s->num_sites ? s->num_sites : 1) * sizeof *order);
     if (!order) return;
-    double total_live = 0;
+    double total = 0; /* live bytes, or allocated without live estimates: the percents' base */
     uint64_t live_samples = 0;
     for (size_t i = 0; i < s->num_sites; i++) {
         order[i] = &s->sites[i];
-        total_live += s->sites[i].live_bytes;
+        total += s->live ? s->sites[i].live_bytes : s->sites[i].bytes;
         live_samples += s->sites[i].live_samples;
     }
     qsort(order, s->num_sites, sizeof *order, by_estimated_live_bytes);
     char line[512], weight[80] = "every allocation is sampled: the counts are exact";
     if (s->interval > 0) snprintf(weight, sizeof weight, "a sample of s bytes stands for s / (1 - exp(-s / %d)) bytes",
                                   s->interval);
-    snprintf(line, sizeof line,
-             "SITES BEGIN (sampled: estimated live and allocated bytes and objects, ordered by estimated live "
-             "bytes) %s\n"
-             "sampling interval %d bytes, %llu samples, %llu of them live; %s\n",
-             date, s->interval, (unsigned long long)s->samples, (unsigned long long)live_samples, weight);
-    trace_output_text(out, line);
-    trace_output_text(out, "          percent   estimated live  estimated alloc'ed          stack class\n"
-                           " rank   self  accum     bytes    objs      bytes      objs samples trace name\n");
+    if (s->live) {
+        snprintf(line, sizeof line,
+                 "SITES BEGIN (sampled: estimated live and allocated bytes and objects, ordered by estimated live "
+                 "bytes) %s\n"
+                 "sampling interval %d bytes, %llu samples, %llu of them live; %s\n",
+                 date, s->interval, (unsigned long long)s->samples, (unsigned long long)live_samples, weight);
+        trace_output_text(out, line);
+        trace_output_text(out, "          percent   estimated live  estimated alloc'ed          stack class\n"
+                               " rank   self  accum     bytes    objs      bytes      objs samples trace name\n");
+    } else {
+        snprintf(line, sizeof line,
+                 "SITES BEGIN (sampled: estimated allocated bytes and objects, ordered by estimated allocated "
+                 "bytes; sample_live=y adds live ones) %s\n"
+                 "sampling interval %d bytes, %llu samples; %s\n",
+                 date, s->interval, (unsigned long long)s->samples, weight);
+        trace_output_text(out, line);
+        trace_output_text(out, "          percent  estimated alloc'ed          stack class\n"
+                               " rank   self  accum      bytes      objs samples trace name\n");
+    }
     double accum = 0;
     for (size_t i = 0; i < s->num_sites; i++) {
         const HprofSampledSite *site = order[i];
-        double self = total_live > 0 ? site->live_bytes / total_live : 0;
+        double self = total > 0 ? (s->live ? site->live_bytes : site->bytes) / total : 0;
         if (self < cutoff) break;
         accum += self;
-        snprintf(line, sizeof line, "%5zu %5.2f%% %5.2f%% %9.0f %7.0f %10.0f %9.0f %7llu %5zu ", i + 1,
-                 self * 100, accum * 100, site->live_bytes, site->live_objects, site->bytes, site->objects,
+        int at = snprintf(line, sizeof line, "%5zu %5.2f%% %5.2f%% ", i + 1, self * 100, accum * 100);
+        if (s->live)
+            at += snprintf(line + at, sizeof line - (size_t)at, "%9.0f %7.0f ", site->live_bytes, site->live_objects);
+        snprintf(line + at, sizeof line - (size_t)at, "%10.0f %9.0f %7llu %5zu ", site->bytes, site->objects,
                  (unsigned long long)site->samples, HPROF_FIRST_TRACE + (size_t)site->site.trace);
         trace_output_text(out, line);
         trace_output_text(out, class_name(&site->site, line, sizeof line));
@@ -142,7 +156,8 @@ void hprof_sampled_write(const HprofSampled *s, TraceOutput *out, double cutoff,
 
 bool hprof_sampled_add_stacks(const HprofSampled *s, HprofStacks *stacks,
                               const char *(*class_name)(const HprofSite *site, char *buffer, size_t size)) {
-    size_t first = hprof_stacks_add_types(stacks, hprof_heap_value_types, HPROF_HEAP_VALUE_TYPES);
+    size_t first = hprof_stacks_add_types(stacks, hprof_heap_value_types,
+                                          s->live ? HPROF_HEAP_VALUE_TYPES : HPROF_HEAP_ALLOC_VALUE_TYPES);
     for (size_t i = 0; i < s->num_sites; i++) {
         const HprofSampledSite *site = &s->sites[i];
         char name[256];
@@ -151,6 +166,7 @@ bool hprof_sampled_add_stacks(const HprofSampled *s, HprofStacks *stacks,
         int64_t *values = &stack->values[first];
         values[0] = llround(site->objects);
         values[1] = llround(site->bytes);
+        if (!s->live) continue;
         values[2] = llround(site->live_objects);
         values[3] = llround(site->live_bytes);
     }

@@ -36,6 +36,7 @@ typedef struct HprofValueType {
 
 /* The kinds each table measures, in the order pprof lists them. */
 #define HPROF_HEAP_VALUE_TYPES 4
+#define HPROF_HEAP_ALLOC_VALUE_TYPES 2 /* the first two: what was allocated */
 extern const HprofValueType hprof_heap_value_types[HPROF_HEAP_VALUE_TYPES];
 #define HPROF_CPU_TIMES_VALUE_TYPES 2
 extern const HprofValueType hprof_cpu_times_value_types[HPROF_CPU_TIMES_VALUE_TYPES];
