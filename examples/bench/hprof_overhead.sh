@@ -9,6 +9,7 @@
 #   cpu_times    cpu=times: every method entry and exit timed
 #   cpu_samples  cpu=samples
 #   sampled      sample=524288: sites estimated from heap sampling at 512 KiB
+#   sampled_live sample=524288,sample_live=y: the same, with live estimates
 #
 # A configuration whose options hprof refuses (one not built yet) is
 # skipped with a note.  To add one, add a line to `configs` below.
@@ -55,6 +56,7 @@ dump|heap=dump
 cpu_times|cpu=times
 cpu_samples|cpu=samples
 sampled|sample=524288
+sampled_live|sample=524288,sample_live=y
 "
 
 vmrun=$build/bin/vmrun
