@@ -35,4 +35,9 @@ case "$expect_stderr" in
             grep -Eq -- "$pattern" "$scratch/err" || complain "standard error does not match /$pattern/"
         done ;;
 esac
+# A script whose output is not compared says what failed on it.
+if [ "$failed" -ne 0 ] && [ "$expect_stdout" = "-" ] && [ -s "$scratch/out" ]; then
+    echo "--- standard output (first 20 lines):"
+    head -n 20 "$scratch/out"
+fi
 verdict "$scratch/err" "$@"

@@ -73,6 +73,7 @@ typedef struct VmThreadSched {
     _Atomic bool interrupted;    /* interrupt() set it, interrupted() clears it; agents read it */
     const VMThread *join_target; /* JOINING: the thread; NULL for main waiting for all */
     const LinkedMethod *entry;   /* what a started thread runs */
+    bool unannounced;            /* started, not yet run: its THREAD_START not posted */
     char *name;                  /* the name VMThread.name points to */
     VmMonitorWait monitor;       /* monitor.c's record of what it enters or waits on */
 } VmThreadSched;
@@ -371,6 +372,7 @@ static void *run_started_thread(void *arg) {
     pthread_mutex_lock(&s->lock);
     await_baton(s, thread);
     pthread_mutex_unlock(&s->lock);
+    thread->sched->unannounced = false;
     vmpi_post_thread_start(thread);
     vm_run_entry(thread, thread->sched->entry);
     vm_thread_finish(thread);
@@ -386,6 +388,7 @@ VMThread *vm_thread_start(VMThread *parent, const LinkedMethod *entry) {
     if (!child || !child->sched) vm_runtime_errorf(parent, "out of memory starting a thread");
     child->parent = parent;
     child->sched->entry = entry;
+    child->sched->unannounced = true;
     /* The arguments move from the parent's stacks to the child's; the name
      * stays on the parent's, above them, until the interpreter pops it. */
     Obj **name_slot = parent->rtop - 1;
@@ -469,6 +472,8 @@ bool vm_thread_interrupted(VMThread *thread) {
 bool vm_thread_is_interrupted(const VMThread *thread) {
     return thread->sched && atomic_load(&thread->sched->interrupted);
 }
+
+bool vm_thread_announced(const VMThread *thread) { return !thread->sched || !thread->sched->unannounced; }
 
 /* With the lock held: makes runnable the threads that wait for `ended`
  * (and main, waiting for every thread, when only it is left). */

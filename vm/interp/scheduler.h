@@ -79,6 +79,11 @@ bool vm_thread_interrupted(VMThread *thread);
  * agent threads). */
 bool vm_thread_is_interrupted(const VMThread *thread);
 
+/* Whether agents know `thread`: false for a thread started that has not
+ * yet run, and so not yet posted its THREAD_START (JVMPI 1.2, THREAD_START:
+ * a thread's ID means nothing to an agent before it). */
+bool vm_thread_announced(const VMThread *thread);
+
 /* Makes a blocked thread runnable; it runs when next handed the baton. */
 void vm_thread_wake(VMThread *thread);
 

@@ -193,11 +193,12 @@ static const RtClass *method_class(void *vm, VMPI_MethodID method) {
  * holds them for the thread (vm_run_main's argument array, before main's
  * frame exists).  rlocals never decreases from the bottom frame up (vm.h). */
 static void enumerate_thread_roots(const VMThread *t, VmpiRootVisitor visit, void *ctx) {
-    VmpiRoot root = {.thread = THREAD_ID(t)};
+    bool announced = vm_thread_announced(t);
+    VmpiRoot root = {.thread = announced ? THREAD_ID(t) : NULL};
     Obj **slot = t->rstack;
     for (uint32_t next = 0; next <= t->depth; next++) {
         Obj **end = next < t->depth && t->frames[next].rlocals < t->rtop ? t->frames[next].rlocals : t->rtop;
-        root.kind = next == 0 ? VMPI_ROOT_NATIVE : VMPI_ROOT_FRAME;
+        root.kind = !announced ? VMPI_ROOT_UNKNOWN : next == 0 ? VMPI_ROOT_NATIVE : VMPI_ROOT_FRAME;
         root.frame = t->depth - next; /* callee first */
         for (; slot < end; slot++) {
             if (!*slot) continue;
@@ -230,7 +231,10 @@ static void monitor_root(const VmMonitorInfo *info, void *ctx) {
 
 /* The same slots as vm_enumerate_roots (roots.c), each with what holds it:
  * thread stacks, reference statics, the interned string constants, Thread
- * handles, the objects of monitors in use, natives' global references. */
+ * handles, the objects of monitors in use, natives' global references.  A
+ * thread started that has not yet run is unknown to agents
+ * (vm_thread_announced): its slots and its handle are roots of unknown
+ * kind, with no thread. */
 static void enumerate_roots(void *vm_arg, VmpiRootVisitor visit, void *ctx) {
     VM *vm = vm_arg;
     const Program *p = vm->program;
@@ -247,7 +251,11 @@ static void enumerate_roots(void *vm_arg, VmpiRootVisitor visit, void *ctx) {
     }
     for (uint32_t i = 0; i < vm->num_threads; i++) {
         const VMThread *t = vm->threads[i];
-        if (t->object) visit(&(VmpiRoot){.kind = VMPI_ROOT_THREAD, .object = t->object, .thread = THREAD_ID(t)}, ctx);
+        if (!t->object) continue;
+        if (vm_thread_announced(t))
+            visit(&(VmpiRoot){.kind = VMPI_ROOT_THREAD, .object = t->object, .thread = THREAD_ID(t)}, ctx);
+        else
+            visit(&(VmpiRoot){.kind = VMPI_ROOT_UNKNOWN, .object = t->object}, ctx);
     }
     MonitorRoots monitors = {visit, ctx};
     vm_monitors_each(vm, monitor_root, &monitors);
