@@ -16,6 +16,7 @@
  *   thread_checker: suspension: others ran while spinner was suspended, its trace stable
  *   thread_checker: monitor dump: owners ok, entrants ok, notify waiters ok
  *   thread_checker: heap dump: every live thread's THREAD_BLOCK, the contended object's MONITOR_USED
+ *   thread_checker: starting threads: D heap dumps, no root names a thread before its THREAD_START
  *
  * with the counts and "no" (or a count of failures) where a check failed.
  * What each checks is said where it is counted.
@@ -134,6 +135,20 @@ static void read_monitor_dump(const VMPI_Event *event) {
  * MONITOR_USED for the contended object. */
 static const char *heap_dump_result = "never requested";
 
+/* Level-1 HEAP_DUMPs requested at the allocation of a Thread handle: the
+ * VM makes a started thread's handle before the thread first runs, so the
+ * thread exists but has posted no THREAD_START, and an agent cannot know
+ * its ID (JVMPI 1.2, THREAD_START).  No root of any dump may name a thread
+ * whose THREAD_START this agent has not seen. */
+#define STARTING_DUMPS 4
+static VMPI_ObjectID thread_class_id;
+static int starting_dumps, roots_of_unknown_threads;
+static bool dumping_while_starting; /* the dump being read is one of those */
+
+static void count_unknown_thread(const void *thread) {
+    if (!find((VMPI_ThreadID)thread)) roots_of_unknown_threads++;
+}
+
 static void read_heap_dump_roots(const VMPI_Event *event) {
     const unsigned char *at = (const unsigned char *)event->u.heap_dump.begin;
     const unsigned char *end = (const unsigned char *)event->u.heap_dump.end;
@@ -147,6 +162,7 @@ static void read_heap_dump_roots(const VMPI_Event *event) {
         switch (type) {
         case VMPI_GC_ROOT_THREAD_BLOCK:
             at = read_id(at, &other);
+            count_unknown_thread(other);
             thread_blocks++;
             if (vmpi->GetThreadObject((VMPI_ThreadID)other) != object) wrong_thread_blocks++;
             break;
@@ -155,15 +171,21 @@ static void read_heap_dump_roots(const VMPI_Event *event) {
             break;
         case VMPI_GC_ROOT_JAVA_FRAME:
             at = read_id(at, &other);
+            count_unknown_thread(other);
             at = read_u4(at, &frame);
             break;
-        case VMPI_GC_ROOT_JNI_GLOBAL: case VMPI_GC_ROOT_NATIVE_STACK:
+        case VMPI_GC_ROOT_NATIVE_STACK:
+            at = read_id(at, &other);
+            count_unknown_thread(other);
+            break;
+        case VMPI_GC_ROOT_JNI_GLOBAL:
             at = read_id(at, &other);
             break;
         default:
             break; /* STICKY_CLASS, UNKNOWN: the object alone */
         }
     }
+    if (dumping_while_starting) return;
     int n = atomic_load(&num_threads);
     for (int i = 0; i < n; i++) live += !threads[i].ended;
     heap_dump_result = wrong_thread_blocks || thread_blocks < live ? "a thread's THREAD_BLOCK is missing or wrong"
@@ -382,6 +404,12 @@ static void report(void) {
                                                                   : "the idle thread never ended");
     fprintf(stderr, "thread_checker: suspension: %s\n", suspension_result);
     fprintf(stderr, "thread_checker: heap dump: %s\n", heap_dump_result);
+    if (roots_of_unknown_threads)
+        fprintf(stderr, "thread_checker: starting threads: %d roots name a thread before its THREAD_START\n",
+                roots_of_unknown_threads);
+    else
+        fprintf(stderr, "thread_checker: starting threads: %d heap dumps, no root names a thread before its THREAD_START\n",
+                starting_dumps);
     if (dumps_read == dumps_requested && dumps_read > 0 && !owner_errors && !list_errors && seen_notify_waiter)
         fprintf(stderr, "thread_checker: monitor dump: owners ok, entrants ok, notify waiters ok\n");
     else
@@ -399,6 +427,9 @@ static void notify_event(VMPI_Event *event) {
             suspension_result = "CreateSystemThread failed";
         return;
     case VMPI_EVENT_JVM_SHUT_DOWN: report(); return;
+    case VMPI_EVENT_CLASS_LOAD:
+        if (strcmp(event->u.class_load.class_name, "Thread") == 0) thread_class_id = event->u.class_load.class_id;
+        return;
     case VMPI_EVENT_OBJECT_MOVE: {
         /* A moving collector moved a monitor's object: its ID changes. */
         int n = atomic_load(&num_threads);
@@ -419,6 +450,12 @@ static void notify_event(VMPI_Event *event) {
     }
     if (event->event_type == VMPI_EVENT_OBJECT_ALLOC) {
         atomic_fetch_add(&self->allocations, 1);
+        if (event->u.obj_alloc.class_id == thread_class_id && thread_class_id && starting_dumps < STARTING_DUMPS) {
+            VMPI_HeapDumpArg arg = {.heap_dump_level = VMPI_DUMP_LEVEL_1};
+            dumping_while_starting = true;
+            if (vmpi->RequestEvent(VMPI_EVENT_HEAP_DUMP, &arg) == VMPI_OK) starting_dumps++;
+            dumping_while_starting = false;
+        }
         return;
     }
     monitor_event(event, self);
@@ -432,6 +469,7 @@ int32_t VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved) {
     vmpi->NotifyEvent = notify_event;
     static const int32_t events[] = {
         VMPI_EVENT_THREAD_START, VMPI_EVENT_THREAD_END, VMPI_EVENT_JVM_INIT_DONE, VMPI_EVENT_JVM_SHUT_DOWN,
+        VMPI_EVENT_CLASS_LOAD,
         VMPI_EVENT_OBJECT_ALLOC, VMPI_EVENT_OBJECT_MOVE, VMPI_EVENT_MONITOR_CONTENDED_ENTER, VMPI_EVENT_MONITOR_CONTENDED_ENTERED,
         VMPI_EVENT_MONITOR_CONTENDED_EXIT, VMPI_EVENT_MONITOR_WAIT, VMPI_EVENT_MONITOR_WAITED,
     };
