@@ -805,7 +805,8 @@ static void handle_event(const VMPI_Event *event) {
         if (follows_samples()) hprof_sampled_delete_arena(&sampled, (int32_t)(intptr_t)event->u.delete_arena.arena_id);
         break;
     case VMPI_EVENT_GC_START:
-        if (!hprof_sites_reserve(&sites) || (follows_samples() && !hprof_sampled_reserve(&sampled)))
+        if ((tracks_objects() && !hprof_sites_reserve(&sites)) ||
+            (follows_samples() && !hprof_sampled_reserve(&sampled)))
             out_of_memory = true;
         break;
     case VMPI_EVENT_CLASS_LOAD:

@@ -28,8 +28,8 @@
  * between them (thread-suspended mode) neither block nor allocate --
  * formatting goes into a fixed buffer written with write(2) (trace_output.h).
  * The lock is a pthread mutex, not a raw monitor: every event takes it, and
- * nothing here waits on it or enters it twice.  Events may come from any
- * thread (an agent's thread may run a collection), so it is still needed.
+ * nothing here waits on it or enters it twice.  Events come from every VM
+ * thread, each an OS thread of its own, so it is still needed.
  * A file is complete or absent: it is written under a temporary name and
  * renamed onto F at JVM_SHUT_DOWN, which the VM sends on every orderly way
  * out; a run that dies first leaves only the temporary "F.PID.partial".
