@@ -154,9 +154,10 @@ typedef struct GcOps {
      * post OBJECT_ALLOC; collect if needed; NULL if the heap is exhausted. */
     Obj *(*alloc_slow)(Gc *gc, const RtClass *cls, uint32_t length, size_t bytes);
     /* Store `value` into `*slot`, a reference slot inside `holder`.  Must not
-     * collect, allocate, move objects or post events: the interpreter calls
-     * it without saving its registers to the thread (vm/interp/interp.c,
-     * STORE_REF). */
+     * collect, allocate, move objects or post any event but the barrier's
+     * mechanism events (REMEMBERED_SET_ADD, REFCOUNT_CHANGE:
+     * docs/mechanism-events.md), for which the interpreter saves its
+     * registers to the thread first (vm/interp/interp.c, STORE_REF). */
     void (*write_barrier)(Gc *gc, Obj *holder, Obj **slot, Obj *value);
     /* Called only through gc_collect, never while collection is disabled. */
     void (*collect)(Gc *gc, GcReason reason);

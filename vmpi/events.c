@@ -88,6 +88,41 @@ void vmpi_send_gc_finish(int64_t used_objects, int64_t used_object_space,
     vmpi_dispatch(&event, true);
 }
 
+/* ---- gclab's mechanism events (docs/mechanism-events.md) --------------------- */
+
+void vmpi_send_gc_phase(int32_t code, const char *phase_name) {
+    VMPI_Event event = {.event_type = code, .env_id = vmpi_current_env()};
+    event.u.gc_phase.phase_name = (char *)(uintptr_t)phase_name;
+    vmpi_dispatch(&event, true);
+}
+
+void vmpi_send_gc_object(int32_t code, const Obj *obj) {
+    VMPI_Event event = {.event_type = code, .env_id = vmpi_current_env()};
+    event.u.gc_object.obj_id = OBJECT_ID(obj);
+    vmpi_dispatch(&event, true);
+}
+
+void vmpi_send_object_forwarded(const Obj *obj, const Obj *new_obj) {
+    VMPI_Event event = {.event_type = VMPI_EVENT_OBJECT_FORWARDED, .env_id = vmpi_current_env()};
+    event.u.obj_forward.obj_id = OBJECT_ID(obj);
+    event.u.obj_forward.new_obj_id = OBJECT_ID(new_obj);
+    vmpi_dispatch(&event, true);
+}
+
+void vmpi_send_refcount_change(const Obj *obj, uint32_t count) {
+    VMPI_Event event = {.event_type = VMPI_EVENT_REFCOUNT_CHANGE, .env_id = vmpi_current_env()};
+    event.u.refcount_change.obj_id = OBJECT_ID(obj);
+    event.u.refcount_change.count = (int32_t)count;
+    vmpi_dispatch(&event, true);
+}
+
+void vmpi_send_object_free_cause(const Obj *obj, const char *cause) {
+    VMPI_Event event = {.event_type = VMPI_EVENT_OBJECT_FREE_CAUSE, .env_id = vmpi_current_env()};
+    event.u.free_cause.obj_id = OBJECT_ID(obj);
+    event.u.free_cause.cause = (char *)(uintptr_t)cause;
+    vmpi_dispatch(&event, true);
+}
+
 /* ---- VM events ----------------------------------------------------------------- */
 
 static int32_t event_type(int32_t code, int32_t requested) {

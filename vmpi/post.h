@@ -177,4 +177,55 @@ static inline void vmpi_post_gc_finish(int64_t used_objects, int64_t used_object
         vmpi_send_gc_finish(used_objects, used_object_space, total_object_space);
 }
 
+/* ---- gclab's mechanism events (docs/mechanism-events.md) ------------------
+ * How a collection works, in the collector's own terms: its phases, and
+ * per object the steps its algorithm takes.  Each costs one predictable
+ * branch while no agent enables it, like the heap events above. */
+void vmpi_send_gc_phase(int32_t code, const char *phase_name);
+void vmpi_send_gc_object(int32_t code, const Obj *obj);
+void vmpi_send_object_forwarded(const Obj *obj, const Obj *new_obj);
+void vmpi_send_refcount_change(const Obj *obj, uint32_t count);
+void vmpi_send_object_free_cause(const Obj *obj, const char *cause);
+
+/* A phase begins or ends: `phase_name` is a string constant naming it in
+ * the algorithm's terms ("mark", "compute-addresses", "scan"). */
+static inline void vmpi_post_gc_phase_start(const char *phase_name) {
+    if (VMPI_IS_ENABLED(GC_PHASE_START)) vmpi_send_gc_phase(VMPI_EVENT_GC_PHASE_START, phase_name);
+}
+static inline void vmpi_post_gc_phase_end(const char *phase_name) {
+    if (VMPI_IS_ENABLED(GC_PHASE_END)) vmpi_send_gc_phase(VMPI_EVENT_GC_PHASE_END, phase_name);
+}
+/* Tri-colour marking: `obj` turned grey (marked, to be scanned) or black
+ * (scanned: each of its children is grey or black). */
+static inline void vmpi_post_object_greyed(const Obj *obj) {
+    if (VMPI_IS_ENABLED(OBJECT_GREYED)) vmpi_send_gc_object(VMPI_EVENT_OBJECT_GREYED, obj);
+}
+static inline void vmpi_post_object_blackened(const Obj *obj) {
+    if (VMPI_IS_ENABLED(OBJECT_BLACKENED)) vmpi_send_gc_object(VMPI_EVENT_OBJECT_BLACKENED, obj);
+}
+/* `obj`'s forwarding address is `new_obj` (a copy made, or a place planned). */
+static inline void vmpi_post_object_forwarded(const Obj *obj, const Obj *new_obj) {
+    if (VMPI_IS_ENABLED(OBJECT_FORWARDED)) vmpi_send_object_forwarded(obj, new_obj);
+}
+/* A generational write barrier put `obj` into the remembered set. */
+static inline void vmpi_post_remembered_set_add(const Obj *obj) {
+    if (VMPI_IS_ENABLED(REMEMBERED_SET_ADD)) vmpi_send_gc_object(VMPI_EVENT_REMEMBERED_SET_ADD, obj);
+}
+/* `obj`'s reference count has changed to `count`. */
+static inline void vmpi_post_refcount_change(const Obj *obj, uint32_t count) {
+    if (VMPI_IS_ENABLED(REFCOUNT_CHANGE)) vmpi_send_refcount_change(obj, count);
+}
+
+/* Why an object is freed: OBJECT_FREE_CAUSE's cause. */
+#define VMPI_FREE_UNMARKED "unmarked"     /* a trace did not reach it */
+#define VMPI_FREE_ZERO_COUNT "zero-count" /* its own reference count fell to zero */
+#define VMPI_FREE_CASCADE "cascade"       /* a freed object held its last reference */
+#define VMPI_FREE_CYCLE "cycle"           /* trial deletion found it on a garbage cycle */
+
+/* OBJECT_FREE_CAUSE then OBJECT_FREE: `obj` is freed, for `cause`. */
+static inline void vmpi_post_object_free_because(const Obj *obj, const char *cause) {
+    if (VMPI_IS_ENABLED(OBJECT_FREE_CAUSE)) vmpi_send_object_free_cause(obj, cause);
+    vmpi_post_object_free(obj);
+}
+
 #endif

@@ -29,6 +29,10 @@
  * one OBJECT_MOVE per young survivor in Cheney order, ARENA_DELETE +
  * ARENA_NEW of the nursery, then of from-survivor; a major one then the
  * compaction's OBJECT_FREEs and OBJECT_MOVE(old, old)s; GC_FINISH.
+ * Mechanism events (docs/mechanism-events.md): phase "minor" (or "major",
+ * holding "promote" and the compaction's phases), each evacuation in
+ * "flip", "remembered-set" and "scan"; REMEMBERED_SET_ADD per object the
+ * barrier or a promotion puts into the remembered set.
  *
  * Minor collection, when the nursery is full: the nursery and from-survivor
  * are condemned; their survivors are copied (Cheney: gc/common/copy.h) to
@@ -153,6 +157,7 @@ static void gen_open_nursery(Generational *g) {
 static void gen_remember(Generational *g, Obj *obj) {
     obj->gc_word |= GEN_REMEMBERED;
     gc_objlist_push(&g->remembered, obj);
+    vmpi_post_remembered_set_add(obj);
 }
 
 /* Stores, then remembers `holder` if it is old, `value` young, and holder
@@ -253,10 +258,16 @@ static void gen_evacuate(Generational *g, uint32_t tenure_age) {
     GcCopier copier = gc_copier(g);
     gc_copier_add_region(&copier, &copying.to_survivor);
     gc_copier_add_region(&copier, &copying.old);
+    vmpi_post_gc_phase_start("flip");
     gc_copy_forward_roots(&g->gc, &copier, &gen_copy_policy);
+    vmpi_post_gc_phase_end("flip");
+    vmpi_post_gc_phase_start("remembered-set");
     gen_forward_remembered(g, &copier);
+    vmpi_post_gc_phase_end("remembered-set");
     /* Cheney's scan: gc/common/copy.h, gc_copy_scan. */
+    vmpi_post_gc_phase_start("scan");
     gc_copy_scan(&copier, &gen_copy_policy);
+    vmpi_post_gc_phase_end("scan");
     gc_copy_settle_weak_roots(&g->gc, &copier, &gen_copy_policy);
     to->top = copying.to_survivor.top;
     g->old.top = copying.old.top;
@@ -345,11 +356,17 @@ static GcCollectionKind gen_collect_now(Generational *g, GcCollectionKind kind, 
         kind = GC_COLLECTION_MAJOR;
     GcCollection collection = gc_collection_begin(gc, kind, reason);
     if (kind == GC_COLLECTION_MAJOR) {
+        vmpi_post_gc_phase_start("major");
+        vmpi_post_gc_phase_start("promote");
         gen_evacuate(g, 0);
+        vmpi_post_gc_phase_end("promote");
         gen_compact_old(g, request);
         g->allocated_at_major = gc->stats.bytes_allocated;
+        vmpi_post_gc_phase_end("major");
     } else {
+        vmpi_post_gc_phase_start("minor");
         gen_evacuate(g, g->tenure_age);
+        vmpi_post_gc_phase_end("minor");
     }
     gen_open_nursery(g);
     gc_collection_end(gc, &collection);

@@ -14,6 +14,8 @@
  * MARK-AND-SWEEP GARBAGE COLLECTOR): ARENA_NEW(1, "heap") at start-up;
  * OBJECT_ALLOC(1) per allocation; per collection GC_START, one OBJECT_FREE
  * per dead object as the sweep returns it to the free pool, GC_FINISH.
+ * Mechanism events (docs/mechanism-events.md): phases "mark" and "sweep";
+ * OBJECT_FREE_CAUSE "unmarked" before each OBJECT_FREE.
  *
  * Marking is gc/common/trace.h's; the mark bit flips meaning at every
  * collection (as Lua's two whites do), so the sweep never writes to a
@@ -77,7 +79,7 @@ static void ms_sweep(MarkSweep *ms) {
             continue;
         }
         size_t bytes = obj_size(obj);
-        vmpi_post_object_free(obj);
+        vmpi_post_object_free_because(obj, VMPI_FREE_UNMARKED);
         freed_objects++;
         freed_bytes += bytes;
         gc_memory_free(&ms->memory, obj, bytes);
@@ -123,7 +125,9 @@ static void ms_collect_for(MarkSweep *ms, GcReason reason, size_t request) {
     ms->mark_value = gc->fresh_gc_word ^ 1u;
     gc_trace_mark_reachable(gc, &ms->mark_stack, ms_try_mark, ms);
     gc_clear_dead_weak_roots(gc, ms_is_marked, ms);
+    vmpi_post_gc_phase_start("sweep");
     ms_sweep(ms);
+    vmpi_post_gc_phase_end("sweep");
     gc->fresh_gc_word = ms->mark_value;
     ms_shrink_table(ms);
     gc_budget_settle(gc, &ms->memory, request);

@@ -16,6 +16,11 @@
  * OBJECT_ALLOC(1) per allocation; per reconciliation GC_START, one
  * OBJECT_FREE per object freed -- zero counts and their cascades, then the
  * members of garbage cycles -- GC_FINISH.  The barrier frees nothing.
+ * Mechanism events (docs/mechanism-events.md): phase "reconcile", holding
+ * "count-roots", "free-zero-counts" and, when cycles are collected,
+ * "trial-deletion" ("mark-gray", "scan", "collect-white");
+ * REFCOUNT_CHANGE at every change of a count (the barrier's too); each
+ * OBJECT_FREE after its OBJECT_FREE_CAUSE (zero-count, cascade, cycle).
  *
  * Roots are not counted by the barrier (deferred counting, Deutsch-Bobrow):
  * a zero count goes into the zero-count table (ZCT), and a reconciliation
@@ -89,12 +94,17 @@ static inline bool rc_has_ref_slots(const Obj *obj) {
 
 /* Adds one to the count, unless it is sticky. */
 static inline void rc_count_up(Obj *obj) {
-    if ((obj->gc_word & RC_COUNT_MASK) != RC_COUNT_STICKY) obj->gc_word++;
+    if ((obj->gc_word & RC_COUNT_MASK) == RC_COUNT_STICKY) return;
+    obj->gc_word++;
+    vmpi_post_refcount_change(obj, rc_count(obj));
 }
 
 /* Takes one from the count, unless it is sticky; returns the new count. */
 static inline uint32_t rc_count_down(Obj *obj) {
-    if ((obj->gc_word & RC_COUNT_MASK) != RC_COUNT_STICKY) obj->gc_word--;
+    if ((obj->gc_word & RC_COUNT_MASK) != RC_COUNT_STICKY) {
+        obj->gc_word--;
+        vmpi_post_refcount_change(obj, rc_count(obj));
+    }
     return rc_count(obj);
 }
 
@@ -163,12 +173,12 @@ static void rc_write_barrier(Gc *gc, Obj *holder, Obj **slot, Obj *value) {
 /* weak.h's liveness test while `dying` is freed: every other object lives. */
 static bool rc_is_not(const Obj *obj, void *dying) { return obj != dying; }
 
-/* Frees `obj` now: out of the candidate buffer, the table and the
+/* Frees `obj` now, for `cause` (OBJECT_FREE_CAUSE): out of the candidate buffer, the table and the
  * statistics (so that an agent walking the heap from its OBJECT_FREE
  * handler finds it gone), OBJECT_FREE, back to the memory layer.  Its
  * references must already be accounted for (released, or subtracted by
  * trial deletion). */
-static void rc_free(RefCount *rc, Obj *obj) {
+static void rc_free(RefCount *rc, Obj *obj, const char *cause) {
     RcLinks *links = rc_links(obj);
     if (links->candidate_index != RC_NOT_BUFFERED) rc_unbuffer(rc, obj);
     Obj *last = rc->objects.items[--rc->objects.count];
@@ -180,7 +190,7 @@ static void rc_free(RefCount *rc, Obj *obj) {
     GcStats *stats = &rc->gc.stats;
     stats->objects_freed++;
     stats->bytes_freed += bytes;
-    vmpi_post_object_free(obj);
+    vmpi_post_object_free_because(obj, cause);
     gc_memory_free(&rc->memory, links, sizeof *links + bytes);
 }
 
@@ -196,6 +206,7 @@ static void rc_release(RefCount *rc, Obj *obj) {
     gc_objlist_push(worklist, obj);
     Obj *dead;
     while ((dead = gc_objlist_pop(worklist)) != NULL) {
+        const char *cause = dead == obj ? VMPI_FREE_ZERO_COUNT : VMPI_FREE_CASCADE;
         size_t count;
         Obj **slots = obj_ref_slots(dead, &count);
         for (size_t i = 0; i < count; i++) {
@@ -205,7 +216,7 @@ static void rc_release(RefCount *rc, Obj *obj) {
             if (rc_count_down(child) == 0) gc_objlist_push(worklist, child);
             else rc_possible_root(rc, child);
         }
-        if (!(dead->gc_word & RC_IN_ZCT)) rc_free(rc, dead);
+        if (!(dead->gc_word & RC_IN_ZCT)) rc_free(rc, dead, cause);
     }
 }
 
@@ -248,7 +259,7 @@ static void rc_settle_zct(RefCount *rc) {
     for (size_t i = dead; i < count; i++) {
         Obj *obj = entries[i];
         obj->gc_word &= ~RC_IN_ZCT;
-        if (rc_count(obj) == 0) rc_free(rc, obj);
+        if (rc_count(obj) == 0) rc_free(rc, obj, VMPI_FREE_CASCADE);
         else rc_possible_root(rc, obj);
     }
     rc->zct.count = 0;
@@ -342,6 +353,7 @@ static void rc_collect_cycles(RefCount *rc) {
     GcObjectList *candidates = &rc->candidates;
     Obj **entries = candidates->items;
     size_t kept = 0;
+    vmpi_post_gc_phase_start("mark-gray");
     for (size_t i = 0; i < candidates->count; i++) {
         Obj *obj = entries[i];
         rc_links(obj)->candidate_index = RC_NOT_BUFFERED;
@@ -349,12 +361,17 @@ static void rc_collect_cycles(RefCount *rc) {
         entries[kept++] = obj;
         rc_paint(rc, obj, RC_GRAY); /* MarkGray */
     }
+    vmpi_post_gc_phase_end("mark-gray");
+    vmpi_post_gc_phase_start("scan");
     for (size_t i = 0; i < kept; i++) rc_scan(rc, entries[i]);
+    vmpi_post_gc_phase_end("scan");
+    vmpi_post_gc_phase_start("collect-white");
     for (size_t i = 0; i < kept; i++) rc_collect_white(rc, entries[i]);
     candidates->count = 0;
     GcObjectList *doomed = &rc->doomed;
-    for (size_t i = 0; i < doomed->count; i++) rc_free(rc, doomed->items[i]);
+    for (size_t i = 0; i < doomed->count; i++) rc_free(rc, doomed->items[i], VMPI_FREE_CYCLE);
     doomed->count = 0;
+    vmpi_post_gc_phase_end("collect-white");
 }
 
 /* ---- collecting ---------------------------------------------------------- */
@@ -373,10 +390,19 @@ static void rc_reconcile(RefCount *rc, GcReason reason, bool force_cycles, size_
     bool cycles = gc->config.rc_cycles && (force_cycles || rc_cycles_due(rc));
     GcCollection collection =
         gc_collection_begin(gc, cycles ? GC_COLLECTION_CYCLE : GC_COLLECTION_MAJOR, reason);
+    vmpi_post_gc_phase_start("reconcile");
+    vmpi_post_gc_phase_start("count-roots");
     gc_visit_roots(gc, rc_count_root, rc);
     rc_uncount_old_roots(rc);
+    vmpi_post_gc_phase_end("count-roots");
+    vmpi_post_gc_phase_start("free-zero-counts");
     rc_settle_zct(rc);
-    if (cycles) rc_collect_cycles(rc);
+    vmpi_post_gc_phase_end("free-zero-counts");
+    if (cycles) {
+        vmpi_post_gc_phase_start("trial-deletion");
+        rc_collect_cycles(rc);
+        vmpi_post_gc_phase_end("trial-deletion");
+    }
 
     GcObjectList *roots = &rc->roots_now;
     for (size_t i = 0; i < roots->count; i++) roots->items[i]->gc_word &= ~RC_ROOTED;
@@ -384,6 +410,7 @@ static void rc_reconcile(RefCount *rc, GcReason reason, bool force_cycles, size_
     rc->counted_roots = *roots;
     *roots = counted;
 
+    vmpi_post_gc_phase_end("reconcile");
     gc_budget_settle(gc, &rc->memory, request);
     gc_collection_end(gc, &collection);
 }

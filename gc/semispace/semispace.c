@@ -20,6 +20,8 @@
  * allocation; per collection GC_START, one OBJECT_MOVE(from, old, to, new)
  * per survivor in Cheney order, ARENA_DELETE(from), ARENA_NEW(from),
  * GC_FINISH.  Never an OBJECT_FREE: the garbage dies with its arena.
+ * Mechanism events (docs/mechanism-events.md): phases "flip" and "scan"
+ * (gc/common/copy.h).
  *
  * When from-space is full the survivors are copied to to-space (Cheney:
  * gc/common/copy.h) and the spaces swap roles.  Storage, forwarding,
