@@ -90,3 +90,24 @@ case(cli/events/suspend_thread_ended 0 ${CMAKE_SOURCE_DIR}/examples/hello.expect
 case(cli/events/suspend_thread_shutting_down 1 -
      "^error: null reference$@@^suspender: at exit: SuspendThread returned, status=runnable$"
      ${VMRUN} --vmpi-strict -agentpath:$<TARGET_FILE:test_agent_suspender>=at_exit ${cli}/null_reference.gcl)
+
+# gclab's mechanism events (docs/mechanism-events.md): under each collector,
+# the phases of every collection are the ones documented, in order, and the
+# per-object events agree with the heap events (mechanism_events.py).  The
+# last argument before the program names what the run must show at least
+# once; the program is small and deterministic (--seed=1) and the heap small
+# enough that every kind of collection happens.
+set(mechanism_check python3 ${cli}/mechanism_events.py ${VMRUN})
+set(small_trees ${CMAKE_SOURCE_DIR}/examples/bench/binary_trees.gcl --heap=64k 7)
+add_test(NAME cli/mechanism/marksweep COMMAND ${mechanism_check} marksweep phase:sweep,cause:unmarked ${small_trees})
+add_test(NAME cli/mechanism/markcompact COMMAND ${mechanism_check} markcompact phase:relocate,cause:unmarked ${small_trees})
+add_test(NAME cli/mechanism/semispace COMMAND ${mechanism_check} semispace phase:flip,phase:scan ${small_trees})
+add_test(NAME cli/mechanism/generational
+         COMMAND ${mechanism_check} generational phase:minor,phase:major,phase:remembered-set
+                 ${cli}/lru_cache.gcl --heap=128k 20000)
+add_test(NAME cli/mechanism/refcount_deferred_frees
+         COMMAND ${mechanism_check} refcount cause:zero-count,cause:cascade,phase:free-zero-counts
+                 ${CMAKE_SOURCE_DIR}/examples/bench/binary_trees.gcl --heap=128k 8)
+add_test(NAME cli/mechanism/refcount_deferred_cycles
+         COMMAND ${mechanism_check} refcount cause:cycle,phase:trial-deletion,phase:mark-gray
+                 ${CMAKE_SOURCE_DIR}/examples/cycles.gcl --heap=256k 300)
