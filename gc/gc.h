@@ -115,6 +115,7 @@ typedef struct GcConfig {
                                  * young_bytes (generational.c) */
     uint32_t tenure_age;      /* --tenure (generational) */
     bool rc_cycles;           /* --rc-cycles (refcount) */
+    bool rc_immediate;        /* --rc-mode=immediate (refcount): free at a store's zero count */
     bool stress;              /* --gc-stress: collect at every allocation */
     bool verify;              /* --verify-heap: verify before and after each collection */
     FILE *log;                /* --gc-log: one line per collection, or NULL */
@@ -144,6 +145,7 @@ typedef enum GcReason {
     GC_REASON_ALLOC,      /* allocation could not be met */
     GC_REASON_STRESS,     /* --gc-stress */
     GC_REASON_REQUESTED,  /* RunGC, a test, or the program */
+    GC_REASON_ZERO_COUNT, /* refcount's immediate mode: a store dropped a last reference */
 } GcReason;
 
 typedef struct GcOps {

@@ -59,6 +59,10 @@ void gc_trace_mark_roots(const Gc *gc, GcMarkStack *stack, GcTryMark try_mark, v
 /* Pops and scans grey objects until the stack is empty: every unmarked
  * child is marked and pushed. */
 GC_ALWAYS_INLINE void gc_trace_drain(GcMarkStack *stack, GcTryMark try_mark, void *ctx) {
+    /* Read once: the loop's calls keep the compiler from hoisting the
+     * loads, and an agent that enables them mid-collection sees them from
+     * the next one. */
+    const bool post_colours = VMPI_IS_ENABLED(OBJECT_GREYED) || VMPI_IS_ENABLED(OBJECT_BLACKENED);
     Obj *obj;
     while ((obj = gc_objlist_pop(stack)) != NULL) {
         size_t count;
@@ -66,11 +70,11 @@ GC_ALWAYS_INLINE void gc_trace_drain(GcMarkStack *stack, GcTryMark try_mark, voi
         for (size_t i = 0; i < count; i++) {
             Obj *child = slots[i];
             if (child != NULL && try_mark(child, ctx)) {
-                vmpi_post_object_greyed(child);
+                if (GC_UNLIKELY(post_colours)) vmpi_post_object_greyed(child);
                 gc_objlist_push(stack, child);
             }
         }
-        vmpi_post_object_blackened(obj);
+        if (GC_UNLIKELY(post_colours)) vmpi_post_object_blackened(obj);
     }
 }
 

@@ -145,13 +145,26 @@ static void rc_possible_root(RefCount *rc, Obj *obj) {
 
 /* A counted reference to `obj` is gone: a count of zero puts it into the
  * ZCT (a root may still hold it), any other makes it a possible root. */
+static void rc_list_in_zct(RefCount *rc, Obj *obj) {
+    if (obj->gc_word & RC_IN_ZCT) return;
+    obj->gc_word |= RC_IN_ZCT;
+    gc_objlist_push(&rc->zct, obj);
+}
+
 static void rc_decrement(RefCount *rc, Obj *obj) {
-    if (rc_count_down(obj) > 0) {
-        rc_possible_root(rc, obj);
-    } else if (!(obj->gc_word & RC_IN_ZCT)) {
-        obj->gc_word |= RC_IN_ZCT;
-        gc_objlist_push(&rc->zct, obj);
-    }
+    if (rc_count_down(obj) > 0) rc_possible_root(rc, obj);
+    else rc_list_in_zct(rc, obj);
+}
+
+/* Takes `obj` out of the ZCT (immediate mode frees it before its entry is
+ * reached): the last entry moves into its place.  Searched from the end,
+ * where the objects made since the last reconciliation are. */
+static void rc_zct_forget(RefCount *rc, Obj *obj) {
+    Obj **entries = rc->zct.items;
+    size_t i = rc->zct.count;
+    while (entries[--i] != obj) {}
+    entries[i] = entries[--rc->zct.count];
+    obj->gc_word &= ~RC_IN_ZCT;
 }
 
 /* The barrier counts the new referent before it uncounts the old one, so
@@ -159,13 +172,17 @@ static void rc_decrement(RefCount *rc, Obj *obj) {
  * zero (into the ZCT for nothing).  It frees nothing -- a zero count only
  * lists the object in the ZCT -- so the VM may hold object addresses
  * across a store (the interpreter has already popped both operands). */
+static void rc_drop_now(RefCount *rc, Obj *obj);
+
 static void rc_write_barrier(Gc *gc, Obj *holder, Obj **slot, Obj *value) {
     (void)holder;
     RefCount *rc = (RefCount *)gc;
     Obj *old = *slot;
     if (value != NULL) rc_increment(value);
     *slot = value;
-    if (old != NULL) rc_decrement(rc, old);
+    if (old == NULL) return;
+    if (gc->config.rc_immediate && !gc_is_disabled(gc)) rc_drop_now(rc, old);
+    else rc_decrement(rc, old);
 }
 
 /* ---- freeing ------------------------------------------------------------- */
@@ -197,11 +214,14 @@ static void rc_free(RefCount *rc, Obj *obj, const char *cause) {
 /* Frees dead `obj` (count zero, not IN_ZCT) and, through the work list,
  * everything only it kept alive.  Each dead object gives up its
  * references (its slots are cleared, so it refers to nothing freed while
- * it waits); a referent whose count reaches zero is dead too, and one
- * whose count does not may head a garbage cycle now.  A dead object that
- * is still listed in the ZCT is not freed here but by its ZCT entry
- * (rc_settle_zct), which must not be left pointing at freed memory. */
-static void rc_release(RefCount *rc, Obj *obj) {
+ * it waits); a referent whose count reaches zero is dead too -- unless a
+ * root holds it (ROOTED, set only in immediate mode's release: it waits in
+ * the ZCT) -- and one whose count does not may head a garbage cycle now.
+ * A dead object that is still listed in the ZCT is not freed here but by
+ * its ZCT entry (rc_settle_zct), which must not be left pointing at freed
+ * memory -- except when `forget_zct` (immediate mode, between
+ * reconciliations): then its entry is taken out and it is freed now. */
+static void rc_release(RefCount *rc, Obj *obj, bool forget_zct) {
     GcObjectList *worklist = &rc->worklist;
     gc_objlist_push(worklist, obj);
     Obj *dead;
@@ -213,11 +233,58 @@ static void rc_release(RefCount *rc, Obj *obj) {
             Obj *child = slots[i];
             if (child == NULL) continue;
             slots[i] = NULL;
-            if (rc_count_down(child) == 0) gc_objlist_push(worklist, child);
-            else rc_possible_root(rc, child);
+            if (rc_count_down(child) > 0) rc_possible_root(rc, child);
+            else if (child->gc_word & RC_ROOTED) rc_list_in_zct(rc, child);
+            else gc_objlist_push(worklist, child);
         }
+        if (forget_zct && (dead->gc_word & RC_IN_ZCT)) rc_zct_forget(rc, dead);
         if (!(dead->gc_word & RC_IN_ZCT)) rc_free(rc, dead, cause);
     }
+}
+
+/* ---- immediate mode ------------------------------------------------------ */
+
+/* Marks ROOTED an object a root slot refers to now, listed in roots_now
+ * (which is empty between reconciliations) so the mark can be cleared. */
+static void rc_note_root(Obj **slot, void *ctx) {
+    RefCount *rc = ctx;
+    Obj *obj = *slot;
+    if (obj == NULL || (obj->gc_word & RC_ROOTED)) return;
+    obj->gc_word |= RC_ROOTED;
+    gc_objlist_push(&rc->roots_now, obj);
+}
+
+static void rc_clear_roots_now(RefCount *rc) {
+    GcObjectList *roots = &rc->roots_now;
+    for (size_t i = 0; i < roots->count; i++) roots->items[i]->gc_word &= ~RC_ROOTED;
+    roots->count = 0;
+}
+
+/* Immediate mode: a store dropped a heap reference to `obj`.  If that was
+ * its last reference -- no counted reference is left and no root refers to
+ * it now -- it is freed at once with everything only it kept alive (the
+ * VMPI patent's "delete_object event when the reference count of an object
+ * drops to zero"), in a collection of its own, since OBJECT_FREE is posted
+ * only inside one.  A root still holding it, or a referent in the cascade,
+ * leaves that object to the ZCT and the next reconciliation, as in deferred
+ * mode.  The roots are looked at only when a count reaches zero. */
+static void rc_drop_now(RefCount *rc, Obj *obj) {
+    if (rc_count_down(obj) > 0) {
+        rc_possible_root(rc, obj);
+        return;
+    }
+    Gc *gc = &rc->gc;
+    gc_visit_roots(gc, rc_note_root, rc);
+    if (obj->gc_word & RC_ROOTED) {
+        rc_list_in_zct(rc, obj);
+    } else {
+        GcCollection collection = gc_collection_begin(gc, GC_COLLECTION_MAJOR, GC_REASON_ZERO_COUNT);
+        vmpi_post_gc_phase_start("release");
+        rc_release(rc, obj, true);
+        vmpi_post_gc_phase_end("release");
+        gc_collection_end(gc, &collection);
+    }
+    rc_clear_roots_now(rc);
 }
 
 /* ---- reconciling --------------------------------------------------------- */
@@ -255,7 +322,7 @@ static void rc_settle_zct(RefCount *rc) {
         entries[i] = entries[dead];
         entries[dead++] = obj;
     }
-    for (size_t i = 0; i < dead; i++) rc_release(rc, entries[i]);
+    for (size_t i = 0; i < dead; i++) rc_release(rc, entries[i], false);
     for (size_t i = dead; i < count; i++) {
         Obj *obj = entries[i];
         obj->gc_word &= ~RC_IN_ZCT;
@@ -496,8 +563,8 @@ static const GcArenaInfo rc_arenas[] = {{RC_ARENA_ID, "heap"}};
 
 static const GcConstraints rc_constraints = {
     .name = "refcount",
-    .description = "reference counting: deferred (zero-count table), trial deletion of "
-                   "garbage cycles; objects never move",
+    .description = "reference counting: deferred (zero-count table) or immediate (--rc-mode), "
+                   "trial deletion of garbage cycles; objects never move",
     .moves_objects = false,
     .barrier = GC_BARRIER_REFCOUNT,
     .num_arenas = 1,

@@ -111,3 +111,20 @@ add_test(NAME cli/mechanism/refcount_deferred_frees
 add_test(NAME cli/mechanism/refcount_deferred_cycles
          COMMAND ${mechanism_check} refcount cause:cycle,phase:trial-deletion,phase:mark-gray
                  ${CMAKE_SOURCE_DIR}/examples/cycles.gcl --heap=256k 300)
+add_test(NAME cli/mechanism/refcount_immediate_frees
+         COMMAND ${mechanism_check} refcount phase:release,cause:zero-count,cause:cascade
+                 --rc-mode=immediate ${cli}/lru_cache.gcl --heap=128k 5000)
+add_test(NAME cli/mechanism/refcount_immediate_cycles
+         COMMAND ${mechanism_check} refcount cause:cycle,phase:trial-deletion
+                 --rc-mode=immediate ${CMAKE_SOURCE_DIR}/examples/cycles.gcl --heap=256k 300)
+
+# The two reference-counting modes on the LRU cache (docs/mechanism-events.md,
+# docs/collectors/refcount.md): deferred frees every evicted entry in a few
+# large batches; immediate frees each one, with its value, in a collection
+# of its own -- about two frees per collection.
+case(cli/refcount_modes/deferred 0 - "^\\[gc\\] refcount: 12 collections \\(0 minor, 0 major, 12 cycle\\).* 28440 freed"
+     ${VMRUN} --gc=refcount --rc-mode=deferred --heap=128k --gc-log ${cli}/lru_cache.gcl)
+case(cli/refcount_modes/immediate 0 - "^\\[gc\\] refcount: 15004 collections \\(0 minor, 15004 major, 0 cycle\\).* 30008 freed"
+     ${VMRUN} --gc=refcount --rc-mode=immediate --heap=128k --gc-log ${cli}/lru_cache.gcl)
+case(cli/refcount_modes/bad_mode 2 - "^vmrun: invalid --rc-mode=eager \\(immediate or deferred\\)"
+     ${VMRUN} --gc=refcount --rc-mode=eager ${cli}/lru_cache.gcl)

@@ -50,7 +50,9 @@ DOCUMENTED = {
     "markcompact": [LISP2],
     "semispace": [(("flip", ()), ("scan", ()))],
     "generational": [(("minor", EVACUATION),), (("major", (("promote", EVACUATION),) + LISP2),)],
-    "refcount": [(("reconcile", RECONCILE),), (("reconcile", RECONCILE + (TRIAL_DELETION,)),)],
+    # Immediate mode adds a collection of its own per free at a store.
+    "refcount": [(("reconcile", RECONCILE),), (("reconcile", RECONCILE + (TRIAL_DELETION,)),),
+                 (("release", ()),)],
 }
 REFCOUNT_CAUSES = {"zero-count", "cascade", "cycle"}
 
@@ -87,6 +89,7 @@ class Checker:
         self.copies = set()           # Cheney copies (new IDs)
         self.scanned = set()          # blackened in a Cheney scan
         self.pending_copy = None      # an OBJECT_FORWARDED of a Cheney copy awaiting its move
+        self.frees_in_release = 0     # immediate refcount: frees so far in this collection's release
         self.marking = False
 
     def phase_path(self):
@@ -237,9 +240,13 @@ class Checker:
                 self.problem(seq, f"object {e['obj_id']} is freed with a count of {self.counts.get(e['obj_id'])}")
             if e["cause"] == "cycle" and self.phase_path()[-1:] != ["collect-white"]:
                 self.problem(seq, "a cycle member is freed outside collect-white")
+            if self.phase_path() == ["release"] and self.frees_in_release == 0 and e["cause"] != "zero-count":
+                self.problem(seq, "a release does not begin with the object whose count reached zero")
 
     def on_object_free(self, e, seq):
         obj = e["obj_id"]
+        if self.phase_path() == ["release"]:
+            self.frees_in_release += 1
         if self.cause is None or self.cause[0] != obj:
             self.problem(seq, f"object {obj} is freed without its OBJECT_FREE_CAUSE just before")
         else:
