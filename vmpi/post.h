@@ -211,6 +211,15 @@ static inline void vmpi_post_object_forwarded(const Obj *obj, const Obj *new_obj
 static inline void vmpi_post_remembered_set_add(const Obj *obj) {
     if (VMPI_IS_ENABLED(REMEMBERED_SET_ADD)) vmpi_send_gc_object(VMPI_EVENT_REMEMBERED_SET_ADD, obj);
 }
+/* Whether either event a write barrier may post (REMEMBERED_SET_ADD,
+ * REFCOUNT_CHANGE) is enabled: their codes are adjacent, so one 16-bit
+ * load and one branch test both. */
+_Static_assert(VMPI_EVENT_REFCOUNT_CHANGE == VMPI_EVENT_REMEMBERED_SET_ADD + 1, "barrier events are adjacent");
+static inline bool vmpi_barrier_events_enabled(void) {
+    uint16_t both;
+    memcpy(&both, &vmpi_enabled[VMPI_EVENT_REMEMBERED_SET_ADD], sizeof both);
+    return __builtin_expect(both != 0, 0);
+}
 /* `obj`'s reference count has changed to `count`. */
 static inline void vmpi_post_refcount_change(const Obj *obj, uint32_t count) {
     if (VMPI_IS_ENABLED(REFCOUNT_CHANGE)) vmpi_send_refcount_change(obj, count);

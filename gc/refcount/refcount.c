@@ -181,7 +181,7 @@ static void rc_write_barrier(Gc *gc, Obj *holder, Obj **slot, Obj *value) {
     if (value != NULL) rc_increment(value);
     *slot = value;
     if (old == NULL) return;
-    if (gc->config.rc_immediate && !gc_is_disabled(gc)) rc_drop_now(rc, old);
+    if (gc->barrier_frees && !gc_is_disabled(gc)) rc_drop_now(rc, old);
     else rc_decrement(rc, old);
 }
 
@@ -537,6 +537,7 @@ static Gc *rc_create(const GcConfig *config) {
     }
     Gc *gc = &rc->gc;
     gc->fresh_gc_word = RC_IN_ZCT; /* count zero, black, in the ZCT */
+    gc->barrier_frees = config->rc_immediate;
     GcObjectList *lists[] = RC_LISTS(rc);
     for (size_t i = 0; i < sizeof lists / sizeof *lists; i++) gc_objlist_init(lists[i]);
     gc_init(gc, &gc_refcount_ops, config, gc_heap_floor(config, config->heap_bytes));

@@ -289,13 +289,14 @@ static uint64_t run(VMThread *thread, Frame *base) {
 #define NARROW_FLOAT(v) ((float)as_double(v))
 #define NARROW_IDENTITY(v) (v)
 /* A reference store into a heap object.  The inline test stores most
- * without a call; the registers are saved before the out-of-line barrier,
- * which may post a mechanism event (gc.h) -- but it never collects,
- * allocates or moves an object, so nothing need be loaded back. */
+ * without a call; the registers are saved before the out-of-line barrier
+ * when it may post an event or free objects (gc_barrier_calls_out) -- but
+ * it never allocates or moves one, and the operands are popped already,
+ * so nothing need be loaded back. */
 #define STORE_REF(holder, slot, value)                                                               \
     do {                                                                                             \
         if (GC_UNLIKELY(!gc_write_ref_fast(VM->gc, holder, slot, value))) {                          \
-            SAVE_STATE();                                                                            \
+            if (gc_barrier_calls_out(VM->gc)) SAVE_STATE();                                          \
             VM->gc->ops->write_barrier(VM->gc, holder, slot, value);                                 \
         }                                                                                            \
     } while (0)
