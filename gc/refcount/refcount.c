@@ -92,18 +92,22 @@ static inline bool rc_has_ref_slots(const Obj *obj) {
 
 /* ---- counting ------------------------------------------------------------ */
 
+/* Whether an agent wants REFCOUNT_CHANGE.  The counting functions take
+ * the answer as `post`, so that a loop (or the barrier) reads it once. */
+static inline bool rc_changes_wanted(void) { return VMPI_IS_ENABLED(REFCOUNT_CHANGE); }
+
 /* Adds one to the count, unless it is sticky. */
-static inline void rc_count_up(Obj *obj) {
+static inline void rc_count_up(Obj *obj, bool post) {
     if ((obj->gc_word & RC_COUNT_MASK) == RC_COUNT_STICKY) return;
     obj->gc_word++;
-    vmpi_post_refcount_change(obj, rc_count(obj));
+    if (post) vmpi_post_refcount_change(obj, rc_count(obj));
 }
 
 /* Takes one from the count, unless it is sticky; returns the new count. */
-static inline uint32_t rc_count_down(Obj *obj) {
+static inline uint32_t rc_count_down(Obj *obj, bool post) {
     if ((obj->gc_word & RC_COUNT_MASK) != RC_COUNT_STICKY) {
         obj->gc_word--;
-        vmpi_post_refcount_change(obj, rc_count(obj));
+        if (post) vmpi_post_refcount_change(obj, rc_count(obj));
     }
     return rc_count(obj);
 }
@@ -111,8 +115,8 @@ static inline uint32_t rc_count_down(Obj *obj) {
 /* A new reference (Bacon-Rajan's Increment): the object is in use, so it
  * is no longer a possible cycle root (black; a candidate entry for it is
  * dropped at the next cycle collection). */
-static inline void rc_increment(Obj *obj) {
-    rc_count_up(obj);
+static inline void rc_increment(Obj *obj, bool post) {
+    rc_count_up(obj, post);
     rc_set_colour(obj, RC_BLACK);
 }
 
@@ -151,8 +155,8 @@ static void rc_list_in_zct(RefCount *rc, Obj *obj) {
     gc_objlist_push(&rc->zct, obj);
 }
 
-static void rc_decrement(RefCount *rc, Obj *obj) {
-    if (rc_count_down(obj) > 0) rc_possible_root(rc, obj);
+static void rc_decrement(RefCount *rc, Obj *obj, bool post) {
+    if (rc_count_down(obj, post) > 0) rc_possible_root(rc, obj);
     else rc_list_in_zct(rc, obj);
 }
 
@@ -167,22 +171,23 @@ static void rc_zct_forget(RefCount *rc, Obj *obj) {
     obj->gc_word &= ~RC_IN_ZCT;
 }
 
-/* The barrier counts the new referent before it uncounts the old one, so
- * storing the value a slot already holds never takes its count through
- * zero (into the ZCT for nothing).  It frees nothing -- a zero count only
- * lists the object in the ZCT -- so the VM may hold object addresses
- * across a store (the interpreter has already popped both operands). */
 static void rc_drop_now(RefCount *rc, Obj *obj);
 
+/* The barrier counts the new referent before it uncounts the old one, so
+ * storing the value a slot already holds never takes its count through
+ * zero (into the ZCT for nothing).  In deferred mode it frees nothing -- a
+ * zero count only lists the object in the ZCT; in immediate mode
+ * (barrier_frees) it may free the old referent (rc_drop_now), which is why
+ * the interpreter saves its state first (gc_barrier_calls_out). */
 static void rc_write_barrier(Gc *gc, Obj *holder, Obj **slot, Obj *value) {
     (void)holder;
     RefCount *rc = (RefCount *)gc;
     Obj *old = *slot;
-    if (value != NULL) rc_increment(value);
+    if (value != NULL) rc_increment(value, rc_changes_wanted());
     *slot = value;
     if (old == NULL) return;
     if (gc->barrier_frees && !gc_is_disabled(gc)) rc_drop_now(rc, old);
-    else rc_decrement(rc, old);
+    else rc_decrement(rc, old, rc_changes_wanted());
 }
 
 /* ---- freeing ------------------------------------------------------------- */
@@ -211,35 +216,40 @@ static void rc_free(RefCount *rc, Obj *obj, const char *cause) {
     gc_memory_free(&rc->memory, links, sizeof *links + bytes);
 }
 
-/* Frees dead `obj` (count zero, not IN_ZCT) and, through the work list,
- * everything only it kept alive.  Each dead object gives up its
- * references (its slots are cleared, so it refers to nothing freed while
- * it waits); a referent whose count reaches zero is dead too -- unless a
- * root holds it (ROOTED, set only in immediate mode's release: it waits in
- * the ZCT) -- and one whose count does not may head a garbage cycle now.
- * A dead object that is still listed in the ZCT is not freed here but by
- * its ZCT entry (rc_settle_zct), which must not be left pointing at freed
- * memory -- except when `forget_zct` (immediate mode, between
- * reconciliations): then its entry is taken out and it is freed now. */
-static void rc_release(RefCount *rc, Obj *obj, bool forget_zct) {
-    GcObjectList *worklist = &rc->worklist;
-    gc_objlist_push(worklist, obj);
-    Obj *dead;
-    while ((dead = gc_objlist_pop(worklist)) != NULL) {
-        const char *cause = dead == obj ? VMPI_FREE_ZERO_COUNT : VMPI_FREE_CASCADE;
-        size_t count;
-        Obj **slots = obj_ref_slots(dead, &count);
-        for (size_t i = 0; i < count; i++) {
-            Obj *child = slots[i];
-            if (child == NULL) continue;
-            slots[i] = NULL;
-            if (rc_count_down(child) > 0) rc_possible_root(rc, child);
-            else if (child->gc_word & RC_ROOTED) rc_list_in_zct(rc, child);
-            else gc_objlist_push(worklist, child);
-        }
-        if (forget_zct && (dead->gc_word & RC_IN_ZCT)) rc_zct_forget(rc, dead);
-        if (!(dead->gc_word & RC_IN_ZCT)) rc_free(rc, dead, cause);
+/* Dead `dead` gives up its references (its slots are cleared, so it
+ * refers to nothing freed while it waits): a referent whose count reaches
+ * zero is dead too and goes on the work list -- unless, in `immediate`
+ * mode, a root holds it (ROOTED): it waits in the ZCT -- and one whose
+ * count does not may head a garbage cycle now.  Then `dead` is freed, for
+ * `cause` -- unless it is still listed in the ZCT: in deferred mode its
+ * entry frees it (rc_settle_zct), which must not be left pointing at freed
+ * memory; in immediate mode, between reconciliations, the entry is taken
+ * out and it is freed now. */
+GC_ALWAYS_INLINE void rc_release_one(RefCount *rc, Obj *dead, const char *cause, bool post, bool immediate) {
+    size_t count;
+    Obj **slots = obj_ref_slots(dead, &count);
+    for (size_t i = 0; i < count; i++) {
+        Obj *child = slots[i];
+        if (child == NULL) continue;
+        slots[i] = NULL;
+        if (rc_count_down(child, post) > 0) rc_possible_root(rc, child);
+        else if (immediate && (child->gc_word & RC_ROOTED)) rc_list_in_zct(rc, child);
+        else gc_objlist_push(&rc->worklist, child);
     }
+    if (immediate && (dead->gc_word & RC_IN_ZCT)) rc_zct_forget(rc, dead);
+    if (!(dead->gc_word & RC_IN_ZCT)) rc_free(rc, dead, cause);
+}
+
+/* Frees dead `obj` (count zero, not IN_ZCT) and, through the work list,
+ * everything only it kept alive (rc_release_one).  A root holds no object
+ * with a count of zero during a reconciliation, which counts them; in
+ * `immediate` mode, between reconciliations, those a root holds are ROOTED. */
+GC_ALWAYS_INLINE void rc_release(RefCount *rc, Obj *obj, bool immediate) {
+    const bool post = rc_changes_wanted();
+    rc_release_one(rc, obj, VMPI_FREE_ZERO_COUNT, post, immediate);
+    Obj *dead;
+    while ((dead = gc_objlist_pop(&rc->worklist)) != NULL)
+        rc_release_one(rc, dead, VMPI_FREE_CASCADE, post, immediate);
 }
 
 /* ---- immediate mode ------------------------------------------------------ */
@@ -269,7 +279,7 @@ static void rc_clear_roots_now(RefCount *rc) {
  * leaves that object to the ZCT and the next reconciliation, as in deferred
  * mode.  The roots are looked at only when a count reaches zero. */
 static void rc_drop_now(RefCount *rc, Obj *obj) {
-    if (rc_count_down(obj) > 0) {
+    if (rc_count_down(obj, rc_changes_wanted()) > 0) {
         rc_possible_root(rc, obj);
         return;
     }
@@ -294,7 +304,7 @@ static void rc_count_root(Obj **slot, void *ctx) {
     RefCount *rc = ctx;
     Obj *obj = *slot;
     if (obj == NULL) return;
-    rc_increment(obj);
+    rc_increment(obj, rc_changes_wanted());
     obj->gc_word |= RC_ROOTED;
     gc_objlist_push(&rc->roots_now, obj);
 }
@@ -302,7 +312,8 @@ static void rc_count_root(Obj **slot, void *ctx) {
 /* Step 2: takes back the previous reconciliation's root counts. */
 static void rc_uncount_old_roots(RefCount *rc) {
     GcObjectList *old = &rc->counted_roots;
-    for (size_t i = 0; i < old->count; i++) rc_decrement(rc, old->items[i]);
+    const bool post = rc_changes_wanted();
+    for (size_t i = 0; i < old->count; i++) rc_decrement(rc, old->items[i], post);
     old->count = 0;
 }
 
@@ -343,6 +354,7 @@ static void rc_settle_zct(RefCount *rc) {
  * It drains the work list only down to where it found it, because rc_scan
  * calls it with items of its own on the list. */
 static void rc_paint(RefCount *rc, Obj *root, RcColour colour) {
+    const bool post = rc_changes_wanted();
     GcObjectList *worklist = &rc->worklist;
     size_t base = worklist->count;
     rc_set_colour(root, colour);
@@ -354,8 +366,8 @@ static void rc_paint(RefCount *rc, Obj *root, RcColour colour) {
         for (size_t i = 0; i < count; i++) {
             Obj *child = slots[i];
             if (child == NULL) continue;
-            if (colour == RC_GRAY) rc_count_down(child);
-            else rc_count_up(child);
+            if (colour == RC_GRAY) rc_count_down(child, post);
+            else rc_count_up(child, post);
             if (rc_colour(child) != colour) {
                 rc_set_colour(child, colour);
                 gc_objlist_push(worklist, child);
