@@ -171,7 +171,8 @@ static void rc_zct_forget(RefCount *rc, Obj *obj) {
     obj->gc_word &= ~RC_IN_ZCT;
 }
 
-static void rc_drop_now(RefCount *rc, Obj *obj);
+/* Out of line, so that the barrier's usual path saves no registers. */
+__attribute__((noinline)) static void rc_drop_now(RefCount *rc, Obj *obj);
 
 /* The barrier counts the new referent before it uncounts the old one, so
  * storing the value a slot already holds never takes its count through
