@@ -68,7 +68,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "../gc.h"
+#include "gc/gc.h"
 
 /* ---- forwarding ------------------------------------------------------------- */
 
@@ -160,8 +160,8 @@ GC_ALWAYS_INLINE Obj *gc_copy_object(GcCopier *copier, const GcCopyPolicy *polic
     gc_set_forwarding(obj, copy);
     copier->objects_copied++;
     copier->bytes_copied += bytes;
-    vmpi_post_object_forwarded(obj, copy);
-    vmpi_post_object_move((VMPI_ArenaID)from_arena, obj, (VMPI_ArenaID)to->arena_id, copy);
+    gc_post_object_forwarded(obj, copy);
+    gc_post_object_move(from_arena, obj, to->arena_id, copy);
     return copy;
 }
 
@@ -202,7 +202,7 @@ GC_ALWAYS_INLINE void gc_copy_scan(GcCopier *copier, const GcCopyPolicy *policy)
             while (region->scan < region->top) {
                 Obj *obj = (Obj *)region->scan;
                 gc_copy_forward_slots(copier, policy, obj);
-                vmpi_post_object_blackened(obj);
+                gc_post_object_blackened(obj);
                 region->scan += obj_size(obj);
                 scanned = true;
             }
@@ -214,12 +214,12 @@ GC_ALWAYS_INLINE void gc_copy_scan(GcCopier *copier, const GcCopyPolicy *policy)
  * the roots (and from any slot forwarded before this call) is copied and
  * forwarded, and every root and copied slot names a copy. */
 GC_ALWAYS_INLINE void gc_copy_reachable(const Gc *gc, GcCopier *copier, const GcCopyPolicy *policy) {
-    vmpi_post_gc_phase_start("flip");
+    gc_post_phase_start("flip");
     gc_copy_forward_roots(gc, copier, policy);
-    vmpi_post_gc_phase_end("flip");
-    vmpi_post_gc_phase_start("scan");
+    gc_post_phase_end("flip");
+    gc_post_phase_start("scan");
     gc_copy_scan(copier, policy);
-    vmpi_post_gc_phase_end("scan");
+    gc_post_phase_end("scan");
     gc_copy_settle_weak_roots(gc, copier, policy);
 }
 

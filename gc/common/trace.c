@@ -15,7 +15,7 @@ static void mark_root_slot(Obj **slot, void *ctx) {
     RootMarking *marking = ctx;
     Obj *obj = *slot;
     if (obj != NULL && marking->try_mark(obj, marking->ctx)) {
-        vmpi_post_object_greyed(obj);
+        gc_post_object_greyed(obj);
         gc_objlist_push(marking->stack, obj);
     }
 }

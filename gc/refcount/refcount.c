@@ -11,16 +11,13 @@
  *   - every object with a count of zero is in the ZCT, once, with IN_ZCT;
  *   - gc_used_bytes <= the capacity (budget.h), except while the VM has
  *     disabled collection.
- * Events (docs/event-mapping.md, refcount row; the VMPI patent,
- * REFERENCE-COUNTING GARBAGE COLLECTOR): ARENA_NEW(1, "heap") at start-up;
- * OBJECT_ALLOC(1) per allocation; per reconciliation GC_START, one
- * OBJECT_FREE per object freed -- zero counts and their cascades, then the
- * members of garbage cycles -- GC_FINISH.  The barrier frees nothing.
- * Mechanism events (docs/mechanism-events.md): phase "reconcile", holding
- * "count-roots", "free-zero-counts" and, when cycles are collected,
- * "trial-deletion" ("mark-gray", "scan", "collect-white");
- * REFCOUNT_CHANGE at every change of a count (the barrier's too); each
- * OBJECT_FREE after its OBJECT_FREE_CAUSE (zero-count, cascade, cycle).
+ * Events: the VMPI patent's REFERENCE-COUNTING GARBAGE COLLECTOR, in the order
+ * docs/event-mapping.md gives (its refcount section), the one place it is
+ * written; tests/unit/gc_refcount.c checks this file posts it.
+ * Mechanism events (docs/mechanism-events.md): phase "reconcile" (with
+ * "count-roots", "free-zero-counts", "trial-deletion"), immediate mode's
+ * "release"; REFCOUNT_CHANGE at every change of a count; each OBJECT_FREE
+ * after its OBJECT_FREE_CAUSE (zero-count, cascade, cycle).
  *
  * Roots are not counted by the barrier (deferred counting, Deutsch-Bobrow):
  * a zero count goes into the zero-count table (ZCT), and a reconciliation
@@ -32,13 +29,13 @@
  */
 #include <stdlib.h>
 
-#include "../common/budget.h"
-#include "../common/collect.h"
-#include "../common/memory.h"
-#include "../common/objlist.h"
-#include "../common/trace.h"
-#include "../common/weak.h"
-#include "../gc.h"
+#include "gc/common/budget.h"
+#include "gc/common/collect.h"
+#include "gc/common/memory.h"
+#include "gc/common/objlist.h"
+#include "gc/common/trace.h"
+#include "gc/common/weak.h"
+#include "gc/gc.h"
 #include "refcount.h"
 
 #define RC_ARENA_ID 1u
@@ -94,20 +91,20 @@ static inline bool rc_has_ref_slots(const Obj *obj) {
 
 /* Whether an agent wants REFCOUNT_CHANGE.  The counting functions take
  * the answer as `post`, so that a loop (or the barrier) reads it once. */
-static inline bool rc_changes_wanted(void) { return VMPI_IS_ENABLED(REFCOUNT_CHANGE); }
+static inline bool rc_changes_wanted(void) { return GC_EVENT_WANTED(GC_EVENT_REFCOUNT_CHANGE); }
 
 /* Adds one to the count, unless it is sticky. */
 static inline void rc_count_up(Obj *obj, bool post) {
     if ((obj->gc_word & RC_COUNT_MASK) == RC_COUNT_STICKY) return;
     obj->gc_word++;
-    if (post) vmpi_post_refcount_change(obj, rc_count(obj));
+    if (post) gc_post_refcount_change(obj, rc_count(obj));
 }
 
 /* Takes one from the count, unless it is sticky; returns the new count. */
 static inline uint32_t rc_count_down(Obj *obj, bool post) {
     if ((obj->gc_word & RC_COUNT_MASK) != RC_COUNT_STICKY) {
         obj->gc_word--;
-        if (post) vmpi_post_refcount_change(obj, rc_count(obj));
+        if (post) gc_post_refcount_change(obj, rc_count(obj));
     }
     return rc_count(obj);
 }
@@ -213,7 +210,7 @@ static void rc_free(RefCount *rc, Obj *obj, const char *cause) {
     GcStats *stats = &rc->gc.stats;
     stats->objects_freed++;
     stats->bytes_freed += bytes;
-    vmpi_post_object_free_because(obj, cause);
+    gc_post_object_free_because(obj, cause);
     gc_memory_free(&rc->memory, links, sizeof *links + bytes);
 }
 
@@ -247,10 +244,10 @@ GC_ALWAYS_INLINE void rc_release_one(RefCount *rc, Obj *dead, const char *cause,
  * `immediate` mode, between reconciliations, those a root holds are ROOTED. */
 GC_ALWAYS_INLINE void rc_release(RefCount *rc, Obj *obj, bool immediate) {
     const bool post = rc_changes_wanted();
-    rc_release_one(rc, obj, VMPI_FREE_ZERO_COUNT, post, immediate);
+    rc_release_one(rc, obj, GC_FREE_ZERO_COUNT, post, immediate);
     Obj *dead;
     while ((dead = gc_objlist_pop(&rc->worklist)) != NULL)
-        rc_release_one(rc, dead, VMPI_FREE_CASCADE, post, immediate);
+        rc_release_one(rc, dead, GC_FREE_CASCADE, post, immediate);
 }
 
 /* ---- immediate mode ------------------------------------------------------ */
@@ -290,9 +287,9 @@ static void rc_drop_now(RefCount *rc, Obj *obj) {
         rc_list_in_zct(rc, obj);
     } else {
         GcCollection collection = gc_collection_begin(gc, GC_COLLECTION_MAJOR, GC_REASON_ZERO_COUNT);
-        vmpi_post_gc_phase_start("release");
+        gc_post_phase_start("release");
         rc_release(rc, obj, true);
-        vmpi_post_gc_phase_end("release");
+        gc_post_phase_end("release");
         gc_collection_end(gc, &collection);
     }
     rc_clear_roots_now(rc);
@@ -338,7 +335,7 @@ static void rc_settle_zct(RefCount *rc) {
     for (size_t i = dead; i < count; i++) {
         Obj *obj = entries[i];
         obj->gc_word &= ~RC_IN_ZCT;
-        if (rc_count(obj) == 0) rc_free(rc, obj, VMPI_FREE_CASCADE);
+        if (rc_count(obj) == 0) rc_free(rc, obj, GC_FREE_CASCADE);
         else rc_possible_root(rc, obj);
     }
     rc->zct.count = 0;
@@ -433,7 +430,7 @@ static void rc_collect_cycles(RefCount *rc) {
     GcObjectList *candidates = &rc->candidates;
     Obj **entries = candidates->items;
     size_t kept = 0;
-    vmpi_post_gc_phase_start("mark-gray");
+    gc_post_phase_start("mark-gray");
     for (size_t i = 0; i < candidates->count; i++) {
         Obj *obj = entries[i];
         rc_links(obj)->candidate_index = RC_NOT_BUFFERED;
@@ -441,17 +438,17 @@ static void rc_collect_cycles(RefCount *rc) {
         entries[kept++] = obj;
         rc_paint(rc, obj, RC_GRAY); /* MarkGray */
     }
-    vmpi_post_gc_phase_end("mark-gray");
-    vmpi_post_gc_phase_start("scan");
+    gc_post_phase_end("mark-gray");
+    gc_post_phase_start("scan");
     for (size_t i = 0; i < kept; i++) rc_scan(rc, entries[i]);
-    vmpi_post_gc_phase_end("scan");
-    vmpi_post_gc_phase_start("collect-white");
+    gc_post_phase_end("scan");
+    gc_post_phase_start("collect-white");
     for (size_t i = 0; i < kept; i++) rc_collect_white(rc, entries[i]);
     candidates->count = 0;
     GcObjectList *doomed = &rc->doomed;
-    for (size_t i = 0; i < doomed->count; i++) rc_free(rc, doomed->items[i], VMPI_FREE_CYCLE);
+    for (size_t i = 0; i < doomed->count; i++) rc_free(rc, doomed->items[i], GC_FREE_CYCLE);
     doomed->count = 0;
-    vmpi_post_gc_phase_end("collect-white");
+    gc_post_phase_end("collect-white");
 }
 
 /* ---- collecting ---------------------------------------------------------- */
@@ -470,18 +467,18 @@ static void rc_reconcile(RefCount *rc, GcReason reason, bool force_cycles, size_
     bool cycles = gc->config.rc_cycles && (force_cycles || rc_cycles_due(rc));
     GcCollection collection =
         gc_collection_begin(gc, cycles ? GC_COLLECTION_CYCLE : GC_COLLECTION_MAJOR, reason);
-    vmpi_post_gc_phase_start("reconcile");
-    vmpi_post_gc_phase_start("count-roots");
+    gc_post_phase_start("reconcile");
+    gc_post_phase_start("count-roots");
     gc_visit_roots(gc, rc_count_root, rc);
     rc_uncount_old_roots(rc);
-    vmpi_post_gc_phase_end("count-roots");
-    vmpi_post_gc_phase_start("free-zero-counts");
+    gc_post_phase_end("count-roots");
+    gc_post_phase_start("free-zero-counts");
     rc_settle_zct(rc);
-    vmpi_post_gc_phase_end("free-zero-counts");
+    gc_post_phase_end("free-zero-counts");
     if (cycles) {
-        vmpi_post_gc_phase_start("trial-deletion");
+        gc_post_phase_start("trial-deletion");
         rc_collect_cycles(rc);
-        vmpi_post_gc_phase_end("trial-deletion");
+        gc_post_phase_end("trial-deletion");
     }
 
     GcObjectList *roots = &rc->roots_now;
@@ -490,7 +487,7 @@ static void rc_reconcile(RefCount *rc, GcReason reason, bool force_cycles, size_
     rc->counted_roots = *roots;
     *roots = counted;
 
-    vmpi_post_gc_phase_end("reconcile");
+    gc_post_phase_end("reconcile");
     gc_budget_settle(gc, &rc->memory, request);
     gc_collection_end(gc, &collection);
 }
