@@ -45,14 +45,14 @@
  */
 #include <stdlib.h>
 
-#include "../common/collect.h"
-#include "../common/compact.h"
-#include "../common/copy.h"
-#include "../common/heapsize.h"
-#include "../common/memory.h"
-#include "../common/objlist.h"
-#include "../common/region.h"
-#include "../gc.h"
+#include "gc/common/collect.h"
+#include "gc/common/compact.h"
+#include "gc/common/copy.h"
+#include "gc/common/heapsize.h"
+#include "gc/common/memory.h"
+#include "gc/common/objlist.h"
+#include "gc/common/region.h"
+#include "gc/gc.h"
 
 #define GEN_NURSERY 1u
 #define GEN_SURVIVOR_0 2u /* survivors[i] is arena GEN_SURVIVOR_0 + i */

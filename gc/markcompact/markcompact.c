@@ -24,12 +24,12 @@
  */
 #include <stdlib.h>
 
-#include "../common/collect.h"
-#include "../common/compact.h"
-#include "../common/heapsize.h"
-#include "../common/memory.h"
-#include "../common/region.h"
-#include "../gc.h"
+#include "gc/common/collect.h"
+#include "gc/common/compact.h"
+#include "gc/common/heapsize.h"
+#include "gc/common/memory.h"
+#include "gc/common/region.h"
+#include "gc/gc.h"
 
 #define MC_ARENA_ID 1u
 /* So that the region (at most GC_REGION_MAX_BYTES) has room to grow past

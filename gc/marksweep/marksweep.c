@@ -21,12 +21,12 @@
  */
 #include <stdlib.h>
 
-#include "../common/budget.h"
-#include "../common/collect.h"
-#include "../common/memory.h"
-#include "../common/trace.h"
-#include "../common/weak.h"
-#include "../gc.h"
+#include "gc/common/budget.h"
+#include "gc/common/collect.h"
+#include "gc/common/memory.h"
+#include "gc/common/trace.h"
+#include "gc/common/weak.h"
+#include "gc/gc.h"
 
 #define MS_ARENA_ID 1u
 #define MS_TABLE_INITIAL_CAPACITY 1024u
@@ -77,7 +77,7 @@ static void ms_sweep(MarkSweep *ms) {
             continue;
         }
         size_t bytes = obj_size(obj);
-        vmpi_post_object_free(obj);
+        gc_post_object_free(obj);
         freed_objects++;
         freed_bytes += bytes;
         gc_memory_free(&ms->memory, obj, bytes);

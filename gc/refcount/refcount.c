@@ -27,13 +27,13 @@
  */
 #include <stdlib.h>
 
-#include "../common/budget.h"
-#include "../common/collect.h"
-#include "../common/memory.h"
-#include "../common/objlist.h"
-#include "../common/trace.h"
-#include "../common/weak.h"
-#include "../gc.h"
+#include "gc/common/budget.h"
+#include "gc/common/collect.h"
+#include "gc/common/memory.h"
+#include "gc/common/objlist.h"
+#include "gc/common/trace.h"
+#include "gc/common/weak.h"
+#include "gc/gc.h"
 #include "refcount.h"
 
 #define RC_ARENA_ID 1u
@@ -180,7 +180,7 @@ static void rc_free(RefCount *rc, Obj *obj) {
     GcStats *stats = &rc->gc.stats;
     stats->objects_freed++;
     stats->bytes_freed += bytes;
-    vmpi_post_object_free(obj);
+    gc_post_object_free(obj);
     gc_memory_free(&rc->memory, links, sizeof *links + bytes);
 }
 

@@ -28,12 +28,12 @@
  */
 #include <stdlib.h>
 
-#include "../common/collect.h"
-#include "../common/copy.h"
-#include "../common/heapsize.h"
-#include "../common/memory.h"
-#include "../common/region.h"
-#include "../gc.h"
+#include "gc/common/collect.h"
+#include "gc/common/copy.h"
+#include "gc/common/heapsize.h"
+#include "gc/common/memory.h"
+#include "gc/common/region.h"
+#include "gc/gc.h"
 
 #define SS_ARENA_A 1u
 #define SS_ARENA_B 2u

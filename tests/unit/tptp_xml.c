@@ -10,7 +10,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "agents/tptp/tptp_xml.h"
+#include "vmpi/agents/tptp/tptp_xml.h"
 
 static TraceOutput out;
 

@@ -10,8 +10,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "../common/grow.h"
-#include "../common/dump_reader.h"
+#include "common/dump_reader.h"
+#include "common/grow.h"
 
 /* Record tags and heap dump sub-record tags (the HPROF agent manual,
  * "Binary Dump Format (format=b)"). */

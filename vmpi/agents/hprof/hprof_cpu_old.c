@@ -6,7 +6,7 @@
 
 #include <stdlib.h>
 
-#include "../common/grow.h"
+#include "common/grow.h"
 
 void hprof_cpu_old_free(HprofCpuOld *o) {
     free(o->pairs);

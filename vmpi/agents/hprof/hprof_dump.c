@@ -3,7 +3,7 @@
  */
 #include "hprof_dump.h"
 
-#include "../common/dump_reader.h"
+#include "common/dump_reader.h"
 
 #include <stdio.h>
 #include <stdlib.h>

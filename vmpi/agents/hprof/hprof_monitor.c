@@ -10,8 +10,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "../common/grow.h"
-#include "../common/dump_reader.h"
+#include "common/dump_reader.h"
+#include "common/grow.h"
 #include "hprof_sites.h"
 
 void hprof_monitors_free(HprofMonitors *m) {
@@ -105,7 +105,7 @@ static void write_owner(FILE *out, VMPI_ThreadID owner, uint32_t entries, HprofT
     fprintf(out, ", entry count: %u\n", entries);
 }
 
-/* One JVMPI_MONITOR_RAW record (vmpi/monitor_dump.c gives its layout). */
+/* One JVMPI_MONITOR_RAW record (vmpi/runtime/monitor_dump.c gives its layout). */
 static void read_raw_monitor(FILE *text, DumpReader *r, HprofThreadNumber thread_number) {
     const char *name = take_pointer(r);
     void *id = take_pointer(r);

@@ -6,7 +6,7 @@
 
 #include <stdlib.h>
 
-#include "../common/grow.h"
+#include "common/grow.h"
 #include "hprof_objects.h"
 
 /* FNV-1a over the bytes of `n` words. */

@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../common/idmap.h"
+#include "common/idmap.h"
 #include "vmpi.h"
 
 #define HPROF_FIRST_TRACE 300001

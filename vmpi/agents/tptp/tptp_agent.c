@@ -39,7 +39,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "../agent_common.h"
+#include "common/agent_common.h"
 #include "tptp_dump.h"
 #include "tptp_objects.h"
 #include "tptp_xml.h"

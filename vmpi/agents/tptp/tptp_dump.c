@@ -4,7 +4,7 @@
  */
 #include "tptp_dump.h"
 
-#include "../common/dump_reader.h"
+#include "common/dump_reader.h"
 #include "tptp_xml.h"
 
 typedef struct DumpWriter {

@@ -21,7 +21,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../common/trace_output.h"
+#include "common/trace_output.h"
 #include "tptp_objects.h"
 #include "vmpi.h"
 

@@ -27,7 +27,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../common/idmap.h"
+#include "common/idmap.h"
 #include "vmpi.h"
 
 typedef struct TptpClass {

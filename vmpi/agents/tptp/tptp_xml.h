@@ -20,7 +20,7 @@
 
 #include <stdint.h>
 
-#include "../common/trace_output.h"
+#include "common/trace_output.h"
 
 /* "<NAME", after a newline-less start: the caller ends each element. */
 void xml_begin(TraceOutput *out, const char *element);
