@@ -23,12 +23,9 @@
  *     to the old generation past its budget, as far as its room to grow
  *     (region.h) reaches, keeping an evacuation's room;
  *   - the fast path bumps the nursery only while old.top <= old.limit.
- * Events (docs/event-mapping.md, generational row; the VMPI patent,
- * GENERATIONAL GARBAGE COLLECTOR): four ARENA_NEWs at start-up;
- * OBJECT_ALLOC(nursery), or (old) when pretenured; per collection GC_START,
- * one OBJECT_MOVE per young survivor in Cheney order, ARENA_DELETE +
- * ARENA_NEW of the nursery, then of from-survivor; a major one then the
- * compaction's OBJECT_FREEs and OBJECT_MOVE(old, old)s; GC_FINISH.
+ * Events: the VMPI patent's GENERATIONAL GARBAGE COLLECTOR, in the order
+ * docs/event-mapping.md gives (its generational section), the one place it is
+ * written; tests/unit/gc_generational.c checks this file posts it.
  *
  * Minor collection, when the nursery is full: the nursery and from-survivor
  * are condemned; their survivors are copied (Cheney: gc/common/copy.h) to

@@ -8,11 +8,6 @@
 
 #include "common/grow.h"
 
-void hprof_cpu_old_free(HprofCpuOld *o) {
-    free(o->pairs);
-    *o = (HprofCpuOld){0};
-}
-
 uint32_t hprof_cpu_old_pair(HprofCpuOld *o, VMPI_MethodID callee, VMPI_MethodID caller) {
     for (size_t i = o->num_pairs; i-- > 0;)
         if (o->pairs[i].callee == callee && o->pairs[i].caller == caller) return (uint32_t)i;

@@ -58,7 +58,6 @@ typedef struct HprofDump {
 } HprofDump;
 
 bool hprof_dump_init(HprofDump *d);
-void hprof_dump_free(HprofDump *d);
 
 /* A primitive array's element kind (VMPI_BOOLEAN ... VMPI_LONG) as Java
  * names it: "int". */

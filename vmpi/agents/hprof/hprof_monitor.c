@@ -14,13 +14,6 @@
 #include "common/grow.h"
 #include "hprof_sites.h"
 
-void hprof_monitors_free(HprofMonitors *m) {
-    for (size_t i = 0; i < m->num_contentions; i++) free(m->contentions[i].name);
-    free(m->contentions);
-    free(m->dump_text);
-    *m = (HprofMonitors){0};
-}
-
 /* ---- MONITOR TIME ------------------------------------------------------------------ */
 
 /* When this OS thread started waiting for a monitor (ns, monotonic). */

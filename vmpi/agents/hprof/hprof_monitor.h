@@ -92,7 +92,6 @@ typedef struct HprofMonitors {
     bool failed;          /* out of memory, or a malformed dump */
 } HprofMonitors;
 
-void hprof_monitors_free(HprofMonitors *m);
 
 /* RAW_MONITOR_CONTENDED_ENTER, MONITOR_CONTENDED_ENTER or MONITOR_WAIT:
  * the calling thread starts waiting. */

@@ -24,16 +24,6 @@ bool hprof_sites_init(HprofSites *s) {
     return idmap_init(&s->objects, 4096);
 }
 
-void hprof_sites_free(HprofSites *s) {
-    free(s->traces);
-    free(s->frames);
-    free(s->trace_index);
-    free(s->sites);
-    free(s->site_index);
-    idmap_free(&s->objects);
-    *s = (HprofSites){0};
-}
-
 /* An open-addressing index of `count` entries kept at most half full,
  * rebuilt from scratch when it grows: `hash_of(s, i)` is entry i's hash. */
 typedef uint64_t HashOf(const HprofSites *s, size_t i);
