@@ -348,10 +348,14 @@ static void life_ends(SecondPass *pass, const LiveObject *object) {
 
 /* ---- scenes: what the step-through view plays ----------------------------------------- */
 
+static bool has_scene(const ModelGc *gc) {
+    return gc->has_detail && gc->detail_window >= 1.0 && gc->detail_count <= SCENE_MAX_OBJECTS;
+}
+
 /* The object's place in its collection's scene, in the events' order. */
 static bool scene_step(SecondPass *pass, const LiveObject *object) {
     ModelGc *gc = pass->gc;
-    if (!gc->has_detail || gc->detail_window < 1.0 || object->detail == LIVE_NO_DETAIL) return true;
+    if (!has_scene(gc) || object->detail == LIVE_NO_DETAIL) return true;
     ModelScene *scene = &gc->scene;
     if (!grow_array(scene->order, scene->num_order, scene->order_capacity)) return false;
     scene->order[scene->num_order++] = (uint32_t)(object->detail - gc->detail_first);
@@ -397,7 +401,7 @@ static bool scene_reference(void *context, uint64_t from, uint64_t to) {
 /* The references the collection's survivors hold, from the dump taken after
  * it, while the live map still knows each survivor's detail record. */
 static bool scene_references(SecondPass *pass, ModelGc *gc, char *err, size_t err_size) {
-    if (!pass->dumps || !gc->has_detail || gc->detail_window < 1.0) return true;
+    if (!pass->dumps || !has_scene(gc)) return true;
     SceneBuild build = {pass, gc};
     DumpSink sink = {&build, scene_root, scene_reference};
     return dump_read_after(pass->dumps, (long)(gc - pass->model->gcs) + 1, &sink, &gc->scene.has_refs, err, err_size);

@@ -82,6 +82,10 @@ typedef struct {
     bool has_refs;
 } ModelScene;
 
+/* Collections with at most this many objects get a scene: the step-through
+ * view is for small heaps, and a scene's data grows with its objects. */
+#define SCENE_MAX_OBJECTS 4096
+
 /* What holds a root, as the heapdump agent names it. */
 typedef enum { ROOT_FRAME, ROOT_NATIVE, ROOT_GLOBAL, ROOT_THREAD, ROOT_MONITOR, ROOT_STATIC, ROOT_UNKNOWN, NUM_ROOT_KINDS } RootKind;
 extern const char *const root_kind_names[NUM_ROOT_KINDS];

@@ -69,7 +69,7 @@ static bool run_traced(const char *vmrun, const char *gc, const char *trace, con
     char gc_option[320], agent_option[PATH_MAX + 64], dump_option[PATH_MAX + 64];
     snprintf(gc_option, sizeof gc_option, "--gc=%s", gc);
     snprintf(agent_option, sizeof agent_option, "-agentlib:trace=file=%s", trace);
-    snprintf(dump_option, sizeof dump_option, "-agentlib:heapdump=file=%s", dumps);
+    snprintf(dump_option, sizeof dump_option, "-agentlib:heapdump=file=%s,max=%d", dumps, SCENE_MAX_OBJECTS);
     char **argv = calloc((size_t)num_vm_args + 5, sizeof *argv);
     if (!argv) return false;
     argv[0] = (char *)vmrun;

@@ -258,7 +258,8 @@ bool page_write(const char *path, const char *title, HeapModel *const *models, s
               write_all(file, "\">\n<title>heapview</title>\n<style>\n") && write_all(file, heapview_page_css) &&
               write_all(file, "</style></head>\n<body>\n<script type=\"application/json\" id=\"heapview-data\">") &&
               write_all(file, json_object_to_json_string_ext(data, JSON_C_TO_STRING_PLAIN)) &&
-              write_all(file, "</script>\n<script>\n") && write_all(file, heapview_page_js) &&
+              write_all(file, "</script>\n<script>\n") && write_all(file, heapview_scene_js) &&
+              write_all(file, heapview_page_js) &&
               write_all(file, "</script>\n</body></html>\n");
     json_object_put(data);
     if (fclose(file) != 0) ok = false;
