@@ -7,6 +7,12 @@ add_test(NAME heapview/page_in_chromium
          COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/heapview/page_in_chromium.sh ${VMRUN} ${HEAPVIEW}
                  ${CMAKE_SOURCE_DIR} ${scratch}/heapview_page)
 
+# docs/heapview.md's step-through table: each page made with the command the
+# docs show says the docs' words; README's page draws what it says.
+add_test(NAME heapview/docs_images
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/heapview/docs_images.sh ${HEAPVIEW} ${CMAKE_SOURCE_DIR}
+                 ${scratch}/heapview_docs)
+
 # --run runs vmrun itself; the page holds one run per collector named.
 case(cli/heapview/run_two_collectors 0 - ""
      sh -c "\"$0\" -o hv_run.html --run=semispace,generational -- --heap=64k --seed=1 \"$1\" 6 && grep -c '\"collector\":\"semispace\"' hv_run.html && grep -q '\"collector\":\"generational\"' hv_run.html"

@@ -784,6 +784,16 @@ class Page {
     return true;
   }
 
+  /* How many steps on the middle step of the first run's phase `name` is. */
+  middleOfPhase(name) {
+    const scene = this.panels[0].sceneShown(), steps = scene ? scene.steps : [];
+    const first = steps.findIndex(step => step.phase === name);
+    if (first < 0) return 0;
+    let last = first;
+    while (last + 1 < steps.length && steps[last + 1].phase === name) last++;
+    return Math.floor((first + last) / 2) - this.sceneStep;
+  }
+
   toggleStepMode() {
     this.stepMode = !this.stepMode;
     this.stepButton.textContent = this.stepMode ? 'overview' : 'step-through';
@@ -859,6 +869,7 @@ function exposeModel(page) {
     }
     page.go(wanted.has('step') ? Number(wanted.get('step')) || 0 : Math.floor((page.moments.length - 1) / 2));
     if (wanted.has('at')) page.advance(Number(wanted.get('at')) || 0);
+    if (wanted.has('phase')) page.advance(page.middleOfPhase(wanted.get('phase')));
     exposeModel(page);
     summary.dataset.runs = String(data.runs.length);
     summary.dataset.strips = String(document.querySelectorAll('canvas.map').length);
