@@ -7,6 +7,12 @@ add_test(NAME heapview/page_in_chromium
          COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/heapview/page_in_chromium.sh ${VMRUN} ${HEAPVIEW}
                  ${CMAKE_SOURCE_DIR} ${scratch}/heapview_page)
 
+# gclab's mechanism events, when a trace has them, are what the step-through
+# view plays (written into a trace until the collectors post them).
+add_test(NAME heapview/mechanism_events
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/heapview/mechanism_events.sh ${VMRUN} ${HEAPVIEW}
+                 ${CMAKE_SOURCE_DIR} ${scratch}/heapview_events)
+
 # docs/heapview.md's step-through table: each page made with the command the
 # docs show says the docs' words; README's page draws what it says.
 add_test(NAME heapview/docs_images

@@ -94,8 +94,16 @@ def replay(trace_path):
                 entry['allocated'][0] += 1
                 entry['allocated'][1] += e['size']
             elif kind == 'GC_START':
-                current = {'live': set(live), 'freed': set(), 'moved': {}}
+                current = {'live': set(live), 'freed': set(), 'moved': {}, 'phases': [], 'blackened': []}
                 collections.append(current)
+            elif kind == 'GC_PHASE_START' and current is not None and e['phase_name'] not in current['phases']:
+                current['phases'].append(e['phase_name'])
+            elif kind == 'OBJECT_BLACKENED' and current is not None:
+                # a copy is blackened at its new address: the page names objects by their old one
+                back = {new: old for old, new in current['moved'].items()}
+                current['blackened'].append(back.get(e['obj_id'], e['obj_id']))
+            elif kind == 'GC_FINISH':
+                current = None
             elif kind == 'OBJECT_FREE':
                 current['freed'].add(e['obj_id'])
                 dies(e['obj_id'])
@@ -146,7 +154,7 @@ def reachable(dump):
 
 def check_model(work, collectors):
     model = {run['collector']: run for run in page_model(work + '/dom.html')['runs']}
-    scenes_checked = 0
+    scenes_checked = events_checked = 0
     for gc in collectors:
         run = model.get(gc)
         if not run:
@@ -175,6 +183,13 @@ def check_model(work, collectors):
             if {int(a): int(b) for a, b in scene['moved']} != c['moved']:
                 fail('%s: the page moves %d objects, the trace %d (or to other places)' %
                      (where, len(scene['moved']), len(c['moved'])))
+            # gclab's mechanism events, when the trace has them: the page plays them in their order
+            if c['phases'] and scene['event_phases'] != c['phases']:
+                fail('%s: the page plays the phases %s, the trace has %s' % (where, scene['event_phases'], c['phases']))
+            if c['blackened'] and [int(a) for a in scene['blackened']] != c['blackened']:
+                fail('%s: the page blackens %d objects, the trace %d, or in another order' %
+                     (where, len(scene['blackened']), len(c['blackened'])))
+            events_checked += bool(c['phases'] or c['blackened'])
             # the collector's own promise, seen in the trace and the dump
             if c['freed'] & marked:
                 fail('%s: the trace frees %d reachable objects' % (where, len(c['freed'] & marked)))
@@ -190,7 +205,8 @@ def check_model(work, collectors):
                 if not got or got[key] != expected[key]:
                     fail('%s: lifetimes of %s: the page has %s=%s, the trace %s' %
                          (gc, name, key, got and got[key], expected[key]))
-    return 'ok: %d collections stepped through agree with the traces and dumps, lifetimes agree' % scenes_checked
+    return ('ok: %d collections stepped through agree with the traces and dumps (%d played from mechanism events), '
+            'lifetimes agree' % (scenes_checked, events_checked))
 
 
 # ---- the screenshot ------------------------------------------------------------------------

@@ -50,6 +50,7 @@ typedef struct {
     uint64_t *live_at_start; /* objects live at each GC_START */
     size_t num_gcs, gcs_capacity;
     uint64_t clock, first_gc_clock; /* bytes allocated so far, and before the first GC_START */
+    size_t names_capacity;
     bool in_gc;
     FILE *records;
 } FirstPass;
@@ -77,6 +78,19 @@ static bool class_of(FirstPass *pass, uint64_t class_id, uint16_t *index) {
         return true;
     }
     return add_class(pass, class_id, class_id ? "(class not loaded)" : "(no class)", index);
+}
+
+/* The index of a phase name or free cause, added if new (at most 256). */
+static bool mechanism_name(FirstPass *pass, const char *name, uint16_t *index) {
+    HeapModel *model = pass->model;
+    size_t i = 0;
+    while (i < model->num_mechanism_names && strcmp(model->mechanism_names[i], name) != 0) i++;
+    if (i == model->num_mechanism_names) {
+        if (i == 256 || !grow_array(model->mechanism_names, model->num_mechanism_names, pass->names_capacity)) return false;
+        snprintf(model->mechanism_names[model->num_mechanism_names++], MODEL_NAME_SIZE, "%s", name);
+    }
+    *index = (uint16_t)i;
+    return true;
 }
 
 static void widen(ModelArena *arena, uint64_t address, uint32_t size) {
@@ -187,6 +201,15 @@ static bool first_pass_event(void *context, const HeapEvent *event, char *err, s
             model->arenas[0].hi = model->arenas[0].lo + (uint64_t)event->total_object_space;
         break;
     case HEAP_SHUT_DOWN:
+        break;
+    case HEAP_GC_PHASE_START:
+    case HEAP_OBJECT_FREE_CAUSE:
+        if (!pass->in_gc) return true; /* only a collection's own are drawn */
+        if (!mechanism_name(pass, event->name, &record.class_index)) return say(err, err_size, "out of memory");
+        break;
+    case HEAP_OBJECT_GREYED:
+    case HEAP_OBJECT_BLACKENED:
+        if (!pass->in_gc) return true;
         break;
     }
     record.arena = (uint8_t)(a < 0 ? 0 : a);
@@ -352,14 +375,19 @@ static bool has_scene(const ModelGc *gc) {
     return gc->has_detail && gc->detail_window >= 1.0 && gc->detail_count <= SCENE_MAX_OBJECTS;
 }
 
-/* The object's place in its collection's scene, in the events' order. */
-static bool scene_step(SecondPass *pass, const LiveObject *object) {
-    ModelGc *gc = pass->gc;
-    if (!has_scene(gc) || object->detail == LIVE_NO_DETAIL) return true;
-    ModelScene *scene = &gc->scene;
+/* One entry of the collection's scene, in the events' order. */
+static bool scene_entry(SecondPass *pass, SceneEntryKind kind, uint32_t value) {
+    ModelScene *scene = &pass->gc->scene;
     if (!grow_array(scene->order, scene->num_order, scene->order_capacity)) return false;
-    scene->order[scene->num_order++] = (uint32_t)(object->detail - gc->detail_first);
+    scene->order[scene->num_order++] = (uint32_t)kind << SCENE_KIND_SHIFT | value;
     return true;
+}
+
+/* An object's step (moved, freed, greyed, blackened) in its collection's scene. */
+static bool scene_step(SecondPass *pass, const LiveObject *object, SceneEntryKind kind) {
+    ModelGc *gc = pass->gc;
+    if (!gc || !has_scene(gc) || !object || object->detail == LIVE_NO_DETAIL) return true;
+    return scene_entry(pass, kind, (uint32_t)(object->detail - gc->detail_first));
 }
 
 typedef struct {
@@ -629,7 +657,7 @@ static bool second_pass_record(SecondPass *pass, const Record *record, char *err
         empty(pass, &freed, freed.arena_index);
         set_fate(pass, &freed, FATE_FREED, freed.arena_index, 0);
         life_ends(pass, &freed);
-        return scene_step(pass, &freed) || say(err, err_size, "out of memory");
+        return scene_step(pass, &freed, SCENE_MOVED_OR_FREED) || say(err, err_size, "out of memory");
     }
     case HEAP_OBJECT_MOVE: {
         LiveObject moved;
@@ -644,7 +672,7 @@ static bool second_pass_record(SecondPass *pass, const Record *record, char *err
         pass->moved_any = true;
         empty(pass, &moved, a);
         set_fate(pass, &moved, FATE_MOVED, to, record->new_id);
-        if (!scene_step(pass, &moved)) return say(err, err_size, "out of memory");
+        if (!scene_step(pass, &moved, SCENE_MOVED_OR_FREED)) return say(err, err_size, "out of memory");
         moved.id = record->new_id;
         moved.arena_index = (uint8_t)to;
         if (!live_map_put(&pass->live, &moved)) return say(err, err_size, "out of memory");
@@ -663,6 +691,16 @@ static bool second_pass_record(SecondPass *pass, const Record *record, char *err
         return snapshot(pass, false) || say(err, err_size, "out of memory");
     case HEAP_CLASS_LOAD:
         return true;
+    case HEAP_GC_PHASE_START:
+    case HEAP_OBJECT_FREE_CAUSE:
+        if (!pass->gc || !has_scene(pass->gc)) return true;
+        return scene_entry(pass, record->kind == HEAP_GC_PHASE_START ? SCENE_PHASE : SCENE_FREE_CAUSE, record->class_index) ||
+               say(err, err_size, "out of memory");
+    case HEAP_OBJECT_GREYED:
+    case HEAP_OBJECT_BLACKENED:
+        return scene_step(pass, live_map_get(&pass->live, record->id),
+                          record->kind == HEAP_OBJECT_GREYED ? SCENE_GREYED : SCENE_BLACKENED) ||
+               say(err, err_size, "out of memory");
     }
     return true;
 }
@@ -744,6 +782,7 @@ void heap_model_free(HeapModel *model) {
         free(model->gcs[k].scene.roots);
     }
     free(model->lives);
+    free(model->mechanism_names);
     free(model->early_states);
     free(model->gcs);
     free(model->class_names);

@@ -72,8 +72,14 @@ enum { DETAIL_OFFSET, DETAIL_SIZE, DETAIL_CLASS_ARENA, DETAIL_FATE, DETAIL_NEW_O
 /* A collection's scene, for the step-through view, when heapview has the
  * heap dump its collection left (the heapdump agent) and detail of all of
  * its objects: indexes are detail records counted from detail_first. */
+/* A scene's entries: the kind in the top 4 bits, under it a detail record
+ * (moved or freed, greyed, blackened) or a mechanism name (a phase begins,
+ * the cause of the next free). */
+enum { SCENE_KIND_SHIFT = 28 };
+typedef enum { SCENE_MOVED_OR_FREED, SCENE_PHASE, SCENE_GREYED, SCENE_BLACKENED, SCENE_FREE_CAUSE } SceneEntryKind;
+
 typedef struct {
-    uint32_t *order;                       /* moved and freed objects, in the events' order */
+    uint32_t *order;                       /* its entries, in the events' order */
     size_t num_order, order_capacity;
     uint32_t (*refs)[2];                   /* from, to: a reference between survivors */
     size_t num_refs, refs_capacity;
@@ -154,6 +160,8 @@ typedef struct {
     uint32_t *detail;      /* DETAIL_WORDS per record */
     size_t num_detail;
     ClassLife *lives;      /* per class */
+    char (*mechanism_names)[MODEL_NAME_SIZE]; /* phase names and free causes the trace gave */
+    size_t num_mechanism_names;
     ModelEarly early[EARLY_SNAPSHOTS];
     size_t num_early;
     uint8_t *early_states; /* as states, one snapshot per early entry */

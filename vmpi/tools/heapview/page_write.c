@@ -177,6 +177,10 @@ static json_object *model_json(const HeapModel *model) {
     json_object_object_add(object, "classes", classes);
     json_object_object_add(object, "tiles", number(model->tiles));
     json_object_object_add(object, "lives", lives_json(model));
+    json_object *names = json_object_new_array();
+    for (size_t i = 0; i < model->num_mechanism_names; i++)
+        json_object_array_add(names, json_object_new_string(model->mechanism_names[i]));
+    json_object_object_add(object, "mechanism_names", names);
     json_object *roots = json_object_new_array();
     for (size_t k = 0; k < NUM_ROOT_KINDS; k++) json_object_array_add(roots, json_object_new_string(root_kind_names[k]));
     json_object_object_add(object, "root_kinds", roots);

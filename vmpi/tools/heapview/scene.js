@@ -14,6 +14,14 @@
 'use strict';
 
 const WHITE = 0, GREY = 1, BLACK = 2, FREED = 3;
+/* A scene entry's kind (heap_model.h), in its top 4 bits. */
+const SCENE_MOVED_OR_FREED = 0, SCENE_PHASE = 1, SCENE_GREYED = 2, SCENE_BLACKENED = 3, SCENE_FREE_CAUSE = 4;
+const FREE_CAUSE_WORDS = {
+  'unmarked': 'never marked',
+  'zero-count': 'its reference count reached zero',
+  'cascade': 'its count reached zero when an object that referred to it was freed (a cascade)',
+  'cycle': 'trial deletion found it in a garbage cycle',
+};
 const SCENE_ROW_HEIGHT = 14, SCENE_LABEL_HEIGHT = 16, SCENE_GUTTER = 64, SCENE_ROWS = 48;
 
 function hex(n) { return '+0x' + n.toString(16); }
@@ -115,6 +123,36 @@ function sceneSteps(run, s) {
   return steps;
 }
 
+/* The steps of a collection whose trace has gclab's mechanism events: one
+ * step per event, in the collector's own order and phases. */
+function eventSteps(run, s) {
+  const steps = [], objs = s.objs;
+  let phase = '', cause = '';
+  const step = (words, changes = [], extra = {}) => steps.push({ phase, words, changes, moves: [], edges: [], ...extra });
+  for (const { kind, value } of s.entries) {
+    const obj = objs[value];
+    if (kind === SCENE_PHASE) phase = run.mechanism_names[value];
+    else if (kind === SCENE_FREE_CAUSE) cause = run.mechanism_names[value];
+    else if (kind === SCENE_GREYED)
+      step(obj.label + ' is greyed: marked, and pushed to be scanned.', [[value, GREY]]);
+    else if (kind === SCENE_BLACKENED)
+      step(obj.label + ' is blackened: ' + (obj.fate === FATE_MOVED ? 'the scan has passed its copy, its children are copied.'
+        : 'everything it refers to is marked.'), [[value, BLACK]], { edges: s.hasRefs ? s.children[value].map(c => [value, c]) : [] });
+    else if (obj.fate === FATE_FREED) {
+      step(obj.label + ' (' + bytes(obj.size) + ') is freed' + (cause ? ': ' + (FREE_CAUSE_WORDS[cause] || cause) : '') + '.', [[value, FREED]]);
+      cause = '';
+    } else if (obj.to === obj.arena)
+      step(obj.label + ' slides from ' + hex(obj.offset) + ' to ' + hex(obj.newOffset) + '.', [], { moves: [value] });
+    else
+      step(obj.label + ' is copied to ' + run.arenas[obj.to].name + ' at ' + hex(obj.newOffset) + ', a forwarding pointer left behind.',
+        [], { moves: [value] });
+  }
+  const died = objs.filter(o => o.fate === FATE_DIED);
+  if (died.length) step('The ' + objects(died.length) + ' left in the emptied space die with it, at no cost.', died.map(o => [o.index, FREED]));
+  if (!steps.length) step('This collection freed and moved nothing.');
+  return steps;
+}
+
 /* Collection k of a run as a scene, or null when it has none. */
 function buildScene(run, k) {
   const gc = run.gcs[k];
@@ -133,8 +171,11 @@ function buildScene(run, k) {
   for (const root of roots) if (!marked.has(root.obj)) { marked.add(root.obj); markOrder.push(root.obj); }
   for (let i = 0; i < markOrder.length; i++)
     for (const c of children[markOrder[i]]) if (!marked.has(c)) { marked.add(c); parent.set(c, markOrder[i]); markOrder.push(c); }
-  const s = { k, objs, roots, refs, children, referrers, markOrder, parent, marked, order: gc.scene.order, hasRefs: !!gc.scene.refs };
-  s.steps = sceneSteps(run, s);
+  const entries = gc.scene.order.map(v => ({ kind: v >>> 28, value: v & 0x0fffffff }));
+  const s = { k, objs, roots, refs, children, referrers, markOrder, parent, marked, entries, hasRefs: !!gc.scene.refs,
+    order: entries.filter(e => e.kind === SCENE_MOVED_OR_FREED).map(e => e.value),
+    fromEvents: entries.some(e => e.kind !== SCENE_MOVED_OR_FREED) };
+  s.steps = s.fromEvents ? eventSteps(run, s) : sceneSteps(run, s);
   return s;
 }
 
@@ -149,6 +190,9 @@ function sceneFacts(run, s) {
     moved: s.objs.filter(o => o.fate === FATE_MOVED).map(o => [before(o), addressOf(run, o.to, o.newOffset)]).sort(),
     steps: s.steps.length,
     phases: [...new Set(s.steps.map(step => step.phase))],
+    from_events: s.fromEvents,
+    event_phases: [...new Set(s.entries.filter(e => e.kind === SCENE_PHASE).map(e => run.mechanism_names[e.value]))],
+    blackened: s.entries.filter(e => e.kind === SCENE_BLACKENED).map(e => before(s.objs[e.value])),
   };
 }
 
