@@ -5,10 +5,12 @@
  *   heapview [options] -o PAGE.html TRACE.jsonl...
  *   heapview [options] -o PAGE.html --run[=GC,GC...] -- [vmrun options] PROGRAM [ARGS]
  *
- * The first form reads traces the trace agent wrote (docs/trace-format.md);
- * the second runs vmrun (the one beside heapview, or --vmrun=PATH) with the
- * trace agent once per collector (all five unless named), with the same
- * options, and draws those runs.  The program's standard output is dropped.
+ * The first form reads traces the trace agent wrote (docs/trace-format.md),
+ * each with the heapdump agent's dumps if a file TRACE.dumps is beside
+ * TRACE.jsonl; the second runs vmrun (the one beside heapview, or
+ * --vmrun=PATH) with the trace and heapdump agents once per collector (all
+ * five unless named), with the same options, and draws those runs.  The
+ * program's standard output is dropped.
  *
  *   --tiles=N     tiles per arena strip (default 128)
  *   --objects=N   object detail kept per run, in objects (default 200000)
