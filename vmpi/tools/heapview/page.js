@@ -210,7 +210,7 @@ function lifeClasses(run) {
     .sort((x, y) => run.lives[y].allocated[0] - run.lives[x].allocated[0]).slice(0, 12);
 }
 
-function run_title(run, scene) {
+function sceneTitle(run, scene) {
   return run.collector + ' collection ' + (scene.k + 1) + ' of ' + run.gcs.length + ' (' + objects(scene.objs.length) + ')';
 }
 
@@ -371,7 +371,7 @@ class RunPanel {
       return;
     }
     const at = Math.min(this.page.sceneStep, scene.steps.length - 1), step = scene.steps[at];
-    this.events.textContent = run_title(this.run, scene) + ', step ' + (at + 1) + ' of ' + scene.steps.length +
+    this.events.textContent = sceneTitle(this.run, scene) + ', step ' + (at + 1) + ' of ' + scene.steps.length +
       (step.phase ? ' (' + step.phase + ')' : '') + ': ' + step.words;
     drawScene(this.sceneCanvas, this.run, scene, at);
   }
