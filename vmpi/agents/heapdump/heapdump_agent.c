@@ -33,8 +33,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../agent_common.h"
-#include "../common/grow.h"
+#include "common/agent_common.h"
+#include "common/grow.h"
 #include "vmpi.h"
 
 static VMPI_Interface *vmpi;
