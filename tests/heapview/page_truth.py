@@ -21,7 +21,8 @@ collections survived and by bytes allocated in their lives, live at the end.
 pixels: the points the page says it drew (a class's colour, the free
 colour) must have that colour in the screenshot; the free colour must be
 no class's; each arena strip's width, measured in the screenshot, must be
-in proportion to its arena's size.  A blank or recoloured page fails.
+in proportion to its arena's size; every run on screen must show live
+objects (before its first collection, the page's early snapshots).  A blank or recoloured page fails.
 Prints one line per failure and exits 1, or "ok: ..." and 0.
 """
 import html
@@ -288,6 +289,9 @@ def check_pixels(dom_path, png_path):
                 fail('%s: at (%d, %d) the screenshot has %s, the page drew %s there (%s)' %
                      (run['collector'], probe['x'], probe['y'], got, tuple(probe['rgb']), probe['kind']))
             counted[probe['kind']] += 1
+        # every run on screen shows its heap, before its first collection too
+        if strips and not any(p['kind'] == 'class' and inside(p) for p in run['probes']):
+            fail('%s: its strips show no live object' % run['collector'])
         if len(strips) > 1:  # each strip's measured width in proportion to its arena's size
             widest = max(strips, key=lambda a: run['arenas'][a]['span'])
             full = strips[widest][0]
