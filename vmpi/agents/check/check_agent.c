@@ -8,7 +8,7 @@
  *   gc=NAME         check against NAME's row of the mapping table instead of
  *                   the running collector's (GetCollectorName)
  *   methods=y       also enable METHOD_ENTRY/EXIT, to check their method IDs
- *   mechanism=n     do not enable gclab's mechanism events (rule 11; on by
+ *   mechanism=n     do not enable gclab's mechanism events (rule 12; on by
  *                   default, off with late=N)
  *   seed=S          seeds the random points below (default 0): the same
  *                   seed and the same run give the same points
@@ -36,7 +36,9 @@
  * is made with GC disabled (DisableGC, nested inside the event's own), as
  * JVMPI 1.2 section 1.4 asks of any call that takes object IDs.
  *
- * The rules live in check_rules.c (1-9, 11) and check_asked.c (10); this file
+ * The rules live in check_rules.c (1-9, 12), check_asked.c (10) and
+ * check_answers.c (11: GetThreadInfo and GetObjectMonitorUsage agree with
+ * THREAD_START and the monitor events, which it enables); this file
  * feeds them and reports.  At the first violation it prints
  *
  *     check: event #SEQ EVENTNAME: rule N: what is wrong
@@ -60,6 +62,7 @@
 
 #include "common/agent_common.h"
 #include "vmpi_random.h"
+#include "check_answers.h"
 #include "check_asked.h"
 #include "check_rules.h"
 #include "vmpi.h"
@@ -85,7 +88,7 @@ static uint64_t dumps;
  * catch-up's level-0 dump, while it runs. */
 static uint64_t entries_to_attach;
 static bool attached = true;
-/* mechanism=y (the default): gclab's mechanism events too (rule 11). */
+/* mechanism=y (the default): gclab's mechanism events too (rule 12). */
 static bool mechanism = true;
 static bool catching_up;
 static void **dump_ids;
@@ -272,6 +275,12 @@ static void check_event(const VMPI_Event *event) {
         fail(event, rule, check_rules_message(rules));
         return;
     }
+    char answer_problem[256];
+    rule = check_answers(vmpi, event, answer_problem, sizeof answer_problem);
+    if (rule) {
+        fail(event, rule, answer_problem);
+        return;
+    }
     if (attached && !requested && (code == VMPI_EVENT_OBJECT_ALLOC || code == VMPI_EVENT_METHOD_ENTRY) &&
         !check_rules_in_collection(rules))
         random_point(event, code);
@@ -380,6 +389,10 @@ VMPI_EXPORT int32_t VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved) {
             fprintf(stderr, "check: the VM cannot send %s\n", vmpi_event_name(code));
             return VMPI_ERR;
         }
+    }
+    for (size_t i = 0; i < sizeof check_answers_monitor_events / sizeof check_answers_monitor_events[0]; i++) {
+        check_asked_enable(&asked, check_answers_monitor_events[i], true);
+        vmpi->EnableEvent(check_answers_monitor_events[i], NULL);
     }
     methods_on = methods;
     for (int32_t code = VMPI_FIRST_GCLAB_EVENT; mechanism && code < VMPI_EVENT_CODE_LIMIT; code++) {

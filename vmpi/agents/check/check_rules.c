@@ -22,7 +22,7 @@
  *                 same collection
  *   refcount      one arena; frees, never moves, never deletes an arena
  *
- * Rule 11 is gclab's mechanism events (docs/mechanism-events.md): phases
+ * Rule 12 is gclab's mechanism events (docs/mechanism-events.md): phases
  * nest and close inside their collection, per-object events name defined
  * objects, a forwarding address is where the object's move then takes it,
  * a free's cause comes just before it and fits the row, and a reference
@@ -43,7 +43,7 @@
 #define GC_HEADROOM 1024
 /* The ARENA_NEW name of generational's old generation (gc/generational). */
 #define OLD_GENERATION_NAME "old"
-/* Rule 11: how deep phases nest, and the longest phase name kept. */
+/* Rule 12: how deep phases nest, and the longest phase name kept. */
 #define MAX_PHASE_DEPTH 8
 #define PHASE_NAME_BYTES 40
 
@@ -76,7 +76,7 @@ struct CheckRules {
     /* semispace: the direction of this collection's moves. */
     bool moved;
     int32_t moved_from, moved_to;
-    /* Rule 11, gclab's mechanism events.  The open phases, innermost last. */
+    /* Rule 12, gclab's mechanism events.  The open phases, innermost last. */
     char phases[MAX_PHASE_DEPTH][PHASE_NAME_BYTES];
     uint32_t phase_depth;
     /* This collection's OBJECT_FORWARDEDs not yet matched by their move:
@@ -339,10 +339,10 @@ static int object_free(CheckRules *r, const VMPI_Event *e) {
         return violate(r, 9, "generational empties its youngest arena (arena %" PRId32 ") with ARENA_DELETE, "
                              "but frees object %" PRIu64 " in it", known->arena_id, obj);
     if (r->cause_for && r->cause_for != obj)
-        return violate(r, 11, "object %" PRIu64 " is freed, but the OBJECT_FREE_CAUSE before it named object %" PRIu64,
+        return violate(r, 12, "object %" PRIu64 " is freed, but the OBJECT_FREE_CAUSE before it named object %" PRIu64,
                        obj, r->cause_for);
     if (r->expect_mechanism && !r->cause_for)
-        return violate(r, 11, "object %" PRIu64 " is freed without an OBJECT_FREE_CAUSE before it", obj);
+        return violate(r, 12, "object %" PRIu64 " is freed without an OBJECT_FREE_CAUSE before it", obj);
     r->cause_for = 0;
     r->live_bytes -= known->size;
     idmap_remove(&r->objects, known);
@@ -407,7 +407,7 @@ static int object_move(CheckRules *r, const VMPI_Event *e) {
     return 0;
 }
 
-/* ---- gclab's mechanism events (rule 11) ---------------------------------------------- */
+/* ---- gclab's mechanism events (rule 12) ---------------------------------------------- */
 
 static uint64_t forward_target(const IdEntry *forward) { return (uint64_t)forward->tag << 32 | forward->size; }
 
@@ -417,12 +417,12 @@ static int forwarding_matches(CheckRules *r, uint64_t obj, uint64_t new_obj) {
     IdEntry *forward = idmap_find(&r->forwards, obj);
     if (!forward) {
         if (r->expect_mechanism)
-            return violate(r, 11, "object %" PRIu64 " is moved without an OBJECT_FORWARDED giving its new address", obj);
+            return violate(r, 12, "object %" PRIu64 " is moved without an OBJECT_FORWARDED giving its new address", obj);
         return 0;
     }
     uint64_t target = forward_target(forward);
     if (target != new_obj)
-        return violate(r, 11, "object %" PRIu64 " is moved to %" PRIu64 ", but its OBJECT_FORWARDED said %" PRIu64,
+        return violate(r, 12, "object %" PRIu64 " is moved to %" PRIu64 ", but its OBJECT_FORWARDED said %" PRIu64,
                        obj, new_obj, target);
     r->forwards_to_move--; /* target != obj: a move keeps no address */
     idmap_remove(&r->forwards, forward);
@@ -435,7 +435,7 @@ static bool tracing_row(const CheckRules *r) {
 
 static int only_in_collection(CheckRules *r, int32_t code) {
     if (!r->in_gc)
-        return violate(r, 11, "%s outside a collection (allowed only between GC_START and GC_FINISH)",
+        return violate(r, 12, "%s outside a collection (allowed only between GC_START and GC_FINISH)",
                        vmpi_event_name(code));
     return 0;
 }
@@ -443,20 +443,20 @@ static int only_in_collection(CheckRules *r, int32_t code) {
 /* The defined object a mechanism event names, or NULL (a violation). */
 static IdEntry *named_object(CheckRules *r, int32_t code, const void *id) {
     IdEntry *known = id ? idmap_find(&r->objects, id_of(id)) : NULL;
-    if (!known) violate(r, 11, "%s names object %" PRIu64 ", which is not defined", vmpi_event_name(code), id_of(id));
+    if (!known) violate(r, 12, "%s names object %" PRIu64 ", which is not defined", vmpi_event_name(code), id_of(id));
     return known;
 }
 
 static int only_in_rows(CheckRules *r, int32_t code, bool allowed) {
-    if (!allowed) return violate(r, 11, "%s does not post %s (docs/mechanism-events.md)", row_name(r), vmpi_event_name(code));
+    if (!allowed) return violate(r, 12, "%s does not post %s (docs/mechanism-events.md)", row_name(r), vmpi_event_name(code));
     return 0;
 }
 
 static int phase_start(CheckRules *r, const VMPI_Event *e) {
     const char *name = e->u.gc_phase.phase_name;
     if (only_in_collection(r, VMPI_EVENT_GC_PHASE_START)) return r->violation;
-    if (!name || !*name) return violate(r, 11, "GC_PHASE_START has no phase_name");
-    if (r->phase_depth == MAX_PHASE_DEPTH) return violate(r, 11, "phases nest deeper than %d", MAX_PHASE_DEPTH);
+    if (!name || !*name) return violate(r, 12, "GC_PHASE_START has no phase_name");
+    if (r->phase_depth == MAX_PHASE_DEPTH) return violate(r, 12, "phases nest deeper than %d", MAX_PHASE_DEPTH);
     snprintf(r->phases[r->phase_depth++], PHASE_NAME_BYTES, "%s", name);
     return 0;
 }
@@ -464,11 +464,11 @@ static int phase_start(CheckRules *r, const VMPI_Event *e) {
 static int phase_end(CheckRules *r, const VMPI_Event *e) {
     const char *name = e->u.gc_phase.phase_name;
     if (only_in_collection(r, VMPI_EVENT_GC_PHASE_END)) return r->violation;
-    if (!name || !*name) return violate(r, 11, "GC_PHASE_END has no phase_name");
-    if (r->phase_depth == 0) return violate(r, 11, "GC_PHASE_END \"%s\" ends no open phase", name);
+    if (!name || !*name) return violate(r, 12, "GC_PHASE_END has no phase_name");
+    if (r->phase_depth == 0) return violate(r, 12, "GC_PHASE_END \"%s\" ends no open phase", name);
     const char *open = r->phases[r->phase_depth - 1];
     if (strncmp(open, name, PHASE_NAME_BYTES - 1) != 0)
-        return violate(r, 11, "GC_PHASE_END \"%s\" while \"%s\" is the innermost open phase", name, open);
+        return violate(r, 12, "GC_PHASE_END \"%s\" while \"%s\" is the innermost open phase", name, open);
     r->phase_depth--;
     return 0;
 }
@@ -487,9 +487,9 @@ static int object_forwarded(CheckRules *r, const VMPI_Event *e) {
     if (only_in_collection(r, code) || only_in_rows(r, code, moves)) return r->violation;
     if (!named_object(r, code, e->u.obj_forward.obj_id)) return r->violation;
     uint64_t obj = id_of(e->u.obj_forward.obj_id), target = id_of(e->u.obj_forward.new_obj_id);
-    if (!target) return violate(r, 11, "object %" PRIu64 " is forwarded to a NULL new_obj_id", obj);
+    if (!target) return violate(r, 12, "object %" PRIu64 " is forwarded to a NULL new_obj_id", obj);
     if (idmap_find(&r->forwards, obj))
-        return violate(r, 11, "object %" PRIu64 " is forwarded twice before it moved", obj);
+        return violate(r, 12, "object %" PRIu64 " is forwarded twice before it moved", obj);
     if (target == obj) return 0; /* it stays where it is: no move follows */
     if (!idmap_has_room(&r->forwards)) return out_of_memory(r);
     idmap_insert(&r->forwards, obj, 0, (uint32_t)target)->tag = (uint32_t)(target >> 32);
@@ -509,12 +509,12 @@ static int free_cause(CheckRules *r, const VMPI_Event *e) {
     uint64_t obj = known->id;
     const char *cause = e->u.free_cause.cause ? e->u.free_cause.cause : "";
     bool fits = r->row == CHECK_ROW_REFCOUNT ? refcount_cause(cause) : strcmp(cause, "unmarked") == 0;
-    if (!fits) return violate(r, 11, "%s does not free objects for the cause \"%s\"", row_name(r), cause);
+    if (!fits) return violate(r, 12, "%s does not free objects for the cause \"%s\"", row_name(r), cause);
     if (r->cause_for)
-        return violate(r, 11, "OBJECT_FREE_CAUSE of object %" PRIu64 " comes before the OBJECT_FREE of object %" PRIu64,
+        return violate(r, 12, "OBJECT_FREE_CAUSE of object %" PRIu64 " comes before the OBJECT_FREE of object %" PRIu64,
                        obj, r->cause_for);
     if (r->row == CHECK_ROW_REFCOUNT && known->tag != 0)
-        return violate(r, 11, "object %" PRIu64 " is freed (%s) with a reference count of %" PRIu32, obj, cause,
+        return violate(r, 12, "object %" PRIu64 " is freed (%s) with a reference count of %" PRIu32, obj, cause,
                        known->tag);
     r->cause_for = obj;
     return 0;
@@ -529,7 +529,7 @@ static int refcount_change(CheckRules *r, const VMPI_Event *e) {
     if (!known) return r->violation;
     int64_t count = e->u.refcount_change.count, before = known->tag;
     if (count < 0 || (count != before + 1 && count != before - 1))
-        return violate(r, 11, "object %" PRIu64 "'s reference count goes from %" PRId64 " to %" PRId64
+        return violate(r, 12, "object %" PRIu64 "'s reference count goes from %" PRId64 " to %" PRId64
                               " (it changes by one at a time)", known->id, before, count);
     known->tag = (uint32_t)count;
     return 0;
@@ -545,14 +545,14 @@ static int remembered(CheckRules *r, const VMPI_Event *e) {
  * its move. */
 static int mechanism_settled(CheckRules *r) {
     if (r->phase_depth)
-        return violate(r, 11, "GC_FINISH while phase \"%s\" is open", r->phases[r->phase_depth - 1]);
+        return violate(r, 12, "GC_FINISH while phase \"%s\" is open", r->phases[r->phase_depth - 1]);
     if (r->cause_for)
-        return violate(r, 11, "the OBJECT_FREE_CAUSE of object %" PRIu64 " had no OBJECT_FREE", r->cause_for);
+        return violate(r, 12, "the OBJECT_FREE_CAUSE of object %" PRIu64 " had no OBJECT_FREE", r->cause_for);
     if (r->forwards_to_move) {
         for (size_t i = 0; i < r->forwards.capacity; i++) {
             const IdEntry *forward = &r->forwards.slots[i];
             if (forward->id)
-                return violate(r, 11, "object %" PRIu64 " was forwarded to %" PRIu64 " but never moved", forward->id,
+                return violate(r, 12, "object %" PRIu64 " was forwarded to %" PRIu64 " but never moved", forward->id,
                                forward_target(forward));
         }
     }
