@@ -36,6 +36,8 @@
 #     VisualVM says OQL is unsupported: its engine needs a JavaScript
 #     engine (Nashorn or GraalJS) that Debian 12's JDK does not have
 #     (docs/hprof.md, "Read by VisualVM").
+# Under marksweep, every line of the excerpt of ReadHeap's output in
+# docs/hprof.md ("Read by VisualVM") must be one of its lines.
 # Nothing is skipped: without java or the jars the case fails
 # (.ci/install-deps installs them).
 set -u
@@ -155,6 +157,15 @@ for gc in "$@"; do
     [ "$(grep '^asked ' read)" = "asked $(sed -n 's/^total //p' read)" ] ||
         complain "$gc: VisualVM answered for $(grep '^asked ' read) objects, not all $(grep '^total ' read)"
     check_retained_and_roots "$gc"
+    if [ "$gc" = marksweep ]; then
+        awk '/^Here is part of what `ReadHeap` prints/ { on = 1; next }
+             on && /^    / { sub(/^    /, ""); print }
+             on && /^#/ { exit }' "$here/../../../docs/hprof.md" > excerpt
+        [ -s excerpt ] || complain "no excerpt of ReadHeap's output in docs/hprof.md"
+        while IFS= read -r line; do
+            grep -qxF "$line" read || complain "docs/hprof.md shows '$line', which ReadHeap does not print"
+        done < excerpt
+    fi
     oql_read=$(grep '^oql ' read)
     [ "$oql_read" = "$oql_expected" ] || [ "$oql_read" = "oql unsupported" ] ||
         complain "$gc: '$oql' gave '$oql_read', not '$oql_expected'"

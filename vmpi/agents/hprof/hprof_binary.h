@@ -35,7 +35,17 @@
  *   - gclab has no superclasses: every class and array class has the
  *     superclass java.lang.Object, a class of no fields that hprof adds
  *     (its ID, 1, is odd, so no object of the VM's, all 8-byte aligned,
- *     has it).
+ *     has it), of instance size 16, gclab's object header, so that a
+ *     reader sizes an instance by its class dump's instance size, the
+ *     VM's (16 bytes and an 8-byte slot per field).
+ *   - hprof adds, with odd IDs below 4096, what Java heap readers expect
+ *     of a JVM's dump: java.lang.Class, java.lang.ref.Reference and its
+ *     four kinds (no instances), and java.lang.System, whose static props
+ *     is a java.util.Properties of java.lang.Strings: java.vm.name
+ *     "gclab", java.vm.version, java.vm.info (the collector),
+ *     sun.arch.data.model "64", os.name/version/arch (uname), which
+ *     VisualVM reads for its summary and object sizes.  Each class is a
+ *     ROOT STICKY CLASS; the objects are written in every heap dump.
  *   - a String keeps its name, "String", and has java.lang.String's shape
  *     (as JDK 8 has it): one field, `value`, a char[] of the string's UTF-16
  *     code units, decoded from the UTF-8 bytes the VM's dump gives
