@@ -11,7 +11,7 @@
 #include <sys/utsname.h>
 #include <time.h>
 
-#include "../common/grow.h"
+#include "common/grow.h"
 #include "hprof_reader.h"
 
 /* Record tags and heap dump sub-record tags (the HPROF agent manual,
