@@ -168,7 +168,7 @@ set(bad_args ${agents}/libbad_args.so)
 set(hello_out ${CMAKE_SOURCE_DIR}/examples/hello.expected)
 foreach(misuse
     "getenv_null@GetEnv: penv is NULL"
-    "getenv_version@GetEnv: version is not VMPI_VERSION_1"
+    "getenv_version@GetEnv: version is not VMPI_VERSION_1, a later JVMPI version or a JNI version"
     "call_trace_null@GetCallTrace: trace is NULL"
     "call_trace_null_frames@GetCallTrace: trace->frames is NULL"
     "call_trace_negative_depth@GetCallTrace: depth is negative"

@@ -95,7 +95,22 @@ static bool add_agent(RunOptions *o, const char *spec, bool is_path, const char 
     AgentSpec *grown = realloc(o->agents, (o->num_agents + 1) * sizeof *grown);
     if (!grown) return fail(err, errsize, "out of memory");
     o->agents = grown;
-    o->agents[o->num_agents++] = (AgentSpec){.spec = spec, .is_path = is_path};
+    char *copy = strdup(spec);
+    if (!copy) return fail(err, errsize, "out of memory");
+    o->agents[o->num_agents++] = (AgentSpec){.spec = copy, .is_path = is_path};
+    return true;
+}
+
+/* JVMPI 1.2 section 1.1: -Xrun<name>[:options] loads lib<name>.so as
+ * -agentlib:<name>=<options> does. */
+static bool add_xrun_agent(RunOptions *o, const char *spec, char *err, size_t errsize) {
+    size_t name_len = strcspn(spec, ":");
+    if (name_len == 0) return fail(err, errsize, "-Xrun needs an agent name: -Xrun<name>[:options]");
+    if (memchr(spec, '=', name_len))
+        return fail(err, errsize, "-Xrun takes <name>[:options], not '%.*s'", (int)name_len, spec);
+    if (!add_agent(o, spec, false, "-Xrun", err, errsize)) return false;
+    char *copy = o->agents[o->num_agents - 1].spec;
+    if (copy[name_len] == ':') copy[name_len] = '=';
     return true;
 }
 
@@ -115,6 +130,7 @@ static bool parse_option(const char *arg, RunOptions *o, HeapOptionsGiven *heap_
 
     if (strncmp(arg, "-agentlib:", 10) == 0) return add_agent(o, arg + 10, false, "-agentlib:", err, errsize);
     if (strncmp(arg, "-agentpath:", 11) == 0) return add_agent(o, arg + 11, true, "-agentpath:", err, errsize);
+    if (strncmp(arg, "-Xrun", 5) == 0) return add_xrun_agent(o, arg + 5, err, errsize);
 
     /* Flags without a value. */
     const struct {
@@ -192,6 +208,7 @@ bool vm_parse_command_line(int argc, char **argv, RunOptions *o, char *err, size
 }
 
 void run_options_free(RunOptions *o) {
+    for (size_t i = 0; i < o->num_agents; i++) free(o->agents[i].spec);
     free(o->agents);
     o->agents = NULL;
     o->num_agents = 0;
@@ -230,8 +247,11 @@ void vm_print_usage(FILE *out) {
             "  --verify-heap        verify the heap before and after every collection\n"
             "\n"
             "Profiling (VMPI):\n"
-            "  -agentlib:NAME[=OPTS]   load a bundled or installed agent (hprof, trace, check)\n"
+            "  -agentlib:NAME[=OPTS]   load a bundled or installed agent (hprof, trace,\n"
+            "                       check, gcstats)\n"
             "  -agentpath:PATH[=OPTS]  load an agent from a path\n"
+            "  -XrunNAME[:OPTS]     JVMPI's spelling of -agentlib:NAME=OPTS; an agent\n"
+            "                       written for JVMPI exports JVM_OnLoad (jvmpi.h)\n"
             "  --vmpi-strict        an agent that breaks the agent contract (a bad\n"
             "                       argument, a call in the wrong mode, malloc in a\n"
             "                       collection, ...) ends the VM (status 1)\n"
