@@ -26,10 +26,10 @@
  * (tests/cli/event_census.sh proves each accepted event is posted).
  * HEAP_DUMP, MONITOR_DUMP and OBJECT_DUMP are only ever requested (JVMPI
  * 1.2, EnableEvent).  CLASS_LOAD_HOOK is accepted only until the VM is
- * made, in VMPI_OnLoad.  Never posted: COMPILED_METHOD_* (no JIT),
- * CLASS_UNLOAD (classes live as long as the program), JNI_* and
- * MONITOR_CONTENDED_* / MONITOR_WAIT* (no natives, no language monitors,
- * one VM thread). */
+ * made, in VMPI_OnLoad.  Never posted: COMPILED_METHOD_* (gclab compiles
+ * no method) and CLASS_UNLOAD (classes live as long as the program).  The
+ * JNI_* events follow natives' global references, MONITOR_* the language's
+ * monitors, and MONITOR_WAIT/WAITED also sleeps, with no object. */
 static bool can_enable(int32_t code) {
     switch (code) {
     case VMPI_EVENT_METHOD_ENTRY:

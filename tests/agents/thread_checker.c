@@ -9,7 +9,7 @@
  *
  *   thread_checker: threads: starts=S ends=S named=S groups=S parents=P objects=S main_object=yes
  *   thread_checker: contended: enter/entered pairs ok, exits=yes, entrant waits=yes
- *   thread_checker: waits: timed=yes untimed=yes status=yes
+ *   thread_checker: waits: timed=yes untimed=yes status=yes sleeps=1 (0 wrong)
  *   thread_checker: interrupt: woken early=yes, bit while set=yes, cleared=yes
  *   thread_checker: traces: every other thread's trace has frames
  *   thread_checker: cpu: the idle thread used less CPU than main
@@ -41,6 +41,7 @@ typedef struct Seen {
     bool ended;
     VMPI_ObjectID entering;   /* between CONTENDED_ENTER and _ENTERED */
     VMPI_ObjectID waiting;    /* between MONITOR_WAIT and MONITOR_WAITED */
+    bool sleeping;            /* between MONITOR_WAIT and MONITOR_WAITED of no object */
     int64_t wait_timeout;
     int64_t cpu;              /* GetCurrentThreadCpuTime at its last event */
     atomic_long allocations;
@@ -54,6 +55,7 @@ static atomic_uintptr_t spinner_env, allocator_index_plus_1;
 static int starts, ends, named, groups, parents, objects;
 static int pair_errors, entered, exits, exits_without_entrant;
 static bool timed_wait_ok, untimed_wait_ok;
+static int sleeps_ok, sleep_errors; /* the idle thread's sleep(5): MONITOR_WAIT/WAITED of NULL */
 static int status_errors, trace_errors;
 static bool seen_condvar_wait, seen_monitor_wait;
 static int cpu_checked = -1; /* 1 ok, 0 failed, -1 never checked */
@@ -325,11 +327,18 @@ static void monitor_event(const VMPI_Event *event, Seen *self) {
         break;
     }
     case VMPI_EVENT_MONITOR_WAIT:
-        if (!event->u.monitor_wait.object) pair_errors++;
+        if (self->waiting || self->sleeping) pair_errors++;
+        self->sleeping = !event->u.monitor_wait.object; /* JVMPI 1.2: NULL is Thread.sleep */
         self->waiting = event->u.monitor_wait.object;
         self->wait_timeout = event->u.monitor_wait.timeout;
         break;
     case VMPI_EVENT_MONITOR_WAITED:
+        if (self->sleeping) {
+            if (!event->u.monitor_wait.object && event->u.monitor_wait.timeout >= self->wait_timeout) sleeps_ok++;
+            else sleep_errors++;
+            self->sleeping = false;
+            break;
+        }
         if (strcmp(self->name, "interruptee") == 0) check_interruptee(self, event->u.monitor_wait.timeout);
         if (self->waiting != event->u.monitor_wait.object) {
             pair_errors++;
@@ -393,8 +402,9 @@ static void report(void) {
     else
         fprintf(stderr, "thread_checker: contended: %d pair errors, %d entered, %d exits, %d without an entrant\n",
                 pair_errors, entered, exits, exits_without_entrant);
-    fprintf(stderr, "thread_checker: waits: timed=%s untimed=%s status=%s\n", timed_wait_ok ? "yes" : "no",
-            untimed_wait_ok ? "yes" : "no", !status_errors && seen_condvar_wait && seen_monitor_wait ? "yes" : "no");
+    fprintf(stderr, "thread_checker: waits: timed=%s untimed=%s status=%s sleeps=%d (%d wrong)\n",
+            timed_wait_ok ? "yes" : "no", untimed_wait_ok ? "yes" : "no",
+            !status_errors && seen_condvar_wait && seen_monitor_wait ? "yes" : "no", sleeps_ok, sleep_errors);
     fprintf(stderr, "thread_checker: interrupt: woken early=%s, bit while set=%s, cleared=%s\n", yes_no(woken_early),
             yes_no(bit_while_set), yes_no(bit_cleared));
     if (trace_errors) fprintf(stderr, "thread_checker: traces: %d traces without frames\n", trace_errors);

@@ -836,9 +836,15 @@ static void handle_event(const VMPI_Event *event) {
         hprof_monitor_read_dump(&monitors, event, trace_index, thread_number, live_thread_number, object_class_name);
         break;
     case VMPI_EVENT_MONITOR_CONTENDED_ENTER:
-    case VMPI_EVENT_MONITOR_WAIT: hprof_monitor_contended_enter(); break;
+    /* A NULL object is a sleep (JVMPI 1.2, MONITOR_WAIT), no monitor's: hprof
+     * charges monitors their waits, not threads their sleeps. */
+    case VMPI_EVENT_MONITOR_WAIT:
+        if (event->u.monitor_wait.object) hprof_monitor_contended_enter();
+        break;
     case VMPI_EVENT_MONITOR_CONTENDED_ENTERED: java_monitor_waited(event, event->u.monitor.object); break;
-    case VMPI_EVENT_MONITOR_WAITED: java_monitor_waited(event, event->u.monitor_wait.object); break;
+    case VMPI_EVENT_MONITOR_WAITED:
+        if (event->u.monitor_wait.object) java_monitor_waited(event, event->u.monitor_wait.object);
+        break;
     case VMPI_EVENT_DATA_RESET_REQUEST: reset_counts(event->env_id); break;
     case VMPI_EVENT_JVM_INIT_DONE:
         if (opts.cpu_samples && !hprof_sampler_start(&sampler)) {
