@@ -203,6 +203,9 @@ void vmpi_run_gc_shutting_down(bool shutting_down);
 /* Whether `env` names one of the attached VM's threads (any pointer may be
  * given: it is looked up, never followed). */
 bool vmpi_is_thread(VMPI_ThreadID env);
+/* The live thread that `thread_or_object` names, as its thread object's
+ * ID (JVMPI's RequestEvent(THREAD_START)) or as its own ID; else NULL. */
+VMPI_ThreadID vmpi_thread_named_by(const void *thread_or_object);
 /* The same, true at once when `env` is `current`, the calling thread's
  * (vmpi_current_env): the check GetCallTrace makes at every allocation. */
 bool vmpi_is_thread_or_current(VMPI_ThreadID env, VMPI_ThreadID current);

@@ -249,7 +249,9 @@ int32_t vmpi_guarded_request_event(VmpiAgent *agent, int32_t code, void *arg) {
         if (!is_class(arg)) problem = arg ? "arg is not a class ID" : "arg (class ID) is NULL";
         break;
     case VMPI_EVENT_THREAD_START:
-        if (!vmpi_is_thread(arg)) problem = arg ? "arg is not a live thread" : "arg (thread) is NULL";
+        if (!vmpi_thread_named_by(arg))
+            problem = arg ? "arg is neither a live thread's object nor a live thread" : "arg (thread object) is NULL";
+        else if (!vmpi_is_thread(arg)) check_object_id_stable(agent); /* an object ID */
         break;
     case VMPI_EVENT_OBJECT_ALLOC:
     case VMPI_EVENT_OBJECT_DUMP: {
