@@ -918,12 +918,24 @@ static void control(const HprofCommand *command, VMPI_ThreadID env) {
     }
 }
 
+/* format=b over net=: the profile is the binary stream, and the answers
+ * below are text, so only the commands that answer nothing are served;
+ * the others are skipped, with one word each time. */
+static bool answers_in_text(const HprofCommand *command) {
+    return command->tag != HPROF_CMD_EXIT && command->tag != HPROF_CMD_CONTROL;
+}
+
 /* One command, under the lock, its answer flushed to the front end.
  * Returns whether it asks the VM to exit. */
 static bool serve_command(const HprofCommand *command, VMPI_ThreadID env) {
+    if (opts.binary && answers_in_text(command)) {
+        fprintf(stderr, "hprof: command 0x%02x skipped: format=b has no answer for it on the socket\n",
+                (unsigned)command->tag);
+        return false;
+    }
     char date[64];
     date_now(date);
-    write_header(date);
+    if (!opts.binary) write_header(date);
     switch (command->tag) {
     case HPROF_CMD_DUMP_HEAP:
         write_new_threads();
@@ -964,7 +976,7 @@ static bool serve_command(const HprofCommand *command, VMPI_ThreadID env) {
 static void serve_commands(VMPI_ThreadID env) {
     HprofCommand command;
     while (!exit_requested && !closed && hprof_net_next_command(&command)) {
-        if (command.tag == HPROF_CMD_DUMP_HEAP) request_heap_dump();
+        if (command.tag == HPROF_CMD_DUMP_HEAP && !opts.binary) request_heap_dump();
         vmpi->RawMonitorEnter(lock.monitor);
         drain_batches();
         exit_requested = serve_command(&command, env);
