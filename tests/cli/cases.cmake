@@ -68,6 +68,35 @@ case(cli/agent/onload_fails 1 - "VMPI_OnLoad failed"
      ${VMRUN} -agentpath:${agents}/libfailing_onload.so ${hello})
 case(cli/agent/no_entry_point 1 - "no VMPI_OnLoad"
      ${VMRUN} -agentpath:${agents}/libno_entry_point.so ${hello})
+set(hello_expected ${CMAKE_SOURCE_DIR}/examples/hello.expected)
+# JVMPI's way (docs/jvmpi.md): -Xrun<name>[:options] is -agentlib:<name>=<options>,
+# and a library exporting JVM_OnLoad gets a JavaVM.
+case(cli/agent/xrun/bundled 0 ${hello_expected} "^check: ok: " ${VMRUN} -Xruncheck:gc=generational ${hello})
+case(cli/agent/xrun/jvm_onload 0 ${hello_expected} "^heapsites: rank@@^heapsites: GC_FINISH agreed at every collection \\(0\\)"
+     env LD_LIBRARY_PATH=${agents} ${VMRUN} -Xrunheapsites:top=3 ${hello})
+case(cli/agent/xrun/agentpath 0 ${hello_expected} "^tracer: GetEnv\\(JNI_VERSION_1_2\\) gave each thread its events' env_id$"
+     ${VMRUN} -agentpath:${agents}/libtracer.so=file=tracer.txt ${hello})
+case(cli/agent/xrun/jvm_onload_fails 1 - "^heapsites: the only option is top=N \\(N > 0\\), not 'bogus'$@@agent 'heapsites': JVM_OnLoad failed \\(returned -1\\)$"
+     env LD_LIBRARY_PATH=${agents} ${VMRUN} -Xrunheapsites:bogus ${hello})
+case(cli/agent/xrun/no_name 2 - "^vmrun: -Xrun needs an agent name: -Xrun<name>\\[:options\\]$" ${VMRUN} -Xrun ${hello})
+case(cli/agent/xrun/equals 2 - "^vmrun: -Xrun takes <name>\\[:options\\], not 'check=x'$" ${VMRUN} -Xruncheck=x:y ${hello})
+case(cli/agent/xrun/not_found 1 - "agent 'nosuch'.*not found" ${VMRUN} -Xrunnosuch:a=b ${hello})
+
+# Options of one collector given to another run, with a warning naming both.
+foreach(ignored
+    "marksweep@--young=64k@--young \\(-Xmn\\) applies to --gc=generational only, not --gc=marksweep: ignored"
+    "semispace@-Xmn64k@--young \\(-Xmn\\) applies to --gc=generational only, not --gc=semispace: ignored"
+    "refcount@--tenure=3@--tenure applies to --gc=generational only, not --gc=refcount: ignored"
+    "generational@--rc-cycles=off@--rc-cycles applies to --gc=refcount only, not --gc=generational: ignored")
+  string(REPLACE "@" ";" parts "${ignored}")
+  list(GET parts 0 gc)
+  list(GET parts 1 option)
+  list(GET parts 2 message)
+  string(REGEX REPLACE "[^a-z0-9]+" "_" id "${option}")
+  case(cli/options/ignored/${gc}${id} 0 ${hello_expected} "^vmrun: warning: ${message}$" ${VMRUN} --gc=${gc} ${option} ${hello})
+endforeach()
+case(cli/options/ignored/none_where_they_apply 0 ${hello_expected} "" ${VMRUN} --gc=generational --young=64k --tenure=3 ${hello})
+case(cli/options/ignored/none_for_refcount 0 ${hello_expected} "" ${VMRUN} --gc=refcount --rc-cycles=off ${hello})
 
 # ---- runtime errors: message, stack trace with methods and lines, status 1 -----
 case(cli/runtime/null_reference 1 - "^error: null reference@@at null_reference\\.sum \\(null_reference\\.gcl:9\\)@@at null_reference\\.main \\(null_reference\\.gcl:17\\)"

@@ -114,9 +114,15 @@ static bool add_xrun_agent(RunOptions *o, const char *spec, char *err, size_t er
     return true;
 }
 
+/* The options of one collector that were given (beside HeapOptionsGiven's
+ * --young), so that giving one to another collector can be warned about. */
+typedef struct CollectorOptionsGiven {
+    bool tenure, rc_cycles;
+} CollectorOptionsGiven;
+
 /* One option; false with a message if it is bad or unknown. */
-static bool parse_option(const char *arg, RunOptions *o, HeapOptionsGiven *heap_given, char *err,
-                         size_t errsize) {
+static bool parse_option(const char *arg, RunOptions *o, HeapOptionsGiven *heap_given,
+                         CollectorOptionsGiven *collector_given, char *err, size_t errsize) {
     GcConfig *gc = &o->vm.gc;
     bool matched = false;
     const char *value;
@@ -164,12 +170,14 @@ static bool parse_option(const char *arg, RunOptions *o, HeapOptionsGiven *heap_
             return fail(err, errsize, "invalid --tenure=%s (a number of collections, 0 to %u)", value,
                         VM_MAX_TENURE_AGE);
         gc->tenure_age = (uint32_t)age;
+        collector_given->tenure = true;
         return true;
     }
     if ((value = option_value(arg, "--rc-cycles", &matched))) {
         if (strcmp(value, "on") == 0) gc->rc_cycles = true;
         else if (strcmp(value, "off") == 0) gc->rc_cycles = false;
         else return fail(err, errsize, "invalid --rc-cycles=%s (on or off)", value);
+        collector_given->rc_cycles = true;
         return true;
     }
     if ((value = option_value(arg, "--seed", &matched))) {
@@ -182,6 +190,14 @@ static bool parse_option(const char *arg, RunOptions *o, HeapOptionsGiven *heap_
     return fail(err, errsize, "unknown option '%s' (try --help)", arg);
 }
 
+/* An option that only `collector` reads, given with another: it would be
+ * ignored without a word, so say so (the run goes on). */
+static void warn_if_ignored(const char *option, bool given, const char *collector, const char *gc_name) {
+    if (given && strcmp(gc_name, collector) != 0)
+        fprintf(stderr, "vmrun: warning: %s applies to --gc=%s only, not --gc=%s: ignored\n", option, collector,
+                gc_name);
+}
+
 bool vm_parse_command_line(int argc, char **argv, RunOptions *o, char *err, size_t errsize) {
     *o = (RunOptions){0};
     o->vm.gc_name = GC_DEFAULT_COLLECTOR;
@@ -189,6 +205,7 @@ bool vm_parse_command_line(int argc, char **argv, RunOptions *o, char *err, size
     o->vm.gc.tenure_age = VM_DEFAULT_TENURE_AGE;
     o->vm.gc.rc_cycles = true;
     HeapOptionsGiven heap_given = {0};
+    CollectorOptionsGiven collector_given = {0};
 
     int i = 1;
     for (; i < argc && argv[i][0] == '-' && argv[i][1] != '\0'; i++) {
@@ -196,9 +213,12 @@ bool vm_parse_command_line(int argc, char **argv, RunOptions *o, char *err, size
             i++;
             break;
         }
-        if (!parse_option(argv[i], o, &heap_given, err, errsize)) return false;
+        if (!parse_option(argv[i], o, &heap_given, &collector_given, err, errsize)) return false;
     }
     if (o->help || o->version) return true;
+    warn_if_ignored("--young (-Xmn)", heap_given.young, "generational", o->vm.gc_name);
+    warn_if_ignored("--tenure", collector_given.tenure, "generational", o->vm.gc_name);
+    warn_if_ignored("--rc-cycles", collector_given.rc_cycles, "refcount", o->vm.gc_name);
     if (i >= argc) return fail(err, errsize, "no program given (usage: vmrun [options] PROG.bc|SOURCE [args]; try --help)");
     o->program_path = argv[i];
     o->program_argc = argc - i - 1;
