@@ -387,6 +387,12 @@ static int32_t guarded_create_system_thread(char *name, int32_t priority, void (
         refuse(NULL, "f is NULL");
         return VMPI_ERR;
     }
+    /* JVMPI 1.2: JVMPI_MINIMUM_PRIORITY (1) to JVMPI_MAXIMUM_PRIORITY (10);
+     * VMPI's agents have always passed 0, the normal priority. */
+    if (priority < 0 || priority > JVMPI_MAXIMUM_PRIORITY) {
+        refuse(NULL, "priority is not a JVMPI priority (1 to 10, or 0 for normal)");
+        return VMPI_ERR;
+    }
     Gc *gc = vmpi_gc();
     if (vmpi_strict && !vmpi_jvm_init_done)
         vmpi_breach(VMPI_RULE_SYSTEM_THREAD, NULL, "called before JVM_INIT_DONE");

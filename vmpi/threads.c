@@ -356,7 +356,9 @@ bool vmpi_system_threads_returned(int timeout_ms) {
 /* JVMPI 1.2 CreateSystemThread: a daemon thread running f(NULL).  Refused
  * while GC is disabled (JVMPI 1.2 section 1.5 forbids the call then).  The
  * thread is no VM thread: it gets no THREAD_START and runs no bytecode.
- * Priorities are not supported and ignored. */
+ * The priority, one of JVMPI's (guard.c checks it), is not applied, as
+ * JDK's VMs on Linux do not apply Java priorities by default: every thread
+ * is scheduled alike. */
 int32_t vmpi_create_system_thread(char *name, int32_t priority, void (*f)(void *)) {
     (void)name;
     (void)priority;

@@ -210,6 +210,7 @@ foreach(misuse
     "monitor_not_owner@RawMonitorExit: the calling thread does not own lock_id"
     "thread_list_negative@SuspendThreadList: count is negative"
     "system_thread_null@CreateSystemThread: f is NULL"
+    "system_thread_priority@CreateSystemThread: priority is not a JVMPI priority \\(1 to 10, or 0 for normal\\)"
     "thread_garbage@GetThreadStatus: env is not a live thread")
   string(REPLACE "@" ";" misuse "${misuse}")
   list(GET misuse 0 option)
