@@ -17,7 +17,7 @@
  */
 #include <stddef.h>
 
-#include "vmpi/dispatch.h"
+#include "vmpi/runtime/dispatch.h"
 #include "vmpi/jvmpi.h"
 
 const struct JNIInvokeInterface_ vmpi_java_vm_table = {.GetEnv = vmpi_guarded_java_vm_get_env};
