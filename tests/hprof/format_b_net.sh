@@ -26,6 +26,12 @@ import os
 os.rename(f"{work}/port.tmp", f"{work}/port")
 server.settimeout(60)
 conn, _ = server.accept()
+# The commands once the program has its 1000 Nodes: it says "ready".
+import time
+for _ in range(600):
+    if os.path.exists(f"{work}/net.out") and "ready" in open(f"{work}/net.out").read():
+        break
+    time.sleep(0.1)
 conn.sendall(struct.pack(">BII", 0x04, 1, 0) + struct.pack(">BII", 0x05, 2, 0) + bytes([0xFF]))
 with open(f"{work}/stream.hprof", "wb") as out:
     while chunk := conn.recv(65536):
@@ -36,7 +42,7 @@ for _ in $(seq 100); do [ -e "$work/port" ] && break; sleep 0.1; done
 [ -e "$work/port" ] || { echo "FAIL: the listener did not start"; exit 1; }
 port=$(cat "$work/port")
 
-"$vmrun" --seed=1 -agentlib:hprof=heap=all,format=b,net=127.0.0.1:$port "$program" >/dev/null 2>"$work/net.err" ||
+"$vmrun" --seed=1 -agentlib:hprof=heap=all,format=b,net=127.0.0.1:$port "$program" >"$work/net.out" 2>"$work/net.err" ||
     { cat "$work/net.err"; echo "FAIL: vmrun with net= failed"; exit 1; }
 wait $listener || { echo "FAIL: the listener failed"; exit 1; }
 grep -q '^hprof: command 0x04 skipped: format=b has no answer for it on the socket$' "$work/net.err" ||
