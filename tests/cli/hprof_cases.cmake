@@ -158,14 +158,19 @@ case(cli/hprof/monitor_sections 0 - ""
 # format=b (vmpi/agents/hprof/hprof_binary.h).  VisualVM's heap library, from
 # Debian's visualvm (.ci/install-deps installs it and a JDK), reads the dump
 # hprof writes under every collector: the classes and instance counts are
-# the VM's heap walk, and values read back are the program's
-# (tests/hprof/visualvm/visualvm_read.sh).
+# the VM's heap walk, values read back are the program's, and every size,
+# retained size and GC root path VisualVM's views ask for is answered, and
+# is the VM's (tests/hprof/visualvm/visualvm_read.sh).
 set(visualvm_heap_jar /usr/share/visualvm/visualvm/modules/org-graalvm-visualvm-lib-jfluid-heap.jar
     CACHE FILEPATH "VisualVM's heap library (dpkg -L visualvm | grep jfluid-heap)")
 set(visualvm_tests ${CMAKE_CURRENT_SOURCE_DIR}/hprof/visualvm)
 case(cli/hprof/format_b_read_by_visualvm 0 - ""
      sh ${visualvm_tests}/visualvm_read.sh ${VMRUN} ${visualvm_heap_jar} ${visualvm_tests}/shapes.gcl
         ${GCLAB_COLLECTORS})
+# The real VisualVM, under Xvfb, opens a dump's summary and classes view and
+# computes retained sizes without an exception (tests/hprof/visualvm/visualvm_gui.sh).
+case(cli/hprof/format_b_in_visualvm 0 - ""
+     sh ${visualvm_tests}/visualvm_gui.sh ${VMRUN} ${visualvm_tests}/shapes.gcl)
 # The manual's default name for format=b is java.hprof, and it starts with
 # the 1.0.2 header, and no java.hprof.txt appears.
 case(cli/hprof/format_b_default_file 0 - "the VM's heap agrees"

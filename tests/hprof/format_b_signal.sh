@@ -40,7 +40,8 @@ else
     thread_objects=$(sed -n 's/^thread_objects //p' records)
     for objects in $(sed -n 's/^heap_dump //p' records); do
         dump_threads=$(echo "$thread_objects" | sed -n "$((dump + 1))p")
-        if ! java --class-path "$jar" "$here/visualvm/ReadHeap.java" java.hprof $dump > read 2>> err; then
+        if ! java --class-path "$jar:$(dirname "$jar")/org-graalvm-visualvm-lib-profiler-oql.jar" \
+                "$here/visualvm/ReadHeap.java" java.hprof $dump > read 2>> err; then
             complain "VisualVM could not read dump $dump"
         elif ! grep -q "^dumps $dumps$" read || ! grep -q "^total $objects$" read; then
             complain "VisualVM reads dump $dump as $(grep '^dumps' read), $(grep '^total' read); expected $dumps dumps, $objects objects"

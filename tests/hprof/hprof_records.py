@@ -5,7 +5,9 @@ sub-record by sub-record, and prints what it holds, one fact a line:
 
     records TAG COUNT          how many records of each tag (hex)
     heap_dump OBJECTS          per HEAP DUMP (segments up to HEAP DUMP END):
-                               its instance and array dumps
+                               its instance and array dumps, but hprof's
+                               own (odd IDs below 4096: java.lang.System's
+                               props, hprof_binary.h)
     thread_objects N           per HEAP DUMP: its ROOT THREAD OBJECTs
     summary LIVE_OBJECTS LIVE_BYTES  per HEAP SUMMARY
     sites LISTED LIVE_OBJECTS  per ALLOC SITES: sites listed and the live
@@ -127,6 +129,11 @@ def main(path):
     print("\n".join(facts))
 
 
+def is_hprofs(object_id):
+    """An object hprof adds (hprof_binary.h); the VM's IDs are addresses."""
+    return object_id < 4096 and object_id % 2 == 1
+
+
 class Dump:
     """One heap dump's objects and classes, and the references to check."""
 
@@ -215,7 +222,8 @@ def walk_segment(data, at, end, id_size, id_fmt, used_traces, dump):
                 if element not in SIZES or element == 2:
                     fail(start, f"primitive array of type {element}")
                 at += 5 + n * SIZES[element]
-            dump.objects_dumped += 1
+            if not is_hprofs(read_id(start + 1)):
+                dump.objects_dumped += 1
         else:
             fail(start, f"unknown sub-record 0x{kind:02x}")
         if at > end:

@@ -1061,7 +1061,7 @@ VMPI_EXPORT int32_t VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved) {
         return VMPI_ERR;
     }
     FILE *stream = opts.binary ? hprof_binary_stream(&out) : NULL;
-    if (opts.binary && (!stream || !hprof_binary_open(&binary, stream))) {
+    if (opts.binary && (!stream || !hprof_binary_open(&binary, stream, vmpi->GetCollectorName))) {
         fprintf(stderr, "hprof: out of memory\n");
         trace_output_abandon(&out);
         return VMPI_ERR;

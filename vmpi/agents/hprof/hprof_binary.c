@@ -8,6 +8,7 @@
 #include <iconv.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <time.h>
 
 #include "common/dump_reader.h"
@@ -32,9 +33,29 @@ enum { TYPE_OBJECT = 2, TYPE_BOOLEAN = 4 };
 
 #define ID_SIZE 8
 #define RECORD_HEADER_BYTES 9   /* u1 tag, u4 time, u4 length */
-#define OBJECT_CLASS_ID 1       /* java.lang.Object, which hprof adds: no VM ID is odd */
+#define HEADER_BYTES 16         /* a gclab object's header (gc/object.h: ObjHeader) */
+#define SLOT_BYTES 8            /* each instance field's slot */
+
+/* The classes and objects hprof adds have odd IDs below 4096: the VM's IDs
+ * are 8-byte-aligned heap addresses, and a String's char[] has its
+ * String's address plus one, never in the first page (hprof_binary.h). */
+enum {
+    OBJECT_CLASS_ID = 1,     /* java.lang.Object, every class's superclass */
+    CHARS_CLASS_ID = 3,      /* char[], if the VM has none */
+    SYSTEM_CLASS_ID = 5,     /* java.lang.System, whose props are the properties */
+    PROPERTIES_CLASS_ID = 7, /* java.util.Properties */
+    ENTRY_CLASS_ID = 9,      /* java.util.Hashtable$Entry */
+    ENTRIES_CLASS_ID = 11,   /* java.util.Hashtable$Entry[] */
+    JAVA_STRING_CLASS_ID = 13, /* java.lang.String, for the properties' text */
+    CLASS_CLASS_ID = 15,     /* java.lang.Class, the class of a class as an object (a GC root's) */
+    REFERENCE_CLASS_ID = 17, /* java.lang.ref.Reference and the 4 kinds of reference VisualVM */
+    FIRST_REFERENCE_KIND_ID = 19, /* looks for: no instances (gclab has none) */
+    PROPERTIES_ID = 27,      /* the objects: the Properties, */
+    TABLE_ID = 29,           /* its table, */
+    FIRST_ENTRY_ID = 31,     /* then per entry 5 objects: the entry, key, key's chars, value, value's chars */
+};
+#define PROPERTIES 7         /* java.lang.System's props: java.vm.name ... os.arch */
 #define OBJECT_CLASS_INDEX 0
-#define CHARS_CLASS_ID 3        /* char[], which hprof adds if the VM has none */
 
 /* ---- big-endian output ----------------------------------------------------------------- */
 
@@ -161,34 +182,8 @@ static void put_load_class(HprofBinary *b, size_t index, const char *java) {
     put_id(b->out, name);
 }
 
-/* A class hprof adds, java.lang.Object or char[]: no gclab name, no
- * fields; its LOAD CLASS.  Returns its index, or SIZE_MAX. */
-static size_t add_class(HprofBinary *b, uint64_t id, const char *java) {
-    if (!room_for_class(b)) return SIZE_MAX;
-    size_t index = b->num_classes++;
-    b->classes[index] = (HprofBinaryClass){.id = id};
-    put_load_class(b, index, java);
-    return index;
-}
-
-bool hprof_binary_open(HprofBinary *b, FILE *out) {
-    *b = (HprofBinary){.out = out, .start_us = now_us(), .next_string_id = 1, .next_frame_id = 1};
-    if (!idmap_init(&b->class_ids, 64) || !idmap_init(&b->method_ids, 256) || !idmap_init(&b->array_classes, 16))
-        return false;
-    fputs("JAVA PROFILE 1.0.2", out);
-    put_u1(out, 0);
-    put_u4(out, ID_SIZE);
-    put_u8(out, (uint64_t)(b->start_us / 1000));
-    return add_class(b, OBJECT_CLASS_ID, "java.lang.Object") == OBJECT_CLASS_INDEX;
-}
-
-void hprof_binary_control_settings(HprofBinary *b, bool alloc_traces, bool cpu_sampling, int32_t depth) {
-    put_record(b, TAG_CONTROL_SETTINGS, 4 + 2);
-    put_u4(b->out, (alloc_traces ? 0x1u : 0) | (cpu_sampling ? 0x2u : 0));
-    put_u2(b->out, (uint16_t)depth);
-}
-
 static HprofBinaryField *learn_fields(HprofBinary *b, const VMPI_Field *fields, int32_t n) {
+    if (n == 0) return NULL;
     HprofBinaryField *learned = calloc((size_t)n + 1, sizeof *learned);
     if (!learned) {
         b->failed = true;
@@ -197,6 +192,56 @@ static HprofBinaryField *learn_fields(HprofBinary *b, const VMPI_Field *fields, 
     for (int32_t i = 0; i < n; i++)
         learned[i] = (HprofBinaryField){put_string(b, fields[i].field_name), basic_type(fields[i].field_signature)};
     return learned;
+}
+
+/* A class hprof adds: no gclab name; its reference fields and statics
+ * (JVM descriptors) and LOAD CLASS.  Returns its index, or SIZE_MAX. */
+static size_t add_class(HprofBinary *b, uint64_t id, uint64_t super_id, const char *java, const VMPI_Field *fields,
+                        int32_t num_fields, const VMPI_Field *statics, int32_t num_statics) {
+    if (!room_for_class(b)) return SIZE_MAX;
+    size_t index = b->num_classes++;
+    HprofBinaryClass *c = &b->classes[index];
+    *c = (HprofBinaryClass){.id = id, .super_id = super_id};
+    c->fields = learn_fields(b, fields, num_fields);
+    c->statics = learn_fields(b, statics, num_statics);
+    if (c->fields) c->num_fields = num_fields;
+    if (c->statics) c->num_statics = num_statics;
+    put_load_class(b, index, java);
+    return index;
+}
+
+bool hprof_binary_open(HprofBinary *b, FILE *out, const char *(*collector_name)(void)) {
+    *b = (HprofBinary){.out = out, .start_us = now_us(), .next_string_id = 1, .next_frame_id = 1,
+                       .collector_name = collector_name};
+    if (!idmap_init(&b->class_ids, 64) || !idmap_init(&b->method_ids, 256) || !idmap_init(&b->array_classes, 16))
+        return false;
+    fputs("JAVA PROFILE 1.0.2", out);
+    put_u1(out, 0);
+    put_u4(out, ID_SIZE);
+    put_u8(out, (uint64_t)(b->start_us / 1000));
+    const VMPI_Field props = {"props", "Ljava/util/Properties;"}, table = {"table", "[Ljava/util/Hashtable$Entry;"};
+    const VMPI_Field entry[] = {{"key", "Ljava/lang/Object;"}, {"value", "Ljava/lang/Object;"},
+                                {"next", "Ljava/util/Hashtable$Entry;"}};
+    const VMPI_Field chars = {"value", "[C"}, referent = {"referent", "Ljava/lang/Object;"};
+    static const char *const reference_kinds[] = {"java.lang.ref.WeakReference", "java.lang.ref.SoftReference",
+                                                  "java.lang.ref.FinalReference", "java.lang.ref.PhantomReference"};
+    bool added = add_class(b, OBJECT_CLASS_ID, 0, "java.lang.Object", NULL, 0, NULL, 0) == OBJECT_CLASS_INDEX &&
+                 add_class(b, SYSTEM_CLASS_ID, OBJECT_CLASS_ID, "java.lang.System", NULL, 0, &props, 1) != SIZE_MAX &&
+                 add_class(b, PROPERTIES_CLASS_ID, OBJECT_CLASS_ID, "java.util.Properties", &table, 1, NULL, 0) != SIZE_MAX &&
+                 add_class(b, ENTRY_CLASS_ID, OBJECT_CLASS_ID, "java.util.Hashtable$Entry", entry, 3, NULL, 0) != SIZE_MAX &&
+                 add_class(b, ENTRIES_CLASS_ID, OBJECT_CLASS_ID, "java.util.Hashtable$Entry[]", NULL, 0, NULL, 0) != SIZE_MAX &&
+                 add_class(b, JAVA_STRING_CLASS_ID, OBJECT_CLASS_ID, "java.lang.String", &chars, 1, NULL, 0) != SIZE_MAX &&
+                 add_class(b, CLASS_CLASS_ID, OBJECT_CLASS_ID, "java.lang.Class", NULL, 0, NULL, 0) != SIZE_MAX &&
+                 add_class(b, REFERENCE_CLASS_ID, OBJECT_CLASS_ID, "java.lang.ref.Reference", &referent, 1, NULL, 0) != SIZE_MAX;
+    for (uint64_t i = 0; added && i < 4; i++)
+        added = add_class(b, FIRST_REFERENCE_KIND_ID + 2 * i, REFERENCE_CLASS_ID, reference_kinds[i], NULL, 0, NULL, 0) != SIZE_MAX;
+    return added && !b->failed;
+}
+
+void hprof_binary_control_settings(HprofBinary *b, bool alloc_traces, bool cpu_sampling, int32_t depth) {
+    put_record(b, TAG_CONTROL_SETTINGS, 4 + 2);
+    put_u4(b->out, (alloc_traces ? 0x1u : 0) | (cpu_sampling ? 0x2u : 0));
+    put_u2(b->out, (uint16_t)depth);
 }
 
 void hprof_binary_class_load(HprofBinary *b, const VMPI_Event *class_load) {
@@ -530,6 +575,79 @@ static void convert_record(Conversion *c, DumpReader *r) {
     }
 }
 
+/* The classes hprof adds, each a sticky root as the VM's classes are; an
+ * instance takes a gclab object's header and a slot per field, as the VM's
+ * CLASS_DUMPs say (an array class, none). */
+static void put_own_classes(Conversion *c) {
+    for (size_t i = 0; i < c->b->num_classes; i++) {
+        const HprofBinaryClass *cls = &c->b->classes[i];
+        if (cls->name) continue;
+        put_u1(c->dump, SUB_ROOT_STICKY_CLASS);
+        put_id(c->dump, cls->id);
+        put_class_dump(c->dump, cls, cls->super_id, HEADER_BYTES + SLOT_BYTES * (uint32_t)cls->num_fields);
+        put_u2(c->dump, (uint16_t)cls->num_statics);
+        for (int32_t s = 0; s < cls->num_statics; s++) { /* java.lang.System's props */
+            put_id(c->dump, cls->statics[s].name);
+            put_u1(c->dump, TYPE_OBJECT);
+            put_id(c->dump, PROPERTIES_ID);
+        }
+        put_field_names(c->dump, cls);
+    }
+}
+
+/* An instance of one of hprof's classes whose fields are all references. */
+static void put_own_instance(Conversion *c, uint64_t id, uint64_t class_id, const uint64_t *values, uint32_t n) {
+    put_object_header(c, SUB_INSTANCE_DUMP, id, 0);
+    put_id(c->dump, class_id);
+    put_u4(c->dump, n * ID_SIZE);
+    for (uint32_t i = 0; i < n; i++) put_id(c->dump, values[i]);
+}
+
+/* A java.lang.String of `text` (ID `id`) and its char[] (ID `id` + 2). */
+static void put_own_string(Conversion *c, uint64_t id, const char *text) {
+    size_t chars = string_chars(c, text, strlen(text));
+    if (chars == SIZE_MAX) {
+        c->b->failed = true;
+        return;
+    }
+    uint64_t value = id + 2;
+    put_own_instance(c, id, JAVA_STRING_CLASS_ID, &value, 1);
+    put_object_header(c, SUB_PRIMITIVE_ARRAY_DUMP, value, 0);
+    put_u4(c->dump, (uint32_t)(chars / 2));
+    put_u1(c->dump, VMPI_CHAR);
+    fwrite(c->chars, 1, chars, c->dump);
+}
+
+/* java.lang.System's props: a Properties whose table holds an entry per
+ * property, each in its own bucket, the entries VisualVM reads for its
+ * summary (hprof_binary.h). */
+static void put_system_properties(Conversion *c) {
+    struct utsname host;
+    bool known_host = uname(&host) == 0;
+    const char *collector = c->b->collector_name ? c->b->collector_name() : NULL;
+    const struct { const char *key, *value; } properties[PROPERTIES] = {
+        {"java.vm.name", "gclab"},
+        {"java.vm.version", GCLAB_VERSION},
+        {"java.vm.info", collector ? collector : "unknown"},
+        {"sun.arch.data.model", "64"}, /* IDs, references, are 8 bytes */
+        {"os.name", known_host ? host.sysname : "unknown"},
+        {"os.version", known_host ? host.release : "unknown"},
+        {"os.arch", known_host ? host.machine : "unknown"},
+    };
+    uint64_t table = TABLE_ID;
+    put_own_instance(c, PROPERTIES_ID, PROPERTIES_CLASS_ID, &table, 1);
+    put_object_header(c, SUB_OBJECT_ARRAY_DUMP, TABLE_ID, 0);
+    put_u4(c->dump, PROPERTIES);
+    put_id(c->dump, ENTRIES_CLASS_ID);
+    for (uint64_t i = 0; i < PROPERTIES; i++) put_id(c->dump, FIRST_ENTRY_ID + 10 * i);
+    for (uint64_t i = 0; i < PROPERTIES; i++) {
+        uint64_t entry = FIRST_ENTRY_ID + 10 * i, key = entry + 2, value = entry + 6;
+        put_own_instance(c, entry, ENTRY_CLASS_ID, (uint64_t[]){key, value, 0}, 3);
+        put_own_string(c, key, properties[i].key);
+        put_own_string(c, value, properties[i].value);
+    }
+}
+
 void hprof_binary_read_heap_dump(HprofBinary *b, const VMPI_Event *heap_dump, const HprofSites *sites,
                                  uint32_t (*thread_number)(VMPI_ThreadID)) {
     free(b->heap_dump);
@@ -542,18 +660,14 @@ void hprof_binary_read_heap_dump(HprofBinary *b, const VMPI_Event *heap_dump, co
         return;
     }
     if (!b->primitive_arrays[VMPI_CHAR]) { /* strings' characters need a char[] class */
-        size_t chars = add_class(b, CHARS_CLASS_ID, "char[]");
+        size_t chars = add_class(b, CHARS_CLASS_ID, OBJECT_CLASS_ID, "char[]", NULL, 0, NULL, 0);
         if (chars != SIZE_MAX) b->primitive_arrays[VMPI_CHAR] = (uint32_t)chars + 1;
     }
     c.utf8_to_utf16 = iconv_open("UTF-16BE", "UTF-8");
     if (c.utf8_to_utf16 == (iconv_t)-1) b->failed = true;
     open_segment(&c);
-    for (size_t i = 0; i < b->num_classes; i++) /* the classes hprof added */
-        if (!b->classes[i].name) {
-            put_class_dump(c.dump, &b->classes[i], b->classes[i].id == OBJECT_CLASS_ID ? 0 : OBJECT_CLASS_ID, 0);
-            put_u2(c.dump, 0);
-            put_u2(c.dump, 0);
-        }
+    put_own_classes(&c);
+    put_system_properties(&c);
     DumpReader r = {.at = heap_dump->u.heap_dump.begin, .end = heap_dump->u.heap_dump.end};
     while (r.at < r.end && !r.overrun && !b->failed) {
         convert_record(&c, &r);

@@ -35,7 +35,17 @@
  *   - gclab has no superclasses: every class and array class has the
  *     superclass java.lang.Object, a class of no fields that hprof adds
  *     (its ID, 1, is odd, so no object of the VM's, all 8-byte aligned,
- *     has it).
+ *     has it), of instance size 16, gclab's object header, so that a
+ *     reader sizes an instance by its class dump's instance size, the
+ *     VM's (16 bytes and an 8-byte slot per field).
+ *   - hprof adds, with odd IDs below 4096, what Java heap readers expect
+ *     of a JVM's dump: java.lang.Class, java.lang.ref.Reference and its
+ *     four kinds (no instances), and java.lang.System, whose static props
+ *     is a java.util.Properties of java.lang.Strings: java.vm.name
+ *     "gclab", java.vm.version, java.vm.info (the collector),
+ *     sun.arch.data.model "64", os.name/version/arch (uname), which
+ *     VisualVM reads for its summary and object sizes.  Each class is a
+ *     ROOT STICKY CLASS; the objects are written in every heap dump.
  *   - a String keeps its name, "String", and has java.lang.String's shape
  *     (as JDK 8 has it): one field, `value`, a char[] of the string's UTF-16
  *     code units, decoded from the UTF-8 bytes the VM's dump gives
@@ -90,6 +100,7 @@ typedef struct HprofBinaryClass {
     HprofBinaryField *statics, *fields;
     int32_t num_statics, num_fields;
     bool is_string;    /* gclab's String: its values are its bytes */
+    uint64_t super_id; /* a class hprof adds: its superclass (0 for java.lang.Object) */
 } HprofBinaryClass;
 
 typedef struct HprofBinaryMethod {
@@ -112,6 +123,7 @@ typedef struct HprofBinary {
     size_t traces_written;         /* STACK TRACEs already in the stream */
     char *heap_dump;               /* the last level-2 dump, converted: segments and END */
     size_t heap_dump_len;
+    const char *(*collector_name)(void); /* java.vm.info, at each dump */
     bool failed;                   /* out of memory, or a malformed dump */
 } HprofBinary;
 
@@ -119,9 +131,11 @@ typedef struct HprofBinary {
  * profile is complete or absent like the text one.  NULL if out of memory. */
 FILE *hprof_binary_stream(TraceOutput *out);
 
-/* Starts the profile on `out`: the header, and the LOAD CLASS of
- * java.lang.Object.  False if memory ran out. */
-bool hprof_binary_open(HprofBinary *b, FILE *out);
+/* Starts the profile on `out`: the header, and the LOAD CLASSes of the
+ * classes hprof adds (java.lang.Object, java.lang.System ...);
+ * `collector_name` (VMPI's GetCollectorName) gives the java.vm.info
+ * property at each dump.  False if memory ran out. */
+bool hprof_binary_open(HprofBinary *b, FILE *out, const char *(*collector_name)(void));
 /* CONTROL SETTINGS (0x0E), after the header, as JDK hprof writes it: u4
  * flags (0x1 allocation traces on, 0x2 CPU sampling on), u2 trace depth. */
 void hprof_binary_control_settings(HprofBinary *b, bool alloc_traces, bool cpu_sampling, int32_t depth);
