@@ -183,6 +183,14 @@ typedef struct VmpiVmServices {
     /* An instance's fields, in CLASS_LOAD's order; none for arrays and strings. */
     void (*instance_field_values)(void *vm, const Obj *obj, VmpiValueVisitor visit, void *ctx);
 
+    /* ---- natives' references (vm/native/gclab_native.h) ---------------------- */
+    /* Whether `ref` is a live global or weak global reference (looked up,
+     * never followed), and then *object its object (NULL: a weak one the
+     * collector cleared); and a live reference to `object`, or NULL when no
+     * native holds one.  NULL in a VM without natives (a mock). */
+    bool (*reference_object)(void *vm, VMPI_JNIRef ref, const Obj **object);
+    VMPI_JNIRef (*reference_to)(void *vm, const Obj *object);
+
     /* ---- the collector and the way out ------------------------------------------------ */
     /* The collector; NULL until it exists (it posts ARENA_NEW while created). */
     Gc *(*collector)(void *vm);

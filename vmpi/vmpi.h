@@ -49,18 +49,22 @@ VMPI_EXPORT int32_t VMPI_OnLoad(struct VMPI_VM *vm, char *options, void *reserve
 #define VMPI_OK 0
 #define VMPI_ERR (-1)
 #define VMPI_NOT_AVAILABLE 1
+#define VMPI_EDETACHED (-2) /* GetEnv: the thread is not one of the VM's (JNI_EDETACHED) */
 #define VMPI_EVERSION (-3) /* GetEnv: version not supported (JNI_EVERSION) */
 
 /* IDs (JVMPI 1.2 section 1.4).  An object ID is the object's address while
  * it lives there; a class ID is the object ID of the class's object; a thread
- * ID names the VM's thread record; a method ID names the method's record. */
-typedef struct VMPI_Object_ *VMPI_ObjectID;
-typedef struct VMPI_Method_ *VMPI_MethodID;
-typedef struct VMPI_Thread_ *VMPI_ThreadID;
-typedef struct VMPI_RawMonitor_ *VMPI_RawMonitor;
+ * ID names the VM's thread record; a method ID names the method's record.
+ * The struct tags are the ones jvmpi.h and jni.h give jobjectID, jmethodID,
+ * JNIEnv, JVMPI_RawMonitor and jobject, so that a JVMPI agent's view of the
+ * same interface table has exactly these function types (docs/jvmpi.md). */
+typedef struct _jobjectID *VMPI_ObjectID;
+typedef struct _jmethodID *VMPI_MethodID;
+typedef struct JNIEnv_ *VMPI_ThreadID;
+typedef struct JVMPI_RawMonitor *VMPI_RawMonitor;
 /* A native's global or weak global reference (JVMPI's jobject ref_id): the
  * handle vm/native/gclab_native.h gives the native. */
-typedef struct VMPI_JNIRef_ *VMPI_JNIRef;
+typedef struct _jobject *VMPI_JNIRef;
 typedef int32_t VMPI_ArenaID;
 
 /*
@@ -589,7 +593,19 @@ typedef struct VMPI_Interface {
     VMPI_ObjectID (*GetThreadObject)(VMPI_ThreadID env);
     VMPI_ObjectID (*GetMethodClass)(VMPI_MethodID method);
 
-    /* JVMPI 1.4.2 */
+    /* JVMPI 1.4.2 (VERSION_1_1): a native's global or weak global reference
+     * (vm/native/gclab_native.h) and the object ID it refers to, both ways.
+     * jobjectID2jobject gives a live reference to the object, or NULL when
+     * no native holds one (gclab makes none for an agent: a new reference
+     * would be a root the program never made); jobject2jobjectID gives the
+     * object of a live reference, NULL for a cleared weak one or a handle
+     * that is no reference.  As with every object ID, call with GC
+     * disabled. */
+    VMPI_JNIRef (*jobjectID2jobject)(VMPI_ObjectID object);
+    VMPI_ObjectID (*jobject2jobjectID)(VMPI_JNIRef ref);
+
+    /* JVMPI 1.4.2 (VERSION_1_2); JVMPI's return nothing, VMPI's say whether
+     * every thread was suspended (resumed). */
     int32_t (*SuspendThreadList)(int32_t count, VMPI_ThreadID *threads, int32_t *results);
     int32_t (*ResumeThreadList)(int32_t count, VMPI_ThreadID *threads, int32_t *results);
 
@@ -617,7 +633,11 @@ typedef struct VMPI_Interface {
 
 typedef struct VMPI_VM VMPI_VM;
 struct VMPI_VM {
-    /* JNI's JavaVM->GetEnv: *penv receives the VMPI_Interface. */
+    /* JNI's JavaVM->GetEnv: *penv receives the VMPI_Interface for
+     * VMPI_VERSION_1 (JVMPI_VERSION_1, 1_1 and 1_2 alike), the calling
+     * thread's ID for a JNI version (0x00010001, 0x00010002, 0x00010004):
+     * a VM thread's or an agent system thread's; VMPI_EDETACHED on a thread
+     * that is neither. */
     int32_t (*GetEnv)(VMPI_VM *vm, void **penv, int32_t version);
     void *reserved;
 };

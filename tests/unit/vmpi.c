@@ -709,7 +709,7 @@ Test(vmpi, agentpath_errors) {
     Dl_info libc;
     cr_assert(dladdr((void *)printf, &libc) && libc.dli_fname);
     char expected[PATH_MAX + 128];
-    snprintf(expected, sizeof expected, "agent '%s': no VMPI_OnLoad in %s", libc.dli_fname, libc.dli_fname);
+    snprintf(expected, sizeof expected, "agent '%s': no VMPI_OnLoad or JVM_OnLoad in %s", libc.dli_fname, libc.dli_fname);
     cr_assert_not(vmpi_load_agent(libc.dli_fname, true, err, sizeof err));
     cr_assert_str_eq(err, expected);
     cr_assert_not(vmpi_load_agent("", false, err, sizeof err));

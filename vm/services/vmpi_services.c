@@ -344,6 +344,17 @@ static const char *collector_name(void *vm) {
     return ops ? ops->constraints->name : NULL;
 }
 
+static bool reference_object(void *vm, VMPI_JNIRef ref, const Obj **object) {
+    const GlobalRef *g = vm_find_global_ref(vm, ref);
+    if (g) *object = g->object;
+    return g != NULL;
+}
+
+static VMPI_JNIRef reference_to(void *vm, const Obj *object) {
+    GlobalRef *g = vm_global_ref_to(vm, object);
+    return g ? (VMPI_JNIRef)&g->object : NULL; /* the handle the native got (native_env.c) */
+}
+
 static void exit_vm(void *vm, int status) { vm_exit(vm, status); }
 
 static void print_stack_trace(void *vm) {
@@ -377,6 +388,8 @@ void vm_attach_vmpi(VM *vm) {
         .enumerate_roots = enumerate_roots,
         .class_static_values = class_static_values,
         .instance_field_values = instance_field_values,
+        .reference_object = reference_object,
+        .reference_to = reference_to,
         .collector = collector,
         .collector_name = collector_name,
         .exit_vm = exit_vm,

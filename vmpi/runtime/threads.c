@@ -53,6 +53,20 @@ bool vmpi_is_thread(VMPI_ThreadID env) {
     return false;
 }
 
+/* JVMPI 1.2, RequestEvent(THREAD_START, thread object ID): the live thread
+ * whose Thread handle is `thread_object`; gclab also takes the thread's
+ * ID itself.  NULL if neither names a live thread. */
+VMPI_ThreadID vmpi_thread_named_by(const void *thread_or_object) {
+    if (vmpi_is_thread((VMPI_ThreadID)thread_or_object)) return (VMPI_ThreadID)thread_or_object;
+    if (!thread_or_object || !vmpi_vm || !vmpi_vm->thread_object) return NULL;
+    uint32_t num_threads = vmpi_vm->num_threads(vmpi_vm->vm);
+    for (uint32_t i = 0; i < num_threads; i++) {
+        VMPI_ThreadID thread = vmpi_vm->thread_at(vmpi_vm->vm, i);
+        if ((const void *)vmpi_vm->thread_object(vmpi_vm->vm, thread) == thread_or_object) return thread;
+    }
+    return NULL;
+}
+
 /* An agent asks for its own thread's trace at every allocation: the
  * running thread is live without walking the VM's table. */
 bool vmpi_is_thread_or_current(VMPI_ThreadID env, VMPI_ThreadID current) {
@@ -358,7 +372,9 @@ bool vmpi_system_threads_returned(int timeout_ms) {
 /* JVMPI 1.2 CreateSystemThread: a daemon thread running f(NULL).  Refused
  * while GC is disabled (JVMPI 1.2 section 1.5 forbids the call then).  The
  * thread is no VM thread: it gets no THREAD_START and runs no bytecode.
- * Priorities are not supported and ignored. */
+ * The priority, one of JVMPI's (guard.c checks it), is not applied, as
+ * JDK's VMs on Linux do not apply Java priorities by default: every thread
+ * is scheduled alike. */
 int32_t vmpi_create_system_thread(char *name, int32_t priority, void (*f)(void *)) {
     (void)name;
     (void)priority;

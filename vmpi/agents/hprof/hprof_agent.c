@@ -836,9 +836,15 @@ static void handle_event(const VMPI_Event *event) {
         hprof_monitor_read_dump(&monitors, event, trace_index, thread_number, live_thread_number, object_class_name);
         break;
     case VMPI_EVENT_MONITOR_CONTENDED_ENTER:
-    case VMPI_EVENT_MONITOR_WAIT: hprof_monitor_contended_enter(); break;
+    /* A NULL object is a sleep (JVMPI 1.2, MONITOR_WAIT), no monitor's: hprof
+     * charges monitors their waits, not threads their sleeps. */
+    case VMPI_EVENT_MONITOR_WAIT:
+        if (event->u.monitor_wait.object) hprof_monitor_contended_enter();
+        break;
     case VMPI_EVENT_MONITOR_CONTENDED_ENTERED: java_monitor_waited(event, event->u.monitor.object); break;
-    case VMPI_EVENT_MONITOR_WAITED: java_monitor_waited(event, event->u.monitor_wait.object); break;
+    case VMPI_EVENT_MONITOR_WAITED:
+        if (event->u.monitor_wait.object) java_monitor_waited(event, event->u.monitor_wait.object);
+        break;
     case VMPI_EVENT_DATA_RESET_REQUEST: reset_counts(event->env_id); break;
     case VMPI_EVENT_JVM_INIT_DONE:
         if (opts.cpu_samples && !hprof_sampler_start(&sampler)) {
@@ -912,12 +918,24 @@ static void control(const HprofCommand *command, VMPI_ThreadID env) {
     }
 }
 
+/* format=b over net=: the profile is the binary stream, and the answers
+ * below are text, so only the commands that answer nothing are served;
+ * the others are skipped, with one word each time. */
+static bool answers_in_text(const HprofCommand *command) {
+    return command->tag != HPROF_CMD_EXIT && command->tag != HPROF_CMD_CONTROL;
+}
+
 /* One command, under the lock, its answer flushed to the front end.
  * Returns whether it asks the VM to exit. */
 static bool serve_command(const HprofCommand *command, VMPI_ThreadID env) {
+    if (opts.binary && answers_in_text(command)) {
+        fprintf(stderr, "hprof: command 0x%02x skipped: format=b has no answer for it on the socket\n",
+                (unsigned)command->tag);
+        return false;
+    }
     char date[64];
     date_now(date);
-    write_header(date);
+    if (!opts.binary) write_header(date);
     switch (command->tag) {
     case HPROF_CMD_DUMP_HEAP:
         write_new_threads();
@@ -958,7 +976,7 @@ static bool serve_command(const HprofCommand *command, VMPI_ThreadID env) {
 static void serve_commands(VMPI_ThreadID env) {
     HprofCommand command;
     while (!exit_requested && !closed && hprof_net_next_command(&command)) {
-        if (command.tag == HPROF_CMD_DUMP_HEAP) request_heap_dump();
+        if (command.tag == HPROF_CMD_DUMP_HEAP && !opts.binary) request_heap_dump();
         vmpi->RawMonitorEnter(lock.monitor);
         drain_batches();
         exit_requested = serve_command(&command, env);
