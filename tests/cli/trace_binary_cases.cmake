@@ -1,29 +1,11 @@
 # The binary event recording (docs/trace-format.md, "The binary recording"):
 # for every example and benchmark program under every collector, format=binary
 # converted by vmpi-trace2json is the JSON trace, byte for byte; bad
-# recordings get one message and status 1.  Included from tests/CMakeLists.txt
-# after its examples loop (example_sources, read_side_file).
+# recordings get one message and status 1.  Included from tests/CMakeLists.txt.
 set(TRACE2JSON $<TARGET_FILE:vmpi-trace2json>)
 set(trace_binary_same ${CMAKE_CURRENT_SOURCE_DIR}/cli/trace_binary_same.sh)
-foreach(src ${example_sources})
-  get_filename_component(dir ${src} DIRECTORY)
-  get_filename_component(name ${src} NAME_WE)
-  set(base ${dir}/${name})
-  if(NOT EXISTS ${base}.expected)
-    continue()
-  endif()
-  if(dir MATCHES "/bench$")
-    set(name bench_${name})
-  endif()
-  read_side_file(${base}.args "" args)
-  read_side_file(${base}.vmargs "" vmargs)
-  foreach(gc ${GCLAB_COLLECTORS})
-    file(MAKE_DIRECTORY ${scratch}/trace_binary/${gc})
-    add_test(NAME trace_binary/same/${gc}/${name}
-             COMMAND sh ${trace_binary_same} ${VMRUN} ${TRACE2JSON} ${name} "" -- --gc=${gc} ${vmargs} ${src} ${args}
-             WORKING_DIRECTORY ${scratch}/trace_binary/${gc})
-  endforeach()
-endforeach()
+# trace_binary/same/GC/NAME, one per example and collector, are made in
+# tests/CMakeLists.txt's loop over the examples.
 # Every field kind the agent writes: methods, call frames (heap samples),
 # monitors, threads, instructions, the class load hook's lengths.
 file(MAKE_DIRECTORY ${scratch}/trace_binary/events)

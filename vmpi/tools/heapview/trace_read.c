@@ -4,7 +4,7 @@
  * through json-c's tokener.  The header is checked first: its format and
  * version must be the ones docs/trace-format.md describes.  A file that
  * takes more than a second says how far it is on standard error, every
- * second.
+ * five seconds.
  */
 #include "trace_read.h"
 
@@ -149,6 +149,8 @@ static bool read_event(const Where *where, json_object *line, HeapEvent *event, 
 
 /* ---- progress on standard error ------------------------------------------------------ */
 
+#define PROGRESS_EVERY 5.0 /* seconds */
+
 typedef struct {
     const char *path;
     struct timespec started;
@@ -163,16 +165,16 @@ static double seconds_since(const struct timespec *start) {
 }
 
 static void progress_start(Progress *progress, const char *path) {
-    *progress = (Progress){.path = path};
+    *progress = (Progress){.path = path, .reported = 1.0 - PROGRESS_EVERY}; /* the first at 1 s */
     clock_gettime(CLOCK_MONOTONIC, &progress->started);
 }
 
 /* Called at every event; true when a report is due: the clock is read once
- * every 65536 events, and a report made once a second. */
+ * every 65536 events, and a report made every PROGRESS_EVERY seconds. */
 static bool progress_due(Progress *progress) {
     if (++progress->events % 65536) return false;
     double elapsed = seconds_since(&progress->started);
-    if (elapsed - progress->reported < 1.0) return false;
+    if (elapsed - progress->reported < PROGRESS_EVERY) return false;
     progress->reported = elapsed;
     return true;
 }

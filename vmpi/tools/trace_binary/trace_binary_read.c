@@ -55,7 +55,11 @@ static bool fail(TraceBinaryReader *reader, const char *why, ...) {
     return false;
 }
 
-static bool get_varint(TraceBinaryReader *reader, uint64_t *value) {
+static inline bool get_varint(TraceBinaryReader *reader, uint64_t *value) {
+    if (reader->at < reader->size && reader->data[reader->at] < 0x80) { /* most numbers: one byte */
+        *value = reader->data[reader->at++];
+        return true;
+    }
     uint64_t result = 0;
     *value = 0;
     for (unsigned shift = 0; shift < 64; shift += 7) {
@@ -71,7 +75,7 @@ static bool get_varint(TraceBinaryReader *reader, uint64_t *value) {
     return fail(reader, "a number beyond 64 bits");
 }
 
-static bool get_signed(TraceBinaryReader *reader, int64_t *value) {
+static inline bool get_signed(TraceBinaryReader *reader, int64_t *value) {
     uint64_t raw;
     if (!get_varint(reader, &raw)) return false;
     *value = trace_binary_unzigzag(raw);
