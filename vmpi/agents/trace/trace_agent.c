@@ -44,9 +44,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../agent_common.h"
-#include "../common/trace_binary.h"
-#include "../common/trace_json.h"
+#include "common/agent_common.h"
+#include "common/trace_binary.h"
+#include "common/trace_json.h"
 #include "vmpi.h"
 
 #define MAX_THREADS 1024
