@@ -34,7 +34,9 @@
  * is made with GC disabled (DisableGC, nested inside the event's own), as
  * JVMPI 1.2 section 1.4 asks of any call that takes object IDs.
  *
- * The rules live in check_rules.c (1-9) and check_asked.c (10); this file
+ * The rules live in check_rules.c (1-9), check_asked.c (10) and
+ * check_answers.c (11: GetThreadInfo and GetObjectMonitorUsage agree with
+ * THREAD_START and the monitor events, which it enables); this file
  * feeds them and reports.  At the first violation it prints
  *
  *     check: event #SEQ EVENTNAME: rule N: what is wrong
@@ -58,6 +60,7 @@
 
 #include "common/agent_common.h"
 #include "vmpi_random.h"
+#include "check_answers.h"
 #include "check_asked.h"
 #include "check_rules.h"
 #include "vmpi.h"
@@ -267,6 +270,12 @@ static void check_event(const VMPI_Event *event) {
         fail(event, rule, check_rules_message(rules));
         return;
     }
+    char answer_problem[256];
+    rule = check_answers(vmpi, event, answer_problem, sizeof answer_problem);
+    if (rule) {
+        fail(event, rule, answer_problem);
+        return;
+    }
     if (attached && !requested && (code == VMPI_EVENT_OBJECT_ALLOC || code == VMPI_EVENT_METHOD_ENTRY) &&
         !check_rules_in_collection(rules))
         random_point(event, code);
@@ -364,6 +373,10 @@ VMPI_EXPORT int32_t VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved) {
             fprintf(stderr, "check: the VM cannot send %s\n", vmpi_event_name(code));
             return VMPI_ERR;
         }
+    }
+    for (size_t i = 0; i < sizeof check_answers_monitor_events / sizeof check_answers_monitor_events[0]; i++) {
+        check_asked_enable(&asked, check_answers_monitor_events[i], true);
+        vmpi->EnableEvent(check_answers_monitor_events[i], NULL);
     }
     methods_on = methods;
     return VMPI_OK;
