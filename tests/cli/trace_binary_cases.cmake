@@ -7,11 +7,11 @@ set(trace_binary_same ${CMAKE_CURRENT_SOURCE_DIR}/cli/trace_binary_same.sh)
 # trace_binary/same/GC/NAME, one per example and collector, are made in
 # tests/CMakeLists.txt's loop over the examples.
 # Every field kind the agent writes: methods, call frames (heap samples),
-# monitors, threads, instructions, the class load hook's lengths.
+# monitors, threads, instructions, the class load hook's lengths, gclab's mechanism events.
 file(MAKE_DIRECTORY ${scratch}/trace_binary/events)
 add_test(NAME trace_binary/same/every_kind
          COMMAND sh ${trace_binary_same} ${VMRUN} ${TRACE2JSON} every_kind
-                 "methods=y,events=CLASS_LOAD_HOOK:INSTRUCTION_START:METHOD_ENTRY2:SAMPLED_OBJECT_ALLOC:MONITOR_CONTENDED_ENTER:MONITOR_CONTENDED_ENTERED:MONITOR_CONTENDED_EXIT:MONITOR_WAIT:MONITOR_WAITED"
+                 "methods=y,mechanism=y,events=CLASS_LOAD_HOOK:INSTRUCTION_START:METHOD_ENTRY2:SAMPLED_OBJECT_ALLOC:MONITOR_CONTENDED_ENTER:MONITOR_CONTENDED_ENTERED:MONITOR_CONTENDED_EXIT:MONITOR_WAIT:MONITOR_WAITED"
                  -- ${CMAKE_SOURCE_DIR}/examples/threads_producer_consumer.gcl
          WORKING_DIRECTORY ${scratch}/trace_binary/events)
 

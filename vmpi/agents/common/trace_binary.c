@@ -212,11 +212,11 @@ void trace_binary_event(TraceBinary *writer, const VMPI_Event *event, uint32_t t
     TraceOutput *out = writer->out;
     int32_t code = event->event_type & ~VMPI_REQUESTED_EVENT;
     if (code <= 0 || code >= VMPI_EVENT_CODE_LIMIT || !named[code]) code = 0;
-    unsigned char first = (unsigned char)code;
+    uint32_t first = (uint32_t)code << TRACE_BINARY_CODE_SHIFT;
     if (event->event_type & VMPI_REQUESTED_EVENT) first |= TRACE_BINARY_REQUESTED;
     if (thread == writer->last_thread) first |= TRACE_BINARY_SAME_THREAD;
     unsigned char *at = make_room(out, cursor(out));
-    *at++ = first;
+    at = put_varint(at, first);
     if (thread != writer->last_thread) at = put_varint(at, thread);
     writer->last_thread = thread;
     int32_t count = 0;

@@ -10,10 +10,11 @@
  *
  *   header  varint TRACE_BINARY_VERSION, varint TRACE_FORMAT_VERSION (the
  *           JSON it converts to), zigzag vmpi_version, string collector
- *   event   one byte: code (bits 0-5; 0 for an event the table does not
- *           name), requested (bit 6), same thread as the previous event
- *           (bit 7); then, unless bit 7 is set, varint thread number; then
- *           the event's fields in the order of vmpi.h's table
+ *   event   varint code << 2 | requested << 1 | same thread as the
+ *           previous event (code 0 for an event the table does not name;
+ *           one byte for codes below 32); then, unless the same-thread bit
+ *           is set, varint thread number; then the event's fields in the
+ *           order of vmpi.h's table
  *
  * Field values by kind: INT32, INT64 and ARENA_ID a zigzag varint; every
  * ID kind the zigzag varint of its difference from the value that field of
@@ -41,9 +42,10 @@
 #define TRACE_BINARY_MAGIC "\x89GVT\r\n\x1a\n"
 #define TRACE_BINARY_MAGIC_BYTES 8
 
-#define TRACE_BINARY_CODE_MASK 0x3f
-#define TRACE_BINARY_REQUESTED 0x40
-#define TRACE_BINARY_SAME_THREAD 0x80
+/* An event's first varint: its code shifted past these two flags. */
+#define TRACE_BINARY_CODE_SHIFT 2
+#define TRACE_BINARY_REQUESTED 0x2
+#define TRACE_BINARY_SAME_THREAD 0x1
 
 /* The most fields an event has (CLASS_LOAD has 10). */
 #define TRACE_BINARY_MAX_FIELDS 12

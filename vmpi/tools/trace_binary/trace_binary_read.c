@@ -389,11 +389,14 @@ int trace_binary_next(TraceBinaryReader *reader, TraceBinaryRecord *record, char
         fail(reader, "an event after JVM_SHUT_DOWN");
         return -1;
     }
-    unsigned char first = reader->data[reader->at++];
-    int32_t code = first & TRACE_BINARY_CODE_MASK;
-    if (code && !vmpi_event_name(code)) {
-        reader->at--;
-        fail(reader, "unknown event code %d", code);
+    size_t start = reader->at;
+    uint64_t first;
+    if (!get_varint(reader, &first)) return -1;
+    uint64_t wide_code = first >> TRACE_BINARY_CODE_SHIFT;
+    int32_t code = wide_code < VMPI_EVENT_CODE_LIMIT ? (int32_t)wide_code : -1;
+    if (code < 0 || (code && !vmpi_event_name(code))) {
+        reader->at = start;
+        fail(reader, "unknown event code %" PRIu64, wide_code);
         return -1;
     }
     if (!(first & TRACE_BINARY_SAME_THREAD)) {
