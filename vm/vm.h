@@ -36,6 +36,9 @@ typedef struct Frame {
     const uint8_t *pc;
     uint64_t *plocals;      /* first primitive local */
     Obj **rlocals;          /* first reference local */
+    /* Its calling context while an agent asks for call sites
+     * (vm/interp/call_sites.h); unset otherwise. */
+    const struct CallSiteNode *site_node;
 } Frame;
 
 /* The offset in frame->method->code of the frame's current instruction

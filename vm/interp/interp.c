@@ -54,6 +54,7 @@
 
 #include "../../vmpi/post.h"
 #include "../opcodes.h"
+#include "call_sites.h"
 #include "internal.h"
 #include "monitor.h"
 #include "native.h"
@@ -657,6 +658,8 @@ op_CALL: {
     }
     fp++;
     fill_frame(fp, callee, callee_pl, callee_rl);
+    CallSiteTree *call_sites = atomic_load_explicit(&vm_call_site_tree, memory_order_relaxed);
+    if (UNLIKELY(call_sites != NULL)) fp->site_node = vm_call_site_callee(call_sites, fp - 1, callee->method);
     pl = callee_pl;
     rl = callee_rl;
     psp = pl + callee->num_prim_locals;
@@ -1133,6 +1136,8 @@ uint64_t vm_run_entry(VMThread *thread, const LinkedMethod *entry) {
      * below VM_STACK_SLOTS.  Calls check their callee's room. */
     Frame *base = &thread->frames[0];
     fill_frame(base, entry, thread->pstack, thread->rstack);
+    CallSiteTree *call_sites = atomic_load(&vm_call_site_tree);
+    if (call_sites) base->site_node = vm_call_site_root(call_sites, entry->method);
     if (entry->has_more_locals) clear_locals(entry, thread->pstack, thread->rstack);
     thread->depth = 1;
     thread->rtop = thread->rstack + entry->num_ref_locals;

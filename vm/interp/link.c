@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "../opcodes.h"
+#include "call_sites.h"
 #include "internal.h"
 #include "monitor.h"
 #include "native.h"
@@ -423,6 +424,7 @@ void vm_destroy(VM *vm) {
     /* After the collector (whose teardown may still post events) and
      * before anything VMPI could reach is freed. */
     vmpi_attach_vm(NULL);
+    vm_call_sites_free();
     for (uint32_t i = 0; i < vm->num_threads; i++) vm_thread_free(vm->threads[i]);
     free(vm->threads);
     for (uint32_t i = 0; i < vm->num_array_classes; i++) free((char *)vm->array_classes[i].name);

@@ -16,6 +16,11 @@
  *   toggle_every=N  at random points, on average every N of them, disable
  *                   METHOD_ENTRY/EXIT, or enable them again (rule 10: none
  *                   arrives while they are off); implies methods=y
+ *   sites=N         rule 11: enable call sites N frames deep (gclab's
+ *                   EnableCallSites) and, at every OBJECT_ALLOC and
+ *                   METHOD_ENTRY the VM sends, check that the frames of
+ *                   GetCallSite's ID are GetCallTrace's, N deep.  0
+ *                   (default): off
  *   late=N          attach late: enable the heap events only at the Nth
  *                   METHOD_ENTRY the VM sends (or at JVM_SHUT_DOWN, if the
  *                   run ends first) and catch up as docs/contracts.md
@@ -86,6 +91,10 @@ static bool attached = true;
 static bool catching_up;
 static void **dump_ids;
 static size_t num_dump_ids;
+
+/* sites=N: the depth, and room for both traces of rule 11. */
+static uint64_t site_depth;
+static VMPI_CallFrame *site_frames, *trace_frames;
 
 static const char *code_name(int32_t code) {
     const char *name = vmpi_event_name(code);
@@ -196,6 +205,25 @@ static void random_point(const VMPI_Event *event, int32_t code) {
     }
 }
 
+/* Rule 11: where the event's thread is, by its call site, is where its
+ * call trace says it is. */
+static void check_call_site(const VMPI_Event *event) {
+    int32_t depth = (int32_t)site_depth;
+    VMPI_CallSiteID site = vmpi->GetCallSite(event->env_id);
+    int32_t n = vmpi->GetCallSiteFrames(site, site_frames, depth);
+    VMPI_CallTrace trace = {.env_id = event->env_id, .frames = trace_frames};
+    vmpi->GetCallTrace(&trace, depth);
+    int32_t differs = n == trace.num_frames ? -1 : 0;
+    for (int32_t i = 0; differs < 0 && i < n; i++)
+        if (site_frames[i].method_id != trace_frames[i].method_id || site_frames[i].lineno != trace_frames[i].lineno)
+            differs = i;
+    if (differs < 0) return;
+    char what[160];
+    snprintf(what, sizeof what, "call site %#" PRIx64 " has %" PRId32 " frames, the call trace %" PRId32
+             "; they differ at frame %" PRId32, site, n, trace.num_frames, differs);
+    fail(event, 11, what);
+}
+
 static const int32_t heap_events[] = {
     VMPI_EVENT_ARENA_NEW,   VMPI_EVENT_ARENA_DELETE, VMPI_EVENT_OBJECT_ALLOC, VMPI_EVENT_OBJECT_FREE,
     VMPI_EVENT_OBJECT_MOVE, VMPI_EVENT_GC_START,     VMPI_EVENT_GC_FINISH,
@@ -267,9 +295,10 @@ static void check_event(const VMPI_Event *event) {
         fail(event, rule, check_rules_message(rules));
         return;
     }
-    if (attached && !requested && (code == VMPI_EVENT_OBJECT_ALLOC || code == VMPI_EVENT_METHOD_ENTRY) &&
-        !check_rules_in_collection(rules))
-        random_point(event, code);
+    bool sent_point = !requested && (code == VMPI_EVENT_OBJECT_ALLOC || code == VMPI_EVENT_METHOD_ENTRY);
+    if (site_depth && sent_point) check_call_site(event);
+    if (finished) return;
+    if (attached && sent_point && !check_rules_in_collection(rules)) random_point(event, code);
     if (catching_up && code == VMPI_EVENT_HEAP_DUMP) keep_dump_ids(event);
     if (finished) return;
     if (!attached && ((code == VMPI_EVENT_METHOD_ENTRY && !requested && --entries_to_attach == 0) ||
@@ -324,10 +353,11 @@ static bool parse_options(char *options, bool *methods) {
         if (!collector_option(item, value) && !agent_methods_option(item, value, methods) &&
             !count_option(item, value, "seed", &seed) && !count_option(item, value, "dump_every", &dump_every) &&
             !count_option(item, value, "toggle_every", &toggle_every) &&
-            !count_option(item, value, "late", &entries_to_attach)) {
+            !count_option(item, value, "late", &entries_to_attach) &&
+            !count_option(item, value, "sites", &site_depth)) {
             char rows[128], usage[224];
             check_row_names(rows, sizeof rows, "|");
-            snprintf(usage, sizeof usage, "gc=%s, methods=y|n, seed=S, dump_every=N, toggle_every=N, late=N", rows);
+            snprintf(usage, sizeof usage, "gc=%s, methods=y|n, seed=S, dump_every=N, toggle_every=N, late=N, sites=N", rows);
             agent_bad_option("check", item, value, usage);
             return false;
         }
@@ -346,6 +376,15 @@ VMPI_EXPORT int32_t VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved) {
     bool methods;
     if (!parse_options(options, &methods)) return VMPI_ERR;
     if (!agent_lock_create(vmpi, "check", &lock)) return VMPI_ERR;
+    if (site_depth) {
+        site_frames = calloc(site_depth, sizeof *site_frames);
+        trace_frames = calloc(site_depth, sizeof *trace_frames);
+        if (site_depth > VMPI_MAX_CALL_SITE_DEPTH || !site_frames || !trace_frames ||
+            vmpi->EnableCallSites((int32_t)site_depth) != VMPI_OK) {
+            fprintf(stderr, "check: the VM keeps no call sites %" PRIu64 " frames deep\n", site_depth);
+            return VMPI_ERR;
+        }
+    }
     check_asked_init(&asked);
     vmpi->NotifyEvent = notify_event;
     static const int32_t checked[] = {

@@ -1,0 +1,110 @@
+/*
+ * call_sites.h -- allocation sites the VM already knows: a calling-context
+ * tree the interpreter keeps while an agent asks for it (VMPI's
+ * EnableCallSites, docs/contracts.md "Call sites").
+ *
+ * A node is a calling context cut to the `depth` innermost frames: the
+ * method of the innermost frame, and the node of its caller's context (cut
+ * to depth - 1 frames) with the offset of the CALL the caller is at.  Each
+ * frame holds its node (Frame.site_node), so the thread's current context
+ * is its top frame's node, and a site -- where an allocation happens -- is
+ * that node and the top frame's bytecode offset, packed in one 64-bit ID
+ * (node ID << 32 | offset).  A site's frames, callee first, are the same as
+ * GetCallTrace's at that moment, to `depth` frames.
+ *
+ * A CALL moves to the callee's node through a cache at the call site: one
+ * slot per bytecode offset of the caller's code holding the last edge taken
+ * from there; a miss looks through the caller node's edges, and only a new
+ * context takes the tree's lock (nodes and edges are never freed or
+ * changed once published, so readers take none).  Cutting contexts to
+ * `depth` frames keeps recursion from growing the tree without bound:
+ * fib's contexts are the last `depth` call sites, not every path.
+ *
+ * While no agent asks, `vm_call_site_tree` is NULL and CALL costs one
+ * predictable branch (measured in docs/hprof.md, "What it costs").
+ *
+ * Threads: each thread's frames hold its own nodes; the tree is shared,
+ * with a lock on insertion, so it is safe with threads that run at once.
+ */
+#ifndef GCLAB_INTERP_CALL_SITES_H
+#define GCLAB_INTERP_CALL_SITES_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../vm.h"
+#include "../../vmpi/vmpi.h"
+
+typedef struct CallSiteNode {
+    const ProgMethod *method;        /* the innermost frame's method */
+    const struct CallSiteNode *caller; /* the caller's context, one frame shorter; NULL if none */
+    uint32_t call_offset;            /* the CALL the caller is at (0 without a caller) */
+    uint32_t id;                     /* from 1: 0 is "no site" */
+    uint32_t depth;                  /* frames in this context */
+    _Atomic(struct CallSiteEdge *) edges; /* the calls made from this context */
+} CallSiteNode;
+
+/* A call made from context `from` at `offset`, leading to context `to`. */
+typedef struct CallSiteEdge {
+    const CallSiteNode *from, *to;
+    uint32_t offset;
+    struct CallSiteEdge *next;       /* from's next edge */
+} CallSiteEdge;
+
+/* Nodes live in chunks of CALL_SITE_CHUNK, found by ID without a lock. */
+#define CALL_SITE_CHUNK 4096u
+#define CALL_SITE_MAX_CHUNKS 65536u
+
+typedef struct CallSiteTree {
+    /* caches[m][offset]: the last edge taken from the CALL at `offset` in
+     * program method m. */
+    _Atomic(const CallSiteEdge *) **caches;
+    const ProgMethod *methods;       /* program->methods, for a method's index */
+    uint32_t num_methods;
+    uint32_t depth;                  /* frames a context keeps */
+    pthread_mutex_t lock;            /* held to add a node or an edge */
+    CallSiteNode *_Atomic *chunks;   /* CALL_SITE_MAX_CHUNKS of them */
+    _Atomic uint32_t num_nodes;      /* IDs 1 .. num_nodes are published */
+    uint32_t *index;                 /* open addressing: node ID, 0 empty (contexts by content) */
+    uint32_t index_capacity;
+    struct CallSiteEdgeBlock *edge_blocks;
+} CallSiteTree;
+
+/* The tree while an agent asks for call sites, else NULL. */
+extern CallSiteTree *_Atomic vm_call_site_tree;
+
+/* Starts keeping call sites (if not yet) for traces of up to `depth`
+ * frames, and gives every existing frame of every thread its node.  The
+ * depth may grow only while the tree has no node yet; false if `depth` is
+ * more than that, or memory ran out. */
+bool vm_call_sites_enable(VM *vm, uint32_t depth);
+/* Frees the tree (vm_destroy). */
+void vm_call_sites_free(void);
+
+/* The context of the frame entered at the bottom of a thread, running
+ * `method`; NULL if memory ran out. */
+const CallSiteNode *vm_call_site_root(CallSiteTree *tree, const ProgMethod *method);
+/* The context `caller` calls `callee` into, from the CALL at caller->pc,
+ * when the call site's cache missed.  `slot` is that cache. */
+const CallSiteNode *vm_call_site_callee_slow(CallSiteTree *tree, const Frame *caller, const ProgMethod *callee,
+                                             _Atomic(const CallSiteEdge *) *slot);
+/* CALL's step: the callee's context, through the call site's cache. */
+static inline const CallSiteNode *vm_call_site_callee(CallSiteTree *tree, const Frame *caller,
+                                                      const ProgMethod *callee) {
+    _Atomic(const CallSiteEdge *) *slot = &tree->caches[caller->method - tree->methods][vm_frame_offset(caller)];
+    const CallSiteEdge *edge = atomic_load_explicit(slot, memory_order_acquire);
+    if (edge && edge->from == caller->site_node) return edge->to;
+    return vm_call_site_callee_slow(tree, caller, callee, slot);
+}
+
+/* The site `thread` is at: its top frame's node and offset; 0 with no
+ * frame or no tree. */
+uint64_t vm_call_site_of(const VMThread *thread);
+
+/* A site's frames, callee first, at most `max_frames`, as GetCallTrace
+ * gives them; -1 if `site` names no site. */
+int32_t vm_call_site_frames(const VM *vm, uint64_t site, VMPI_CallFrame *frames, int32_t max_frames);
+
+#endif
