@@ -77,7 +77,10 @@ typedef struct LinkedMethod {
     uint32_t pstack_need_bytes, rstack_need_bytes;
     bool has_receiver;                   /* an instance method: ref arg 0 must not be null */
     bool has_more_locals;                /* locals beyond the arguments, which a call clears */
-    bool has_entry_work;                 /* either of the two: CALL's one test when neither */
+    /* While an agent asks for call sites (vm/interp/call_sites.h): a call
+     * gives the callee's frame its node.  Set in every method at once. */
+    bool keeps_call_site;
+    bool has_entry_work;                 /* any of the three: CALL's one test when none */
 } LinkedMethod;
 
 typedef struct VMOptions {

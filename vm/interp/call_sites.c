@@ -186,6 +186,10 @@ bool vm_call_sites_enable(VM *vm, uint32_t depth) {
     if (!tree) return false;
     for (uint32_t t = 0; t < vm->num_threads; t++) enter_frames(tree, vm->threads[t]);
     atomic_store(&vm_call_site_tree, tree);
+    /* CALL's step, behind the test it makes anyway (vm.h, LinkedMethod):
+     * so while no agent asks, call sites cost a call nothing. */
+    for (uint32_t m = 0; m < vm->program->num_methods; m++)
+        vm->linked_methods[m].keeps_call_site = vm->linked_methods[m].has_entry_work = true;
     return true;
 }
 

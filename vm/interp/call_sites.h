@@ -20,8 +20,12 @@
  * `depth` frames keeps recursion from growing the tree without bound:
  * fib's contexts are the last `depth` call sites, not every path.
  *
- * While no agent asks, `vm_call_site_tree` is NULL and CALL costs one
- * predictable branch (measured in docs/hprof.md, "What it costs").
+ * While no agent asks, `vm_call_site_tree` is NULL and a call costs
+ * nothing more: the step is behind the callee's has_entry_work test, which
+ * CALL makes anyway (vm.h, LinkedMethod; measured in docs/hprof.md, "What
+ * it costs").  Enabling sets keeps_call_site in every linked method, at a
+ * point where no thread is in the middle of a CALL (today: the VM runs one
+ * thread at a time, and agents enable from JVM_OnLoad or a handler).
  *
  * Threads: each thread's frames hold its own nodes; the tree is shared,
  * with a lock on insertion, so it is safe with threads that run at once.

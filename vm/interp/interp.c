@@ -655,11 +655,10 @@ op_CALL: {
     if (UNLIKELY(callee->has_entry_work)) {
         if (callee->has_receiver) CHECK_NOT_NULL(*callee_rl);
         if (callee->has_more_locals) clear_locals(callee, callee_pl, callee_rl);
+        if (callee->keeps_call_site) fp[1].site_node = vm_call_site_callee(vm_call_site_tree, fp, callee->method);
     }
     fp++;
     fill_frame(fp, callee, callee_pl, callee_rl);
-    CallSiteTree *call_sites = atomic_load_explicit(&vm_call_site_tree, memory_order_relaxed);
-    if (UNLIKELY(call_sites != NULL)) fp->site_node = vm_call_site_callee(call_sites, fp - 1, callee->method);
     pl = callee_pl;
     rl = callee_rl;
     psp = pl + callee->num_prim_locals;
