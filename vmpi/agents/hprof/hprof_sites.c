@@ -136,7 +136,10 @@ static void leave_site(const IdEntry *entry, void *sites) {
 
 void hprof_sites_alloc(HprofSites *s, const HprofAlloc *alloc, const VMPI_CallTrace *trace,
                        uint32_t thread) {
-    uint32_t trace_number = hprof_sites_trace(s, trace, thread);
+    hprof_sites_alloc_traced(s, alloc, hprof_sites_trace(s, trace, thread));
+}
+
+void hprof_sites_alloc_traced(HprofSites *s, const HprofAlloc *alloc, uint32_t trace_number) {
     uint32_t site_number = trace_number == UINT32_MAX ? UINT32_MAX
         : intern_site(s, trace_number, alloc->is_array, alloc->class_id);
     if (site_number == UINT32_MAX || !alloc->obj || !idmap_reserve(&s->objects, s->objects.count + 1)) {
