@@ -17,10 +17,11 @@
  *                   METHOD_ENTRY/EXIT, or enable them again (rule 10: none
  *                   arrives while they are off); implies methods=y
  *   sites=N         rule 11: enable call sites N frames deep (gclab's
- *                   EnableCallSites) and, at every OBJECT_ALLOC and
- *                   METHOD_ENTRY the VM sends, check that the frames of
- *                   GetCallSite's ID are GetCallTrace's, N deep.  0
- *                   (default): off
+ *                   EnableCallSites; with late=N, at the catch-up, while
+ *                   the program runs) and, at every OBJECT_ALLOC and
+ *                   METHOD_ENTRY the VM sends from then on, check that the
+ *                   frames of GetCallSite's ID are GetCallTrace's, N deep.
+ *                   0 (default): off
  *   late=N          attach late: enable the heap events only at the Nth
  *                   METHOD_ENTRY the VM sends (or at JVM_SHUT_DOWN, if the
  *                   run ends first) and catch up as docs/contracts.md
@@ -92,8 +93,10 @@ static bool catching_up;
 static void **dump_ids;
 static size_t num_dump_ids;
 
-/* sites=N: the depth, and room for both traces of rule 11. */
+/* sites=N: the depth, and room for both traces of rule 11; whether call
+ * sites are on (from JVM_OnLoad, or the catch-up of a late attach). */
 static uint64_t site_depth;
+static bool sites_on;
 static VMPI_CallFrame *site_frames, *trace_frames;
 
 static const char *code_name(int32_t code) {
@@ -205,6 +208,11 @@ static void random_point(const VMPI_Event *event, int32_t code) {
     }
 }
 
+static bool enable_call_sites(void) {
+    sites_on = vmpi->EnableCallSites((int32_t)site_depth) == VMPI_OK;
+    return sites_on;
+}
+
 /* Rule 11: where the event's thread is, by its call site, is where its
  * call trace says it is. */
 static void check_call_site(const VMPI_Event *event) {
@@ -256,6 +264,7 @@ static void keep_dump_ids(const VMPI_Event *event) {
  * missed. */
 static void catch_up(const VMPI_Event *event) {
     attached = true;
+    if (site_depth && !enable_call_sites()) fail(event, 11, "EnableCallSites refused while the program runs");
     vmpi->DisableGC();
     for (size_t i = 0; i < sizeof heap_events / sizeof heap_events[0] && !finished; i++) {
         check_asked_enable(&asked, heap_events[i], true);
@@ -296,7 +305,7 @@ static void check_event(const VMPI_Event *event) {
         return;
     }
     bool sent_point = !requested && (code == VMPI_EVENT_OBJECT_ALLOC || code == VMPI_EVENT_METHOD_ENTRY);
-    if (site_depth && sent_point) check_call_site(event);
+    if (sites_on && sent_point) check_call_site(event);
     if (finished) return;
     if (attached && sent_point && !check_rules_in_collection(rules)) random_point(event, code);
     if (catching_up && code == VMPI_EVENT_HEAP_DUMP) keep_dump_ids(event);
@@ -380,7 +389,7 @@ VMPI_EXPORT int32_t VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved) {
         site_frames = calloc(site_depth, sizeof *site_frames);
         trace_frames = calloc(site_depth, sizeof *trace_frames);
         if (site_depth > VMPI_MAX_CALL_SITE_DEPTH || !site_frames || !trace_frames ||
-            vmpi->EnableCallSites((int32_t)site_depth) != VMPI_OK) {
+            (attached && !enable_call_sites())) {
             fprintf(stderr, "check: the VM keeps no call sites %" PRIu64 " frames deep\n", site_depth);
             return VMPI_ERR;
         }
