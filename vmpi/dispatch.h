@@ -204,7 +204,10 @@ void vmpi_get_call_trace(VMPI_CallTrace *trace, int32_t depth);
 /* The call-site extension (vmpi.h, EnableCallSites), unchecked: a thread
  * given is live; GetCallSiteFrames gives -1 for an ID that names no site. */
 int32_t vmpi_enable_call_sites(int32_t depth);
-/* At attach: the call sites agents asked for before the VM existed. */
+/* Whether the VM keeps call sites: OBJECT_ALLOC then carries its site. */
+extern bool vmpi_call_sites_on;
+/* At attach (or detach): the call sites agents asked for before the VM
+ * existed. */
 void vmpi_serve_call_sites(void);
 VMPI_CallSiteID vmpi_get_call_site(VMPI_ThreadID env);
 int32_t vmpi_get_call_site_frames(VMPI_CallSiteID site, VMPI_CallFrame *frames, int32_t depth);

@@ -78,18 +78,22 @@ void vmpi_get_call_trace(VMPI_CallTrace *trace, int32_t depth) {
 /* The deepest sites asked for in JVM_OnLoad, before the VM exists: asked
  * of the VM when it attaches (vmpi_serve_call_sites). */
 static int32_t call_site_depth_asked;
+bool vmpi_call_sites_on;
 
 int32_t vmpi_enable_call_sites(int32_t depth) {
     if (!vmpi_vm) {
         if (depth > call_site_depth_asked) call_site_depth_asked = depth;
         return VMPI_OK;
     }
-    return vmpi_vm->enable_call_sites && vmpi_vm->enable_call_sites(vmpi_vm->vm, (uint32_t)depth)
-               ? VMPI_OK : VMPI_NOT_AVAILABLE;
+    if (!vmpi_vm->enable_call_sites || !vmpi_vm->enable_call_sites(vmpi_vm->vm, (uint32_t)depth))
+        return VMPI_NOT_AVAILABLE;
+    vmpi_call_sites_on = true;
+    return VMPI_OK;
 }
 
 void vmpi_serve_call_sites(void) {
-    if (call_site_depth_asked) vmpi_enable_call_sites(call_site_depth_asked);
+    vmpi_call_sites_on = false; /* a new VM, or none */
+    if (vmpi_vm && call_site_depth_asked) vmpi_enable_call_sites(call_site_depth_asked);
 }
 
 VMPI_CallSiteID vmpi_get_call_site(VMPI_ThreadID env) {

@@ -388,6 +388,12 @@ typedef struct VMPI_Event {
             int32_t is_array;
             int32_t size;
             VMPI_ObjectID obj_id;
+            /* gclab extension, after JVMPI's members: the allocating
+             * thread's call site (GetCallSite at the allocation) while an
+             * agent has enabled call sites, else 0; 0 in a requested
+             * OBJECT_ALLOC and in SAMPLED_OBJECT_ALLOC (whose members
+             * differ from here on). */
+            VMPI_CallSiteID site;
         } obj_alloc;
         /* JVMTI 11, SampledObjectAlloc: the allocation as OBJECT_ALLOC
          * gives it (the same first members, so reading it as obj_alloc is

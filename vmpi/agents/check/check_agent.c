@@ -20,7 +20,8 @@
  *                   EnableCallSites; with late=N, at the catch-up, while
  *                   the program runs) and, at every OBJECT_ALLOC and
  *                   METHOD_ENTRY the VM sends from then on, check that the
- *                   frames of GetCallSite's ID are GetCallTrace's, N deep.
+ *                   frames of GetCallSite's ID are GetCallTrace's, N deep,
+ *                   and that OBJECT_ALLOC carries that ID.
  *                   0 (default): off
  *   late=N          attach late: enable the heap events only at the Nth
  *                   METHOD_ENTRY the VM sends (or at JVM_SHUT_DOWN, if the
@@ -218,6 +219,14 @@ static bool enable_call_sites(void) {
 static void check_call_site(const VMPI_Event *event) {
     int32_t depth = (int32_t)site_depth;
     VMPI_CallSiteID site = vmpi->GetCallSite(event->env_id);
+    int32_t code = event->event_type & ~VMPI_REQUESTED_EVENT;
+    if (code == VMPI_EVENT_OBJECT_ALLOC && event->u.obj_alloc.site != site) {
+        char what[96];
+        snprintf(what, sizeof what, "OBJECT_ALLOC's call site %#" PRIx64 " is not GetCallSite's %#" PRIx64,
+                 event->u.obj_alloc.site, site);
+        fail(event, 11, what);
+        return;
+    }
     int32_t n = vmpi->GetCallSiteFrames(site, site_frames, depth);
     VMPI_CallTrace trace = {.env_id = event->env_id, .frames = trace_frames};
     vmpi->GetCallTrace(&trace, depth);

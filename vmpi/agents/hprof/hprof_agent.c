@@ -743,7 +743,7 @@ static bool batch_alloc(const VMPI_Event *event) {
         vmpi->RawMonitorExit(lock.monitor);
     }
     HprofBatchedRecord record = {.alloc = hprof_alloc_of(event), .env = event->env_id,
-                                 .site = alloc_traces ? vmpi->GetCallSite(event->env_id) : 0};
+                                 .site = alloc_traces ? event->u.obj_alloc.site : 0};
     bool full;
     if (!thread_batch || !hprof_batch_append(thread_batch, &record, &full)) return false;
     if (full) {

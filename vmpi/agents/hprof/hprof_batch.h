@@ -2,9 +2,9 @@
  * hprof_batch.h -- OBJECT_ALLOCs held back per OS thread, so that recording
  * an allocation costs hprof no lock (docs/hprof.md, "What it costs").
  *
- * The OBJECT_ALLOC handler takes the allocating thread's call site
- * (GetCallSite, gclab's extension: constant time, no agent lock) and
- * appends the allocation, its site and its thread to the calling OS
+ * The OBJECT_ALLOC handler takes the allocating thread's call site (the
+ * event carries it while call sites are on: gclab's extension, vmpi.h
+ * EnableCallSites) and appends the allocation, its site and its thread to the calling OS
  * thread's batch.  The sites table (hprof_sites.h) gets the batched
  * allocations when they are drained, in their order, under the agent's
  * lock: when a batch fills up, and before every other event the agent
