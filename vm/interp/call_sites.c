@@ -77,7 +77,6 @@ static const CallSiteNode *intern(CallSiteTree *tree, const ProgMethod *method, 
     CallSiteNode *node = &chunk[n % CALL_SITE_CHUNK];
     *node = (CallSiteNode){.method = method, .caller = caller, .call_offset = call_offset, .id = n + 1,
                            .depth = caller ? caller->depth + 1 : 1};
-    atomic_init(&node->edges, NULL);
     tree->index[slot] = n + 1;
     atomic_store_explicit(&tree->num_nodes, n + 1, memory_order_release);
     return node;
@@ -91,8 +90,12 @@ static const CallSiteNode *cut(CallSiteTree *tree, const CallSiteNode *node, uin
     return caller || depth == 1 ? intern(tree, node->method, node->call_offset, caller) : NULL;
 }
 
+/* The edge from `from` at `offset`, near or overflow; NULL if none yet. */
 static const CallSiteEdge *find_edge(const CallSiteNode *from, uint32_t offset) {
-    for (const CallSiteEdge *e = atomic_load_explicit(&((CallSiteNode *)from)->edges, memory_order_acquire); e;
+    uint32_t n = atomic_load_explicit(&from->num_near, memory_order_acquire);
+    for (uint32_t i = 0; i < n; i++)
+        if (from->near[i].offset == offset) return &from->near[i];
+    for (const CallSiteEdge *e = atomic_load_explicit(&((CallSiteNode *)from)->overflow, memory_order_acquire); e;
          e = e->next)
         if (e->offset == offset) return e;
     return NULL;
@@ -105,6 +108,13 @@ static const CallSiteEdge *add_edge(CallSiteTree *tree, const CallSiteNode *from
     const CallSiteNode *caller = cut(tree, from, tree->depth - 1);
     const CallSiteNode *to = caller || tree->depth == 1 ? intern(tree, callee, offset, caller) : NULL;
     if (!to) return NULL;
+    CallSiteNode *owner = (CallSiteNode *)from; /* only its edges change */
+    uint32_t n = atomic_load_explicit(&owner->num_near, memory_order_relaxed);
+    if (n < CALL_SITE_NEAR) {
+        owner->near[n] = (CallSiteEdge){.to = to, .offset = offset};
+        atomic_store_explicit(&owner->num_near, n + 1, memory_order_release);
+        return &owner->near[n];
+    }
     if (!tree->edge_blocks || tree->edge_blocks->used == EDGES_PER_BLOCK) {
         CallSiteEdgeBlock *block = malloc(sizeof *block);
         if (!block) return NULL;
@@ -113,15 +123,13 @@ static const CallSiteEdge *add_edge(CallSiteTree *tree, const CallSiteNode *from
         tree->edge_blocks = block;
     }
     CallSiteEdge *edge = &tree->edge_blocks->edges[tree->edge_blocks->used++];
-    CallSiteNode *owner = (CallSiteNode *)from; /* only its edge list changes */
-    *edge = (CallSiteEdge){.from = from, .to = to, .offset = offset,
-                           .next = atomic_load_explicit(&owner->edges, memory_order_relaxed)};
-    atomic_store_explicit(&owner->edges, edge, memory_order_release);
+    *edge = (CallSiteEdge){.to = to, .offset = offset,
+                           .next = atomic_load_explicit(&owner->overflow, memory_order_relaxed)};
+    atomic_store_explicit(&owner->overflow, edge, memory_order_release);
     return edge;
 }
 
-const CallSiteNode *vm_call_site_callee_slow(CallSiteTree *tree, const Frame *caller, const ProgMethod *callee,
-                                             _Atomic(const CallSiteEdge *) *slot) {
+const CallSiteNode *vm_call_site_callee_slow(CallSiteTree *tree, const Frame *caller, const ProgMethod *callee) {
     if (!caller->site_node) return NULL; /* memory ran out above: no site below either */
     uint32_t offset = vm_frame_offset(caller);
     const CallSiteEdge *edge = find_edge(caller->site_node, offset);
@@ -130,10 +138,8 @@ const CallSiteNode *vm_call_site_callee_slow(CallSiteTree *tree, const Frame *ca
         edge = find_edge(caller->site_node, offset);
         if (!edge) edge = add_edge(tree, caller->site_node, offset, callee);
         pthread_mutex_unlock(&tree->lock);
-        if (!edge) return NULL;
     }
-    atomic_store_explicit(slot, edge, memory_order_release);
-    return edge->to;
+    return edge ? edge->to : NULL;
 }
 
 const CallSiteNode *vm_call_site_root(CallSiteTree *tree, const ProgMethod *method) {
@@ -144,24 +150,18 @@ const CallSiteNode *vm_call_site_root(CallSiteTree *tree, const ProgMethod *meth
 }
 
 static CallSiteTree *new_tree(const VM *vm, uint32_t depth) {
-    const Program *p = vm->program;
     CallSiteTree *tree = calloc(1, sizeof *tree);
-    if (!tree) return NULL;
-    tree->methods = p->methods;
-    tree->num_methods = p->num_methods;
-    tree->depth = depth;
-    pthread_mutex_init(&tree->lock, NULL);
-    tree->chunks = calloc(CALL_SITE_MAX_CHUNKS, sizeof *tree->chunks);
-    tree->caches = calloc(p->num_methods ? p->num_methods : 1, sizeof *tree->caches);
-    bool ok = tree->chunks && tree->caches;
-    for (uint32_t m = 0; ok && m < p->num_methods; m++) {
-        tree->caches[m] = calloc(p->methods[m].code_len ? p->methods[m].code_len : 1, sizeof *tree->caches[m]);
-        ok = tree->caches[m] != NULL;
+    CallSiteNode *_Atomic *chunks = calloc(CALL_SITE_MAX_CHUNKS, sizeof *chunks);
+    if (!tree || !chunks) {
+        free(tree);
+        free(chunks);
+        return NULL;
     }
-    if (ok) return tree;
-    atomic_store(&vm_call_site_tree, tree); /* so that vm_call_sites_free frees it */
-    vm_call_sites_free();
-    return NULL;
+    tree->methods = vm->program->methods;
+    tree->depth = depth;
+    tree->chunks = chunks;
+    pthread_mutex_init(&tree->lock, NULL);
+    return tree;
 }
 
 /* Gives every frame of `thread` its node, bottom up, as its calls would
@@ -196,9 +196,7 @@ bool vm_call_sites_enable(VM *vm, uint32_t depth) {
 void vm_call_sites_free(void) {
     CallSiteTree *tree = atomic_exchange(&vm_call_site_tree, NULL);
     if (!tree) return;
-    for (uint32_t m = 0; tree->caches && m < tree->num_methods; m++) free(tree->caches[m]);
-    free(tree->caches);
-    for (uint32_t c = 0; tree->chunks && c < CALL_SITE_MAX_CHUNKS && tree->chunks[c]; c++) free(tree->chunks[c]);
+    for (uint32_t c = 0; c < CALL_SITE_MAX_CHUNKS && tree->chunks[c]; c++) free(tree->chunks[c]);
     free(tree->chunks);
     free(tree->index);
     while (tree->edge_blocks) {

@@ -12,13 +12,15 @@
  * (node ID << 32 | offset).  A site's frames, callee first, are the same as
  * GetCallTrace's at that moment, to `depth` frames.
  *
- * A CALL moves to the callee's node through a cache at the call site: one
- * slot per bytecode offset of the caller's code holding the last edge taken
- * from there; a miss looks through the caller node's edges, and only a new
- * context takes the tree's lock (nodes and edges are never freed or
- * changed once published, so readers take none).  Cutting contexts to
+ * A CALL moves to the callee's node through the caller's node: its first
+ * CALL_SITE_NEAR call sites (by bytecode offset) sit in the node itself,
+ * compared inline; more are on an overflow list.  (A cache per call site
+ * was tried first: a recursive method's call sites alternate between
+ * contexts, so it missed at almost every call of binary_trees.)  Only a new
+ * context takes the tree's lock: nodes and edges are never freed, and never
+ * changed once published, so readers take none.  Cutting contexts to
  * `depth` frames keeps recursion from growing the tree without bound:
- * fib's contexts are the last `depth` call sites, not every path.
+ * fib's contexts are its last `depth` call sites, not every path.
  *
  * While no agent asks, `vm_call_site_tree` is NULL and a call costs
  * nothing more: the step is behind the callee's has_entry_work test, which
@@ -41,39 +43,41 @@
 #include "../vm.h"
 #include "../../vmpi/vmpi.h"
 
+#define CALL_SITE_NEAR 4
+
+/* A call made from a context at `offset`, leading to context `to`. */
+typedef struct CallSiteEdge {
+    const struct CallSiteNode *to;
+    uint32_t offset;
+    struct CallSiteEdge *next;       /* the next overflow edge */
+} CallSiteEdge;
+
 typedef struct CallSiteNode {
     const ProgMethod *method;        /* the innermost frame's method */
     const struct CallSiteNode *caller; /* the caller's context, one frame shorter; NULL if none */
     uint32_t call_offset;            /* the CALL the caller is at (0 without a caller) */
     uint32_t id;                     /* from 1: 0 is "no site" */
     uint32_t depth;                  /* frames in this context */
-    _Atomic(struct CallSiteEdge *) edges; /* the calls made from this context */
+    /* The calls made from this context: near[0 .. num_near), then the
+     * overflow list. */
+    _Atomic uint32_t num_near;
+    CallSiteEdge near[CALL_SITE_NEAR];
+    _Atomic(CallSiteEdge *) overflow;
 } CallSiteNode;
-
-/* A call made from context `from` at `offset`, leading to context `to`. */
-typedef struct CallSiteEdge {
-    const CallSiteNode *from, *to;
-    uint32_t offset;
-    struct CallSiteEdge *next;       /* from's next edge */
-} CallSiteEdge;
 
 /* Nodes live in chunks of CALL_SITE_CHUNK, found by ID without a lock. */
 #define CALL_SITE_CHUNK 4096u
 #define CALL_SITE_MAX_CHUNKS 65536u
 
 typedef struct CallSiteTree {
-    /* caches[m][offset]: the last edge taken from the CALL at `offset` in
-     * program method m. */
-    _Atomic(const CallSiteEdge *) **caches;
     const ProgMethod *methods;       /* program->methods, for a method's index */
-    uint32_t num_methods;
     uint32_t depth;                  /* frames a context keeps */
     pthread_mutex_t lock;            /* held to add a node or an edge */
     CallSiteNode *_Atomic *chunks;   /* CALL_SITE_MAX_CHUNKS of them */
     _Atomic uint32_t num_nodes;      /* IDs 1 .. num_nodes are published */
     uint32_t *index;                 /* open addressing: node ID, 0 empty (contexts by content) */
     uint32_t index_capacity;
-    struct CallSiteEdgeBlock *edge_blocks;
+    struct CallSiteEdgeBlock *edge_blocks; /* where overflow edges live */
 } CallSiteTree;
 
 /* The tree while an agent asks for call sites, else NULL. */
@@ -90,17 +94,23 @@ void vm_call_sites_free(void);
 /* The context of the frame entered at the bottom of a thread, running
  * `method`; NULL if memory ran out. */
 const CallSiteNode *vm_call_site_root(CallSiteTree *tree, const ProgMethod *method);
+
 /* The context `caller` calls `callee` into, from the CALL at caller->pc,
- * when the call site's cache missed.  `slot` is that cache. */
-const CallSiteNode *vm_call_site_callee_slow(CallSiteTree *tree, const Frame *caller, const ProgMethod *callee,
-                                             _Atomic(const CallSiteEdge *) *slot);
-/* CALL's step: the callee's context, through the call site's cache. */
+ * when it is not among the caller node's near edges; NULL if memory ran
+ * out. */
+const CallSiteNode *vm_call_site_callee_slow(CallSiteTree *tree, const Frame *caller, const ProgMethod *callee);
+
+/* CALL's step: the callee's context, through the caller's node. */
 static inline const CallSiteNode *vm_call_site_callee(CallSiteTree *tree, const Frame *caller,
                                                       const ProgMethod *callee) {
-    _Atomic(const CallSiteEdge *) *slot = &tree->caches[caller->method - tree->methods][vm_frame_offset(caller)];
-    const CallSiteEdge *edge = atomic_load_explicit(slot, memory_order_acquire);
-    if (edge && edge->from == caller->site_node) return edge->to;
-    return vm_call_site_callee_slow(tree, caller, callee, slot);
+    const CallSiteNode *from = caller->site_node;
+    if (from) {
+        uint32_t offset = vm_frame_offset(caller);
+        uint32_t n = atomic_load_explicit(&from->num_near, memory_order_acquire);
+        for (uint32_t i = 0; i < n; i++)
+            if (from->near[i].offset == offset) return from->near[i].to;
+    }
+    return vm_call_site_callee_slow(tree, caller, callee);
 }
 
 /* The site `thread` is at: its top frame's node and offset; 0 with no
