@@ -686,23 +686,40 @@ static void record_alloc(const HprofAlloc *alloc, const VMPI_CallTrace *trace) {
     hprof_sites_alloc(&sites, alloc, trace, opts.thread ? thread_number(trace->env_id) : 0);
 }
 
-/* The TRACE of a call site: known, or read from its frames (the call trace
- * the allocation had), cut and numbered as an allocation's trace is. */
-static uint32_t call_site_trace(VMPI_CallSiteID site, VMPI_ThreadID env) {
-    uint32_t thread = opts.thread ? thread_number(env) : 0;
-    uint32_t trace = site ? hprof_call_sites_find(&call_site_traces, site, thread) : UINT32_MAX;
-    if (trace != UINT32_MAX) return trace;
+/* The TRACE of a call site, read from its frames (the call trace the
+ * allocation had), cut and numbered as an allocation's trace is. */
+static uint32_t call_site_trace(VMPI_CallSiteID site, VMPI_ThreadID env, uint32_t thread) {
     VMPI_CallTrace taken = {.env_id = env, .frames = frames,
                             .num_frames = site ? vmpi->GetCallSiteFrames(site, frames, opts.depth) : 0};
     drop_lines_unless_lineno(&taken);
-    trace = hprof_sites_trace(&sites, &taken, thread);
-    if (site && trace != UINT32_MAX) hprof_call_sites_add(&call_site_traces, site, thread, trace);
-    return trace;
+    return hprof_sites_trace(&sites, &taken, thread);
+}
+
+/* The allocation site of a batched allocation: the one its call site had
+ * last time if the class is the same, else its trace's (numbered in the
+ * order recording at once would give: the trace first, then the site). */
+static uint32_t batched_site(const HprofBatchedRecord *record) {
+    const HprofAlloc *alloc = &record->alloc;
+    uint32_t thread = opts.thread ? thread_number(record->env) : 0;
+    HprofCallSiteEntry *known = record->site ? hprof_call_sites_find(&call_site_traces, record->site, thread) : NULL;
+    if (known && known->site_number != UINT32_MAX && known->class_id == alloc->class_id &&
+        known->is_array == alloc->is_array)
+        return known->site_number;
+    uint32_t trace = known ? known->trace : call_site_trace(record->site, record->env, thread);
+    uint32_t site_number = hprof_sites_site(&sites, trace, alloc->is_array, alloc->class_id);
+    if (!known && record->site && trace != UINT32_MAX)
+        known = hprof_call_sites_add(&call_site_traces, record->site, thread, trace);
+    if (known && site_number != UINT32_MAX) {
+        known->class_id = alloc->class_id;
+        known->is_array = alloc->is_array;
+        known->site_number = site_number;
+    }
+    return site_number;
 }
 
 /* A batched allocation, drained into the sites table under the lock. */
 static void record_batched(const HprofBatchedRecord *record) {
-    hprof_sites_alloc_traced(&sites, &record->alloc, call_site_trace(record->site, record->env));
+    hprof_sites_alloc_at(&sites, &record->alloc, batched_site(record));
 }
 
 /* Every thread's batched allocations into the sites table, before an event

@@ -21,31 +21,32 @@ void hprof_call_sites_clear(HprofCallSites *map) {
     map->count = 0;
 }
 
-uint32_t hprof_call_sites_find(const HprofCallSites *map, VMPI_CallSiteID site, uint32_t thread) {
-    if (!map->capacity) return UINT32_MAX;
+HprofCallSiteEntry *hprof_call_sites_find(const HprofCallSites *map, VMPI_CallSiteID site, uint32_t thread) {
+    if (!map->capacity) return NULL;
     for (size_t i = slot_of(site, thread, map->capacity); map->slots[i].site; i = (i + 1) & (map->capacity - 1))
-        if (map->slots[i].site == site && map->slots[i].thread == thread) return map->slots[i].trace;
-    return UINT32_MAX;
+        if (map->slots[i].site == site && map->slots[i].thread == thread) return &map->slots[i];
+    return NULL;
 }
 
-static void put(HprofCallSiteTrace *slots, size_t capacity, const HprofCallSiteTrace *entry) {
+static HprofCallSiteEntry *put(HprofCallSiteEntry *slots, size_t capacity, const HprofCallSiteEntry *entry) {
     size_t i = slot_of(entry->site, entry->thread, capacity);
     while (slots[i].site) i = (i + 1) & (capacity - 1);
     slots[i] = *entry;
+    return &slots[i];
 }
 
-bool hprof_call_sites_add(HprofCallSites *map, VMPI_CallSiteID site, uint32_t thread, uint32_t trace) {
+HprofCallSiteEntry *hprof_call_sites_add(HprofCallSites *map, VMPI_CallSiteID site, uint32_t thread, uint32_t trace) {
     if ((map->count + 1) * 2 > map->capacity) {
         size_t capacity = map->capacity ? map->capacity * 2 : 256;
-        HprofCallSiteTrace *slots = calloc(capacity, sizeof *slots);
-        if (!slots) return false;
+        HprofCallSiteEntry *slots = calloc(capacity, sizeof *slots);
+        if (!slots) return NULL;
         for (size_t i = 0; i < map->capacity; i++)
             if (map->slots[i].site) put(slots, capacity, &map->slots[i]);
         free(map->slots);
         map->slots = slots;
         map->capacity = capacity;
     }
-    put(map->slots, map->capacity, &(HprofCallSiteTrace){.site = site, .thread = thread, .trace = trace});
     map->count++;
-    return true;
+    return put(map->slots, map->capacity,
+               &(HprofCallSiteEntry){.site = site, .thread = thread, .trace = trace, .site_number = UINT32_MAX});
 }
