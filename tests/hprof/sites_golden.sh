@@ -19,7 +19,6 @@ linked_list|linked_list.gcl||heap=sites,depth=2,thread=y,cutoff=0
 json_tree|json_tree.gcl||heap=sites,depth=8,lineno=n,cutoff=0
 producer_consumer|threads_producer_consumer.gcl||heap=sites,depth=6,thread=y,cutoff=0
 deep_recursion|deep_recursion.gcl||heap=all,depth=3,cutoff=0"
-checked=0
 echo "$cases" | while IFS='|' read -r name program args options; do
     for gc in $collectors; do
         out="${name}_$gc"
