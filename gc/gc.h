@@ -20,7 +20,7 @@
  * the VM holds no object address anywhere else.
  *
  * Events.  Collectors post the five heap events and GC_START / GC_FINISH
- * through vmpi/post.h, exactly as docs/event-mapping.md gives their row,
+ * through the event port gc/event_port.h, exactly as docs/event-mapping.md gives their row,
  * and bracket every OBJECT_FREE, OBJECT_MOVE and ARENA_DELETE between
  * GC_START and GC_FINISH.
  *
@@ -50,8 +50,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../vm/object.h"
-#include "../vmpi/post.h"
+#include "gc/event_port.h"
+#include "gc/object.h"
 
 #define GC_LIKELY(x) __builtin_expect(!!(x), 1)
 #define GC_UNLIKELY(x) __builtin_expect(!!(x), 0)
@@ -218,7 +218,7 @@ static inline uint64_t gc_total_bytes(const Gc *gc) {
  * (`bytes` == obj_size_for(cls, length)) gets its header -- class `cls`,
  * gc->fresh_gc_word, `length` -- is counted in objects_allocated and
  * bytes_allocated, and is announced by OBJECT_ALLOC in arena `arena_id` (and
- * sampled, by heap sampling's count of bytes_allocated: vmpi/post.h). */
+ * sampled, by heap sampling's count of bytes_allocated: gc/event_port.h). */
 static inline Obj *gc_new_object(Gc *gc, void *block, uint32_t arena_id, const RtClass *cls,
                                  uint32_t length, size_t bytes) {
     Obj *obj = block;
@@ -227,7 +227,7 @@ static inline Obj *gc_new_object(Gc *gc, void *block, uint32_t arena_id, const R
     obj->length = length;
     gc->stats.objects_allocated++;
     gc->stats.bytes_allocated += bytes;
-    vmpi_post_object_alloc(&gc->stats.bytes_allocated, (VMPI_ArenaID)arena_id, obj, bytes);
+    gc_post_object_alloc(&gc->stats.bytes_allocated, arena_id, obj, bytes);
     return obj;
 }
 
@@ -337,5 +337,27 @@ void gc_describe_oom(const Gc *gc, size_t request, char *buf, size_t bufsize);
 /* With --gc-log: one closing line for the whole run (collections by kind,
  * total and longest pause, objects allocated, freed and moved, peak RSS). */
 void gc_log_summary(const Gc *gc);
+
+/* ---- what the VM asks of the memory below the collectors -------------------- */
+
+/* Repeatable runs (--seed; gc/common/fixed.h says how).  Reserves the
+ * fixed-address range; false with one message in `err` (the address taken,
+ * an address-space limit) if it cannot be had.  At most once, before the
+ * VM creates its collector. */
+bool gc_fixed_reserve(char *err, size_t errsize);
+
+/* A zeroed record of count * size bytes, for the VM's records that carry
+ * IDs: from the fixed range once it is reserved, else calloc.  NULL if
+ * there is no room. */
+void *gc_record_calloc(size_t count, size_t size);
+
+/* Frees a record from gc_record_calloc (a fixed one stays where it is). */
+void gc_record_free(void *record);
+
+/* The default maximum heap: a quarter of physical memory, as the JVM's,
+ * but no more than every collector can address (16 GiB) or one region may
+ * reserve under ulimit -v (gc/common/heapsize.h), and at least
+ * `minimum`. */
+size_t gc_heap_default_max(size_t minimum);
 
 #endif

@@ -305,7 +305,7 @@ enum {
 };
 
 /* Record types of monitor dumps (JVMPI 1.2 section 4.4; values as in JDK's
- * jvmpi.h): the language's monitors, then raw monitors (vmpi/monitor_dump.c). */
+ * jvmpi.h): the language's monitors, then raw monitors (vmpi/runtime/monitor_dump.c). */
 enum { VMPI_MONITOR_JAVA = 0x01, VMPI_MONITOR_RAW = 0x02 };
 
 /* Thread status (JVMPI 1.2, GetThreadStatus). */

@@ -50,7 +50,7 @@ static void post_frees_between(GcCompactor *compactor, uint8_t *from, const uint
         Obj *dead = (Obj *)scan;
         scan += obj_size(dead);
         compactor->freed_to = scan;
-        vmpi_post_object_free(dead);
+        gc_post_object_free(dead);
     }
 }
 
@@ -58,7 +58,7 @@ static void post_frees_between(GcCompactor *compactor, uint8_t *from, const uint
  * the dead (only if an agent listens: otherwise they are never visited).
  * Returns the new top. */
 static uint8_t *plan(Compacting *c, GcCompaction *result) {
-    const bool post_frees = VMPI_IS_ENABLED(OBJECT_FREE);
+    const bool post_frees = GC_EVENT_WANTED(GC_EVENT_OBJECT_FREE);
     uint8_t *start = c->region->start, *top = c->region->top;
     uint8_t *new_top = start;
     uint8_t *scan = start;
@@ -134,7 +134,7 @@ static void slide(Compacting *c, uint32_t arena_id, uint32_t fresh_gc_word, GcCo
             memmove(dest, scan, bytes);
             compactor->moved_from = next;
             compactor->moved_to = dest + bytes;
-            vmpi_post_object_move((VMPI_ArenaID)arena_id, obj, (VMPI_ArenaID)arena_id, (const Obj *)dest);
+            gc_post_object_move(arena_id, obj, arena_id, (const Obj *)dest);
             result->moved_objects++;
             result->moved_bytes += bytes;
         }

@@ -64,7 +64,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "../gc.h"
+#include "gc/gc.h"
 
 /* ---- forwarding ------------------------------------------------------------- */
 
@@ -156,7 +156,7 @@ GC_ALWAYS_INLINE Obj *gc_copy_object(GcCopier *copier, const GcCopyPolicy *polic
     gc_set_forwarding(obj, copy);
     copier->objects_copied++;
     copier->bytes_copied += bytes;
-    vmpi_post_object_move((VMPI_ArenaID)from_arena, obj, (VMPI_ArenaID)to->arena_id, copy);
+    gc_post_object_move(from_arena, obj, to->arena_id, copy);
     return copy;
 }
 

@@ -19,7 +19,7 @@
  * no indirect call.  Roots are few and come through the VM's callback, so
  * marking them is out of line.
  *
- * References are found only through obj_ref_slots (vm/object.h) and roots
+ * References are found only through obj_ref_slots (gc/object.h) and roots
  * only through GcConfig.roots, so a tracer can never disagree with the
  * verifier or the heap dump about what points where.
  */
@@ -29,7 +29,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "../gc.h"
+#include "gc/gc.h"
 #include "objlist.h"
 
 /* Marks `obj` (never NULL) if it is unmarked.  Returns true if it was

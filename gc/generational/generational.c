@@ -23,12 +23,9 @@
  *     to the old generation past its budget, as far as its room to grow
  *     (region.h) reaches, keeping an evacuation's room;
  *   - the fast path bumps the nursery only while old.top <= old.limit.
- * Events (docs/event-mapping.md, generational row; the VMPI patent,
- * GENERATIONAL GARBAGE COLLECTOR): four ARENA_NEWs at start-up;
- * OBJECT_ALLOC(nursery), or (old) when pretenured; per collection GC_START,
- * one OBJECT_MOVE per young survivor in Cheney order, ARENA_DELETE +
- * ARENA_NEW of the nursery, then of from-survivor; a major one then the
- * compaction's OBJECT_FREEs and OBJECT_MOVE(old, old)s; GC_FINISH.
+ * Events: the VMPI patent's GENERATIONAL GARBAGE COLLECTOR, in the order
+ * docs/event-mapping.md gives (its generational section), the one place it is
+ * written; tests/unit/gc_generational.c checks this file posts it.
  *
  * Minor collection, when the nursery is full: the nursery and from-survivor
  * are condemned; their survivors are copied (Cheney: gc/common/copy.h) to
@@ -45,14 +42,14 @@
  */
 #include <stdlib.h>
 
-#include "../common/collect.h"
-#include "../common/compact.h"
-#include "../common/copy.h"
-#include "../common/heapsize.h"
-#include "../common/memory.h"
-#include "../common/objlist.h"
-#include "../common/region.h"
-#include "../gc.h"
+#include "gc/common/collect.h"
+#include "gc/common/compact.h"
+#include "gc/common/copy.h"
+#include "gc/common/heapsize.h"
+#include "gc/common/memory.h"
+#include "gc/common/objlist.h"
+#include "gc/common/region.h"
+#include "gc/gc.h"
 
 #define GEN_NURSERY 1u
 #define GEN_SURVIVOR_0 2u /* survivors[i] is arena GEN_SURVIVOR_0 + i */

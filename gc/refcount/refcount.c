@@ -11,11 +11,9 @@
  *   - every object with a count of zero is in the ZCT, once, with IN_ZCT;
  *   - gc_used_bytes <= the capacity (budget.h), except while the VM has
  *     disabled collection.
- * Events (docs/event-mapping.md, refcount row; the VMPI patent,
- * REFERENCE-COUNTING GARBAGE COLLECTOR): ARENA_NEW(1, "heap") at start-up;
- * OBJECT_ALLOC(1) per allocation; per reconciliation GC_START, one
- * OBJECT_FREE per object freed -- zero counts and their cascades, then the
- * members of garbage cycles -- GC_FINISH.  The barrier frees nothing.
+ * Events: the VMPI patent's REFERENCE-COUNTING GARBAGE COLLECTOR, in the order
+ * docs/event-mapping.md gives (its refcount section), the one place it is
+ * written; tests/unit/gc_refcount.c checks this file posts it.
  *
  * Roots are not counted by the barrier (deferred counting, Deutsch-Bobrow):
  * a zero count goes into the zero-count table (ZCT), and a reconciliation
@@ -27,13 +25,13 @@
  */
 #include <stdlib.h>
 
-#include "../common/budget.h"
-#include "../common/collect.h"
-#include "../common/memory.h"
-#include "../common/objlist.h"
-#include "../common/trace.h"
-#include "../common/weak.h"
-#include "../gc.h"
+#include "gc/common/budget.h"
+#include "gc/common/collect.h"
+#include "gc/common/memory.h"
+#include "gc/common/objlist.h"
+#include "gc/common/trace.h"
+#include "gc/common/weak.h"
+#include "gc/gc.h"
 #include "refcount.h"
 
 #define RC_ARENA_ID 1u
@@ -180,7 +178,7 @@ static void rc_free(RefCount *rc, Obj *obj) {
     GcStats *stats = &rc->gc.stats;
     stats->objects_freed++;
     stats->bytes_freed += bytes;
-    vmpi_post_object_free(obj);
+    gc_post_object_free(obj);
     gc_memory_free(&rc->memory, links, sizeof *links + bytes);
 }
 

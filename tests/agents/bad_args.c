@@ -1,5 +1,5 @@
 /* bad_args.c -- an agent that hands VMPI functions bad arguments, for the
- * guard tests (vmpi/guard.c, docs/contracts.md).  Its option names the
+ * guard tests (vmpi/runtime/guard.c, docs/contracts.md).  Its option names the
  * misbehaviour: "getenv_null" and "getenv_version" happen in VMPI_OnLoad,
  * the others in JVM_INIT_DONE's NotifyEvent.  Each checks the result the
  * guard promises and, on a wrong one, says so and ends the VM with status

@@ -1,5 +1,5 @@
 /* contract_breaker.c -- an agent that breaks one rule of the agent contract,
- * for the strict-mode tests (vmpi/strict.h, docs/contracts.md).  Its option
+ * for the strict-mode tests (vmpi/runtime/strict.h, docs/contracts.md).  Its option
  * names the breach:
  *
  *   malloc_in_gc          malloc in OBJECT_FREE (freed at GC_FINISH)

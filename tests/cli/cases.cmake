@@ -158,7 +158,7 @@ foreach(gc marksweep refcount)
        ${VMRUN} ${agents}/libheap_corrupter.so ${CMAKE_SOURCE_DIR}/examples/bench/binary_trees.gcl)
 endforeach()
 
-# ---- agents that hand VMPI bad arguments (vmpi/guard.c, docs/contracts.md) --
+# ---- agents that hand VMPI bad arguments (vmpi/runtime/guard.c, docs/contracts.md) --
 # Each misbehaviour of tests/agents/bad_args.c: the VM refuses the argument
 # with the spec's result (the agent ends the run with 99 if not), warns once
 # naming the agent, the function and the argument, and the program runs to
@@ -213,7 +213,7 @@ case(cli/agent_guard/crash_report_in_vmpi_function 0 - "^vmpi: in agent 'libbad_
      sh -c "\"$0\" -agentpath:$1=crash_in_request $2\n[ $? -eq 139 ]"
      ${VMRUN} ${bad_args} ${hello})
 
-# ---- strict mode: the agent contract (vmpi/strict.h, docs/contracts.md) ------
+# ---- strict mode: the agent contract (vmpi/runtime/strict.h, docs/contracts.md) ------
 # Each option of tests/agents/contract_breaker.c breaks one rule.  Without
 # --vmpi-strict the program runs to its end with its normal output and
 # today's warning, or nothing ("" = stderr empty; the agent exits 99 if a

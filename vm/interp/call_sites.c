@@ -6,7 +6,7 @@
  * site's cache, num_nodes for lookup by ID); readers load those with
  * acquire and never see a half-made record.
  */
-#include "call_sites.h"
+#include "vm/interp/call_sites.h"
 
 #include <stdlib.h>
 

@@ -40,8 +40,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../vm.h"
-#include "../../vmpi/vmpi.h"
+#include "vm/vm.h"
+#include "vmpi/vmpi.h"
 
 #define CALL_SITE_NEAR 4
 

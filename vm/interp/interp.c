@@ -52,15 +52,15 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../vmpi/post.h"
-#include "../opcodes.h"
-#include "call_sites.h"
-#include "internal.h"
-#include "monitor.h"
-#include "native.h"
-#include "quicken.h"
-#include "safepoint.h"
-#include "scheduler.h"
+#include "vmpi/post.h"
+#include "vm/opcodes.h"
+#include "vm/internal.h"
+#include "vm/interp/call_sites.h"
+#include "vm/threads/monitor.h"
+#include "vm/native/native.h"
+#include "vm/link/quicken.h"
+#include "vm/threads/safepoint.h"
+#include "vm/threads/scheduler.h"
 
 /* Operands are read little-endian straight from the code (opcodes.h). */
 _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "operands are decoded as host integers");
@@ -300,7 +300,7 @@ static uint64_t run(VMThread *thread, Frame *base) {
 #define METHOD_EXIT_EVENT()                                                                          \
     do {                                                                                             \
         if (VMPI_IS_ENABLED(METHOD_EXIT))                                                            \
-            OUT_OF_LINE(vmpi_send_method_event(VMPI_EVENT_METHOD_EXIT, thread, fp->method));         \
+            OUT_OF_LINE(vmpi_send_METHOD_EXIT(thread, fp->method));                                  \
     } while (0)
 #define METHOD_ENTRY_EVENT()                                                                         \
     do {                                                                                             \
@@ -685,7 +685,7 @@ op_RETR: {
     *rsp++ = value;
     RETURN_TO_CALLER();
 }
-op_CALLN: /* vm/interp/native.c: a C function, run with the state saved */
+op_CALLN: /* vm/native/native.c: a C function, run with the state saved */
     OUT_OF_LINE(vm_native_call(thread, U16));
     NEXT(3);
 

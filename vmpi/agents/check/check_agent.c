@@ -63,8 +63,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../agent_common.h"
-#include "../agent_random.h"
+#include "common/agent_common.h"
+#include "vmpi_random.h"
 #include "check_asked.h"
 #include "check_rules.h"
 #include "vmpi.h"

@@ -30,7 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common/idmap.h"
+#include "common/idmap.h"
 
 #define MAX_ARENAS 256
 /* Room kept free in the live-object map at GC_START (check_rules.h). */

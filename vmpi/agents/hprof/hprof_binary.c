@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "../common/grow.h"
+#include "common/grow.h"
 #include "hprof_reader.h"
 
 /* Record tags and heap dump sub-record tags (the HPROF agent manual,

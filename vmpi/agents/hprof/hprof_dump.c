@@ -14,23 +14,6 @@ bool hprof_dump_init(HprofDump *d) {
     return idmap_init(&d->class_ids, 64);
 }
 
-static void free_fields(HprofDumpField *fields, int32_t n) {
-    for (int32_t i = 0; i < n; i++) free(fields[i].name);
-    free(fields);
-}
-
-void hprof_dump_free(HprofDump *d) {
-    for (size_t i = 0; i < d->num_classes; i++) {
-        free(d->classes[i].name);
-        free_fields(d->classes[i].statics, d->classes[i].num_statics);
-        free_fields(d->classes[i].fields, d->classes[i].num_fields);
-    }
-    free(d->classes);
-    free(d->text);
-    idmap_free(&d->class_ids);
-    *d = (HprofDump){0};
-}
-
 static HprofDumpField *copy_fields(HprofDump *d, const VMPI_Field *fields, int32_t n) {
     HprofDumpField *copy = calloc((size_t)n + 1, sizeof *copy);
     if (!copy) {

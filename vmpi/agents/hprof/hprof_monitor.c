@@ -10,16 +10,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "../common/grow.h"
+#include "common/grow.h"
 #include "hprof_reader.h"
 #include "hprof_sites.h"
-
-void hprof_monitors_free(HprofMonitors *m) {
-    for (size_t i = 0; i < m->num_contentions; i++) free(m->contentions[i].name);
-    free(m->contentions);
-    free(m->dump_text);
-    *m = (HprofMonitors){0};
-}
 
 /* ---- MONITOR TIME ------------------------------------------------------------------ */
 
@@ -105,7 +98,7 @@ static void write_owner(FILE *out, VMPI_ThreadID owner, uint32_t entries, HprofT
     fprintf(out, ", entry count: %u\n", entries);
 }
 
-/* One JVMPI_MONITOR_RAW record (vmpi/monitor_dump.c gives its layout). */
+/* One JVMPI_MONITOR_RAW record (vmpi/runtime/monitor_dump.c gives its layout). */
 static void read_raw_monitor(FILE *text, HprofReader *r, HprofThreadNumber thread_number) {
     const char *name = take_pointer(r);
     void *id = take_pointer(r);

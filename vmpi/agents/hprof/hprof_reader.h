@@ -1,6 +1,6 @@
 /*
  * hprof_reader.h -- reading a level-2 HEAP_DUMP buffer (JVMPI 1.2, section
- * 4.2, as vmpi/heap_dump.c writes it): IDs of sizeof(void *) bytes and
+ * 4.2, as vmpi/runtime/heap_dump.c writes it): IDs of sizeof(void *) bytes and
  * values in the VM's native byte order.  Shared by the text HEAP DUMP
  * (hprof_dump.c) and the binary one (hprof_binary.c), and used for the
  * MONITOR_DUMP buffer too (hprof_monitor.c), which has the same encoding.

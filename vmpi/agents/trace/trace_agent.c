@@ -40,7 +40,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../agent_common.h"
+#include "common/agent_common.h"
 #include "vmpi.h"
 
 #define MAX_THREADS 1024
