@@ -7,6 +7,7 @@
  * acquire and never see a half-made record.
  */
 #include "vm/interp/call_sites.h"
+#include "vm/internal.h"
 
 #include <stdlib.h>
 
@@ -174,6 +175,11 @@ static void enter_frames(CallSiteTree *tree, VMThread *thread) {
     }
 }
 
+void vm_enter_with_call_site(const LinkedMethod *callee, Frame *caller, uint64_t *pl, Obj **rl) {
+    if (callee->has_more_locals) vm_enter_clearing_locals(callee, caller, pl, rl);
+    caller[1].site_node = vm_call_site_callee(vm_call_site_tree, caller, callee->method);
+}
+
 bool vm_call_sites_enable(VM *vm, uint32_t depth) {
     CallSiteTree *tree = atomic_load(&vm_call_site_tree);
     if (tree) {
@@ -188,8 +194,11 @@ bool vm_call_sites_enable(VM *vm, uint32_t depth) {
     atomic_store(&vm_call_site_tree, tree);
     /* CALL's step, behind the test it makes anyway (vm.h, LinkedMethod):
      * so while no agent asks, call sites cost a call nothing. */
-    for (uint32_t m = 0; m < vm->program->num_methods; m++)
-        vm->linked_methods[m].keeps_call_site = vm->linked_methods[m].has_entry_work = true;
+    for (uint32_t m = 0; m < vm->program->num_methods; m++) {
+        LinkedMethod *lm = &vm->linked_methods[m];
+        lm->enter_out_of_line = vm_enter_with_call_site;
+        lm->has_out_of_line_entry = lm->has_entry_work = true;
+    }
     return true;
 }
 

@@ -23,9 +23,10 @@
  * fib's contexts are its last `depth` call sites, not every path.
  *
  * While no agent asks, `vm_call_site_tree` is NULL and a call costs
- * nothing more: the step is behind the callee's has_entry_work test, which
- * CALL makes anyway (vm.h, LinkedMethod; measured in docs/hprof.md, "What
- * it costs").  Enabling sets keeps_call_site in every linked method, at a
+ * nothing more: the step is behind the callee's has_entry_work and
+ * has_out_of_line_entry tests, which CALL makes anyway (vm.h,
+ * LinkedMethod; measured in docs/hprof.md, "What it costs").  Enabling
+ * sets both, and enter_out_of_line, in every linked method, at a
  * point where no thread is in the middle of a CALL (today: the VM runs one
  * thread at a time, and agents enable from JVM_OnLoad or a handler).
  *
@@ -90,6 +91,10 @@ extern CallSiteTree *_Atomic vm_call_site_tree;
 bool vm_call_sites_enable(VM *vm, uint32_t depth);
 /* Frees the tree (vm_destroy). */
 void vm_call_sites_free(void);
+
+/* LinkedMethod.enter_out_of_line while call sites are kept: the callee's
+ * locals cleared if it has more, and its frame's node. */
+void vm_enter_with_call_site(const LinkedMethod *callee, Frame *caller, uint64_t *pl, Obj **rl);
 
 /* The context of the frame entered at the bottom of a thread, running
  * `method`; NULL if memory ran out. */

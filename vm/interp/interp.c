@@ -143,6 +143,11 @@ static __attribute__((noinline)) void clear_locals(const LinkedMethod *lm, uint6
     for (uint32_t i = lm->num_ref_args; i < lm->num_ref_locals; i++) rl[i] = NULL;
 }
 
+void vm_enter_clearing_locals(const LinkedMethod *callee, Frame *caller, uint64_t *pl, Obj **rl) {
+    (void)caller;
+    clear_locals(callee, pl, rl);
+}
+
 /* Fills frame `fp` for a call of `lm` whose locals start at pl / rl. */
 static inline void fill_frame(Frame *fp, const LinkedMethod *lm, uint64_t *pl, Obj **rl) {
     fp->method = lm->method;
@@ -654,8 +659,7 @@ op_CALL: {
         FAIL("stack overflow");
     if (UNLIKELY(callee->has_entry_work)) {
         if (callee->has_receiver) CHECK_NOT_NULL(*callee_rl);
-        if (callee->has_more_locals) clear_locals(callee, callee_pl, callee_rl);
-        if (callee->keeps_call_site) fp[1].site_node = vm_call_site_callee(vm_call_site_tree, fp, callee->method);
+        if (callee->has_out_of_line_entry) callee->enter_out_of_line(callee, fp, callee_pl, callee_rl);
     }
     fp++;
     fill_frame(fp, callee, callee_pl, callee_rl);

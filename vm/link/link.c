@@ -282,7 +282,9 @@ static bool link_code(VM *vm, bool plain_code, LinkError *why) {
             .has_more_locals = m->num_prim_locals > m->num_prim_args || m->num_ref_locals > m->num_ref_args,
         };
         LinkedMethod *lm = &vm->linked_methods[i];
-        lm->has_entry_work = lm->has_receiver || lm->has_more_locals;
+        lm->has_out_of_line_entry = lm->has_more_locals;
+        lm->enter_out_of_line = vm_enter_clearing_locals;
+        lm->has_entry_work = lm->has_receiver || lm->has_out_of_line_entry;
     }
     /* Instance layout (object.h): reference fields, then primitive fields. */
     for (uint32_t f = 0; f < p->num_fields; f++) {
