@@ -359,6 +359,38 @@ typedef struct VMPI_HeapDumpArg {
     int32_t heap_dump_level;
 } VMPI_HeapDumpArg;
 
+/* GetObjectMonitorUsage's answer (JVMTI's jvmtiMonitorUsage, asked for by
+ * the TPTP thread profiler's "Get Object Monitor Usage" request): the
+ * monitor's owner (NULL if none), its entry count (0 if free), and the
+ * threads waiting to enter it (notified waiters among them) and to be
+ * notified.  The agent lends the two arrays and says their room in
+ * `capacity`; the VM fills at most that many of each and sets the counts
+ * to how many there are, so a count above `capacity` means "ask again with
+ * more room".  An object whose monitor nobody uses has owner NULL and all
+ * counts 0. */
+typedef struct VMPI_MonitorUsage {
+    VMPI_ThreadID owner;
+    int32_t entry_count;
+    int32_t capacity;          /* in: room in `entering` and in `waiting` */
+    int32_t num_entering;      /* out: threads waiting to enter */
+    VMPI_ThreadID *entering;
+    int32_t num_waiting;       /* out: threads waiting to be notified */
+    VMPI_ThreadID *waiting;
+} VMPI_MonitorUsage;
+
+/* GetThreadInfo's answer (JVMTI's jvmtiThreadInfo, asked for by the TPTP
+ * thread profiler's "Get Thread Information" request): what THREAD_START
+ * says of the thread, now.  The strings are the VM's and live as long as
+ * the thread; thread_object is an object ID (meaningful while GC is
+ * disabled); status is GetThreadStatus's. */
+typedef struct VMPI_ThreadInfo {
+    char *thread_name;
+    char *group_name;
+    char *parent_name;         /* NULL for main */
+    VMPI_ObjectID thread_object;
+    int32_t status;
+} VMPI_ThreadInfo;
+
 typedef struct VMPI_Event {
     int32_t event_type;     /* code, possibly | VMPI_REQUESTED_EVENT */
     VMPI_ThreadID env_id;   /* thread the event happened in */
@@ -543,6 +575,15 @@ typedef struct VMPI_Interface {
     /* gclab extension: the running collector's --gc name ("semispace"), so an
      * agent can tell which row of the arena/object mapping to expect. */
     const char *(*GetCollectorName)(void);
+
+    /* gclab extensions for the TPTP thread profiler (docs/contracts.md,
+     * "Monitor usage and thread information"), after every older entry so
+     * an agent built against an older header keeps its offsets.
+     * GetObjectMonitorUsage: `object`'s monitor now; VMPI_ERR for an object
+     * that is not live or a NULL `usage`.  GetThreadInfo: the thread's
+     * information; VMPI_ERR for a thread that is not live or a NULL `info`. */
+    int32_t (*GetObjectMonitorUsage)(VMPI_ObjectID object, VMPI_MonitorUsage *usage);
+    int32_t (*GetThreadInfo)(VMPI_ThreadID env, VMPI_ThreadInfo *info);
 
     /* gclab extension: call sites, the identity of "where this thread is,
      * with its callers to depth N" the interpreter keeps while an agent

@@ -181,7 +181,11 @@ foreach(misuse
     "monitor_not_owner@RawMonitorExit: the calling thread does not own lock_id"
     "thread_list_negative@SuspendThreadList: count is negative"
     "system_thread_null@CreateSystemThread: f is NULL"
-    "thread_garbage@GetThreadStatus: env is not a live thread")
+    "thread_garbage@GetThreadStatus: env is not a live thread"
+    "thread_info_garbage@GetThreadInfo: env is not a live thread"
+    "thread_info_null@GetThreadInfo: info is NULL"
+    "monitor_usage_garbage@GetObjectMonitorUsage: object is not a live object ID"
+    "monitor_usage_null@GetObjectMonitorUsage: usage is NULL")
   string(REPLACE "@" ";" misuse "${misuse}")
   list(GET misuse 0 option)
   list(GET misuse 1 warning)
@@ -236,7 +240,8 @@ foreach(breach
     "dump_in_gc@trees@^vmpi: ${breaker_agent}: RequestEvent: called inside a collection \\(between GC_START and GC_FINISH\\)$@request inside a collection@NotifyEvent\\(GC_START\\): RequestEvent: called inside a collection \\(between GC_START and GC_FINISH\\)"
     "stale_record@hello@@event record read after NotifyEvent returned@NotifyEvent\\(METHOD_ENTRY\\): read the record of an earlier JVM_INIT_DONE"
     "disable_gc@hello@@DisableGC not balanced at shutdown@outside any event: 1 DisableGC call not matched by EnableGC"
-    "object_id_gc_enabled@hello@@object ID used with GC enabled@NotifyEvent\\(METHOD_EXIT\\): RequestEvent: an object ID passed with GC enabled \\(call DisableGC first\\)")
+    "object_id_gc_enabled@hello@@object ID used with GC enabled@NotifyEvent\\(METHOD_EXIT\\): RequestEvent: an object ID passed with GC enabled \\(call DisableGC first\\)"
+    "monitor_usage_gc_enabled@hello@@object ID used with GC enabled@NotifyEvent\\(METHOD_EXIT\\): GetObjectMonitorUsage: an object ID passed with GC enabled \\(call DisableGC first\\)")
   string(REPLACE "@" ";" breach "${breach}")
   list(GET breach 0 option)
   list(GET breach 1 program)
@@ -330,7 +335,7 @@ endforeach()
 # check=late=N,sites=4 enables call sites at its catch-up, when several
 # threads are in the middle of calls: the VM gives every frame of every
 # thread its context then, and each site's frames are the call trace from
-# there on (rule 11; vm/interp/call_sites.h).
+# there on (rule 12; vm/interp/call_sites.h).
 foreach(gc ${GCLAB_COLLECTORS})
   foreach(program threads_producer_consumer threads_contended_lock)
     read_side_file(${CMAKE_SOURCE_DIR}/examples/${program}.args "" args)

@@ -177,6 +177,9 @@ int32_t vmpi_send_object_dump(const void *object_id);
 /* monitor_dump.c: MONITOR_DUMP to the requester (JVMPI 1.2 section 4.4);
  * VMPI_ERR if no VM is attached or memory ran out. */
 int32_t vmpi_send_monitor_dump(void);
+/* GetObjectMonitorUsage of a live object, unchecked (guard.c checks an
+ * agent's); called on a VM thread, which alone may read monitors. */
+void vmpi_get_object_monitor_usage(const void *object, VMPI_MonitorUsage *usage);
 
 /* object_index.c: finds the live object whose ID is `object_id`, and its
  * arena, in an index of the live objects that one heap walk builds and that
@@ -229,6 +232,10 @@ void vmpi_suspend_thread(VMPI_ThreadID env);
 void vmpi_resume_thread(VMPI_ThreadID env);
 int32_t vmpi_get_thread_status(VMPI_ThreadID env);
 int32_t vmpi_thread_has_run(VMPI_ThreadID env);
+/* Every VM thread belongs to this thread group (THREAD_START, GetThreadInfo). */
+#define VMPI_THREAD_GROUP "main"
+/* GetThreadInfo of a live thread, unchecked (guard.c checks an agent's). */
+int32_t vmpi_get_thread_info(VMPI_ThreadID env, VMPI_ThreadInfo *info);
 /* Whether this OS thread is an agent's system thread (CreateSystemThread). */
 extern _Thread_local bool vmpi_on_system_thread;
 /* The VM is shutting down: no thread will reach a safepoint again, so a

@@ -140,7 +140,7 @@ void vmpi_send_thread_start(const struct VMThread *thread, int32_t requested) {
                         .env_id = vmpi_current_env()};
     event.u.thread_start.thread_name =
         (char *)(uintptr_t)vmpi_vm->thread_name(vmpi_vm->vm, THREAD_ID(thread));
-    event.u.thread_start.group_name = "main";
+    event.u.thread_start.group_name = VMPI_THREAD_GROUP;
     VMPI_ThreadID parent = vmpi_vm->thread_parent ? vmpi_vm->thread_parent(vmpi_vm->vm, THREAD_ID(thread)) : NULL;
     event.u.thread_start.parent_name = parent ? (char *)(uintptr_t)vmpi_vm->thread_name(vmpi_vm->vm, parent) : NULL;
     event.u.thread_start.thread_id =

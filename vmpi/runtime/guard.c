@@ -424,6 +424,35 @@ static VMPI_ObjectID guarded_get_method_class(VMPI_MethodID method_id) {
     return class_id;
 }
 
+static int32_t guarded_get_object_monitor_usage(VMPI_ObjectID object, VMPI_MonitorUsage *usage) {
+    ENTER("GetObjectMonitorUsage");
+    Obj *obj;
+    VMPI_ArenaID arena_id;
+    const char *problem = NULL;
+    if (!usage) problem = "usage is NULL";
+    else if (usage->capacity < 0) problem = "usage->capacity is negative";
+    else if (usage->capacity > 0 && (!usage->entering || !usage->waiting)) problem = "usage->entering or usage->waiting is NULL";
+    else if (!object) problem = "object is NULL";
+    else if (!vmpi_vm || !vmpi_find_object(object, &obj, &arena_id)) problem = "object is not a live object ID";
+    else if (!vmpi_current_env()) problem = "called from a thread the VM does not run (monitors are read on VM threads)";
+    if (problem) {
+        refuse(NULL, problem);
+        return VMPI_ERR;
+    }
+    check_object_id_stable(NULL);
+    vmpi_get_object_monitor_usage(object, usage);
+    return VMPI_OK;
+}
+
+static int32_t guarded_get_thread_info(VMPI_ThreadID env, VMPI_ThreadInfo *info) {
+    ENTER("GetThreadInfo");
+    if (!info) {
+        refuse(NULL, "info is NULL");
+        return VMPI_ERR;
+    }
+    return check_thread(env) ? vmpi_get_thread_info(env, info) : VMPI_ERR;
+}
+
 /* RunGC takes no argument; it is entered here so that a crash in the
  * collection it starts names it, and so that strict mode refuses it while
  * GC is disabled (JVMPI 1.2, RunGC) and inside an event, where the heap the
@@ -463,4 +492,6 @@ void vmpi_guard_fill_interface(VMPI_Interface *iface) {
     iface->GetMethodClass = guarded_get_method_class;
     iface->SuspendThreadList = guarded_suspend_thread_list;
     iface->ResumeThreadList = guarded_resume_thread_list;
+    iface->GetObjectMonitorUsage = guarded_get_object_monitor_usage;
+    iface->GetThreadInfo = guarded_get_thread_info;
 }

@@ -78,6 +78,36 @@ static void dump_raw_monitor(const VmpiRawMonitorView *view, void *ctx) {
     put_waiters(out, view->waiting_to_be_notified);
 }
 
+/* ---- GetObjectMonitorUsage: one monitor, from the same view ------------------------ */
+
+typedef struct UsageQuery {
+    const void *object;
+    VMPI_MonitorUsage *usage;
+} UsageQuery;
+
+/* Copies at most `capacity` of `n` threads; returns n. */
+static int32_t copy_threads(VMPI_ThreadID *into, int32_t capacity, uint32_t n, const VMPI_ThreadID *threads) {
+    for (uint32_t i = 0; i < n && (int32_t)i < capacity; i++) into[i] = threads[i];
+    return (int32_t)n;
+}
+
+static void answer_usage(const VmpiMonitorView *view, void *ctx) {
+    UsageQuery *query = ctx;
+    if ((const void *)view->object != query->object) return;
+    VMPI_MonitorUsage *usage = query->usage;
+    usage->owner = view->owner;
+    usage->entry_count = (int32_t)view->entries;
+    usage->num_entering = copy_threads(usage->entering, usage->capacity, view->num_entering, view->entering);
+    usage->num_waiting = copy_threads(usage->waiting, usage->capacity, view->num_waiting, view->waiting);
+}
+
+void vmpi_get_object_monitor_usage(const void *object, VMPI_MonitorUsage *usage) {
+    usage->owner = NULL;
+    usage->entry_count = usage->num_entering = usage->num_waiting = 0;
+    UsageQuery query = {object, usage};
+    if (vmpi_vm->each_monitor) vmpi_vm->each_monitor(vmpi_vm->vm, answer_usage, &query);
+}
+
 int32_t vmpi_send_monitor_dump(void) {
     Gc *gc = vmpi_gc();
     if (!gc) return VMPI_ERR;

@@ -315,6 +315,22 @@ int32_t vmpi_get_thread_status(VMPI_ThreadID env) {
     return status | (suspended ? VMPI_THREAD_SUSPENDED : 0);
 }
 
+/* The TPTP thread profiler's "Get Thread Information" (JVMTI's
+ * GetThreadInfo): what THREAD_START says of the thread, and its status. */
+int32_t vmpi_get_thread_info(VMPI_ThreadID env, VMPI_ThreadInfo *info) {
+    if (!vmpi_is_thread(env)) return VMPI_ERR;
+    VMPI_ThreadID parent = vmpi_vm->thread_parent ? vmpi_vm->thread_parent(vmpi_vm->vm, env) : NULL;
+    const Obj *handle = vmpi_vm->thread_object ? vmpi_vm->thread_object(vmpi_vm->vm, env) : NULL;
+    *info = (VMPI_ThreadInfo){
+        .thread_name = (char *)(uintptr_t)vmpi_vm->thread_name(vmpi_vm->vm, env),
+        .group_name = VMPI_THREAD_GROUP,
+        .parent_name = parent ? (char *)(uintptr_t)vmpi_vm->thread_name(vmpi_vm->vm, parent) : NULL,
+        .thread_object = (VMPI_ObjectID)(uintptr_t)handle,
+        .status = vmpi_get_thread_status(env),
+    };
+    return VMPI_OK;
+}
+
 int32_t vmpi_thread_has_run(VMPI_ThreadID env) {
     if (!vmpi_is_thread(env)) return 0;
     pthread_mutex_lock(&suspension_lock);

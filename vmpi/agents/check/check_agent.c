@@ -16,7 +16,7 @@
  *   toggle_every=N  at random points, on average every N of them, disable
  *                   METHOD_ENTRY/EXIT, or enable them again (rule 10: none
  *                   arrives while they are off); implies methods=y
- *   sites=N         rule 11: enable call sites N frames deep (gclab's
+ *   sites=N         rule 12: enable call sites N frames deep (gclab's
  *                   EnableCallSites; with late=N, at the catch-up, while
  *                   the program runs) and, at every OBJECT_ALLOC and
  *                   METHOD_ENTRY the VM sends from then on, check that the
@@ -41,7 +41,9 @@
  * is made with GC disabled (DisableGC, nested inside the event's own), as
  * JVMPI 1.2 section 1.4 asks of any call that takes object IDs.
  *
- * The rules live in check_rules.c (1-9) and check_asked.c (10); this file
+ * The rules live in check_rules.c (1-9), check_asked.c (10) and
+ * check_answers.c (11: GetThreadInfo and GetObjectMonitorUsage agree with
+ * THREAD_START and the monitor events, which it enables); this file
  * feeds them and reports.  At the first violation it prints
  *
  *     check: event #SEQ EVENTNAME: rule N: what is wrong
@@ -65,6 +67,7 @@
 
 #include "common/agent_common.h"
 #include "vmpi_random.h"
+#include "check_answers.h"
 #include "check_asked.h"
 #include "check_rules.h"
 #include "vmpi.h"
@@ -94,7 +97,7 @@ static bool catching_up;
 static void **dump_ids;
 static size_t num_dump_ids;
 
-/* sites=N: the depth, and room for both traces of rule 11; whether call
+/* sites=N: the depth, and room for both traces of rule 12; whether call
  * sites are on (from JVM_OnLoad, or the catch-up of a late attach). */
 static uint64_t site_depth;
 static bool sites_on;
@@ -214,7 +217,7 @@ static bool enable_call_sites(void) {
     return sites_on;
 }
 
-/* Rule 11: where the event's thread is, by its call site, is where its
+/* Rule 12: where the event's thread is, by its call site, is where its
  * call trace says it is. */
 static void check_call_site(const VMPI_Event *event) {
     int32_t depth = (int32_t)site_depth;
@@ -224,7 +227,7 @@ static void check_call_site(const VMPI_Event *event) {
         char what[96];
         snprintf(what, sizeof what, "OBJECT_ALLOC's call site %#" PRIx64 " is not GetCallSite's %#" PRIx64,
                  event->u.obj_alloc.site, site);
-        fail(event, 11, what);
+        fail(event, 12, what);
         return;
     }
     int32_t n = vmpi->GetCallSiteFrames(site, site_frames, depth);
@@ -238,7 +241,7 @@ static void check_call_site(const VMPI_Event *event) {
     char what[160];
     snprintf(what, sizeof what, "call site %#" PRIx64 " has %" PRId32 " frames, the call trace %" PRId32
              "; they differ at frame %" PRId32, site, n, trace.num_frames, differs);
-    fail(event, 11, what);
+    fail(event, 12, what);
 }
 
 static const int32_t heap_events[] = {
@@ -273,7 +276,7 @@ static void keep_dump_ids(const VMPI_Event *event) {
  * missed. */
 static void catch_up(const VMPI_Event *event) {
     attached = true;
-    if (site_depth && !enable_call_sites()) fail(event, 11, "EnableCallSites refused while the program runs");
+    if (site_depth && !enable_call_sites()) fail(event, 12, "EnableCallSites refused while the program runs");
     vmpi->DisableGC();
     for (size_t i = 0; i < sizeof heap_events / sizeof heap_events[0] && !finished; i++) {
         check_asked_enable(&asked, heap_events[i], true);
@@ -311,6 +314,12 @@ static void check_event(const VMPI_Event *event) {
     rule = check_rules_feed(rules, event);
     if (rule) {
         fail(event, rule, check_rules_message(rules));
+        return;
+    }
+    char answer_problem[256];
+    rule = check_answers(vmpi, event, answer_problem, sizeof answer_problem);
+    if (rule) {
+        fail(event, rule, answer_problem);
         return;
     }
     bool sent_point = !requested && (code == VMPI_EVENT_OBJECT_ALLOC || code == VMPI_EVENT_METHOD_ENTRY);
@@ -421,6 +430,10 @@ VMPI_EXPORT int32_t VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved) {
             fprintf(stderr, "check: the VM cannot send %s\n", vmpi_event_name(code));
             return VMPI_ERR;
         }
+    }
+    for (size_t i = 0; i < sizeof check_answers_monitor_events / sizeof check_answers_monitor_events[0]; i++) {
+        check_asked_enable(&asked, check_answers_monitor_events[i], true);
+        vmpi->EnableEvent(check_answers_monitor_events[i], NULL);
     }
     methods_on = methods;
     return VMPI_OK;
