@@ -19,8 +19,10 @@
 #ifndef GCLAB_GC_EVENT_PORT_H
 #define GCLAB_GC_EVENT_PORT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "gc/object.h"
 
@@ -36,6 +38,13 @@ typedef struct GcEventListener {
     void (*object_move)(uint32_t arena_id, const Obj *obj, uint32_t new_arena_id, const Obj *new_obj);
     void (*gc_start)(void);
     void (*gc_finish)(int64_t used_objects, int64_t used_object_space, int64_t total_object_space);
+    /* The mechanism events (docs/mechanism-events.md): how the collector
+     * works, in its algorithm's terms.  `kind` is the GcEventKind posted. */
+    void (*phase)(int kind, const char *phase_name);
+    void (*object_step)(int kind, const Obj *obj); /* greyed, blackened, remembered */
+    void (*object_forwarded)(const Obj *obj, const Obj *new_obj);
+    void (*refcount_change)(const Obj *obj, uint32_t count);
+    void (*object_free_cause)(const Obj *obj, const char *cause);
 } GcEventListener;
 
 /* The events a listener may want or not; the allocation event has its own
@@ -45,6 +54,14 @@ typedef enum GcEventKind {
     GC_EVENT_OBJECT_MOVE,
     GC_EVENT_GC_START,
     GC_EVENT_GC_FINISH,
+    GC_EVENT_PHASE_START,
+    GC_EVENT_PHASE_END,
+    GC_EVENT_OBJECT_GREYED,
+    GC_EVENT_OBJECT_BLACKENED,
+    GC_EVENT_OBJECT_FORWARDED,
+    GC_EVENT_REMEMBERED_SET_ADD, /* the two a write barrier posts: adjacent */
+    GC_EVENT_REFCOUNT_CHANGE,
+    GC_EVENT_OBJECT_FREE_CAUSE,
     GC_EVENT_KINDS
 } GcEventKind;
 
@@ -89,6 +106,57 @@ static inline void gc_post_gc_start(void) {
 static inline void gc_post_gc_finish(int64_t used_objects, int64_t used_object_space, int64_t total_object_space) {
     if (GC_EVENT_WANTED(GC_EVENT_GC_FINISH))
         gc_event_listener->gc_finish(used_objects, used_object_space, total_object_space);
+}
+
+/* ---- the mechanism events (docs/mechanism-events.md) -------------------------
+ * A collection's phases, named in the algorithm's terms ("mark",
+ * "compute-addresses", "scan"), and per object the steps it takes. */
+static inline void gc_post_phase_start(const char *phase_name) {
+    if (GC_EVENT_WANTED(GC_EVENT_PHASE_START)) gc_event_listener->phase(GC_EVENT_PHASE_START, phase_name);
+}
+static inline void gc_post_phase_end(const char *phase_name) {
+    if (GC_EVENT_WANTED(GC_EVENT_PHASE_END)) gc_event_listener->phase(GC_EVENT_PHASE_END, phase_name);
+}
+/* Tri-colour marking: `obj` turned grey (marked, to be scanned) or black
+ * (scanned: each of its children is grey or black). */
+static inline void gc_post_object_greyed(const Obj *obj) {
+    if (GC_EVENT_WANTED(GC_EVENT_OBJECT_GREYED)) gc_event_listener->object_step(GC_EVENT_OBJECT_GREYED, obj);
+}
+static inline void gc_post_object_blackened(const Obj *obj) {
+    if (GC_EVENT_WANTED(GC_EVENT_OBJECT_BLACKENED)) gc_event_listener->object_step(GC_EVENT_OBJECT_BLACKENED, obj);
+}
+/* `obj`'s forwarding address is `new_obj` (a copy made, or a place planned). */
+static inline void gc_post_object_forwarded(const Obj *obj, const Obj *new_obj) {
+    if (GC_EVENT_WANTED(GC_EVENT_OBJECT_FORWARDED)) gc_event_listener->object_forwarded(obj, new_obj);
+}
+/* A generational write barrier (or a promotion) put `obj` into the remembered set. */
+static inline void gc_post_remembered_set_add(const Obj *obj) {
+    if (GC_EVENT_WANTED(GC_EVENT_REMEMBERED_SET_ADD))
+        gc_event_listener->object_step(GC_EVENT_REMEMBERED_SET_ADD, obj);
+}
+/* `obj`'s reference count has changed to `count`. */
+static inline void gc_post_refcount_change(const Obj *obj, uint32_t count) {
+    if (GC_EVENT_WANTED(GC_EVENT_REFCOUNT_CHANGE)) gc_event_listener->refcount_change(obj, count);
+}
+/* Whether either event a write barrier may post is wanted: their kinds are
+ * adjacent, so one 16-bit load and one branch test both. */
+_Static_assert(GC_EVENT_REFCOUNT_CHANGE == GC_EVENT_REMEMBERED_SET_ADD + 1, "barrier events are adjacent");
+static inline bool gc_barrier_events_wanted(void) {
+    uint16_t both;
+    memcpy(&both, &gc_event_wanted[GC_EVENT_REMEMBERED_SET_ADD], sizeof both);
+    return __builtin_expect(both != 0, 0);
+}
+
+/* Why an object is freed: OBJECT_FREE_CAUSE's cause. */
+#define GC_FREE_UNMARKED "unmarked"     /* a trace did not reach it */
+#define GC_FREE_ZERO_COUNT "zero-count" /* its own reference count fell to zero */
+#define GC_FREE_CASCADE "cascade"       /* a freed object held its last reference */
+#define GC_FREE_CYCLE "cycle"           /* trial deletion found it on a garbage cycle */
+
+/* OBJECT_FREE_CAUSE then OBJECT_FREE: `obj` is freed, for `cause`. */
+static inline void gc_post_object_free_because(const Obj *obj, const char *cause) {
+    if (GC_EVENT_WANTED(GC_EVENT_OBJECT_FREE_CAUSE)) gc_event_listener->object_free_cause(obj, cause);
+    gc_post_object_free(obj);
 }
 
 #endif

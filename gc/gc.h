@@ -115,6 +115,7 @@ typedef struct GcConfig {
                                  * young_bytes (generational.c) */
     uint32_t tenure_age;      /* --tenure (generational) */
     bool rc_cycles;           /* --rc-cycles (refcount) */
+    bool rc_immediate;        /* --rc-mode=immediate (refcount): free at a store's zero count */
     bool stress;              /* --gc-stress: collect at every allocation */
     bool verify;              /* --verify-heap: verify before and after each collection */
     FILE *log;                /* --gc-log: one line per collection, or NULL */
@@ -144,6 +145,7 @@ typedef enum GcReason {
     GC_REASON_ALLOC,      /* allocation could not be met */
     GC_REASON_STRESS,     /* --gc-stress */
     GC_REASON_REQUESTED,  /* RunGC, a test, or the program */
+    GC_REASON_ZERO_COUNT, /* refcount's immediate mode: a store dropped a last reference */
 } GcReason;
 
 typedef struct GcOps {
@@ -154,9 +156,11 @@ typedef struct GcOps {
      * post OBJECT_ALLOC; collect if needed; NULL if the heap is exhausted. */
     Obj *(*alloc_slow)(Gc *gc, const RtClass *cls, uint32_t length, size_t bytes);
     /* Store `value` into `*slot`, a reference slot inside `holder`.  Must not
-     * collect, allocate, move objects or post events: the interpreter calls
-     * it without saving its registers to the thread (vm/interp/interp.c,
-     * STORE_REF). */
+     * allocate or move objects.  It posts no event and frees nothing unless
+     * gc_barrier_calls_out says it may: the barrier's mechanism events
+     * (REMEMBERED_SET_ADD, REFCOUNT_CHANGE: docs/mechanism-events.md) and
+     * refcount's immediate frees; the interpreter then saves its registers
+     * to the thread first (vm/interp/interp.c, STORE_REF). */
     void (*write_barrier)(Gc *gc, Obj *holder, Obj **slot, Obj *value);
     /* Called only through gc_collect, never while collection is disabled. */
     void (*collect)(Gc *gc, GcReason reason);
@@ -180,6 +184,9 @@ struct Gc {
     uintptr_t young_start;
     uintptr_t young_bytes;
     int disabled_depth;       /* VMPI DisableGC nesting: no collection while > 0 */
+    /* The out-of-line barrier may free objects (refcount's immediate mode):
+     * gc_barrier_calls_out. */
+    bool barrier_frees;
     /* Between GC_START and GC_FINISH (gc_collection_begin .. end): the heap
      * is half processed, so nothing outside the collector may walk it. */
     bool collecting;
@@ -266,6 +273,14 @@ static inline bool gc_write_ref_fast(const Gc *gc, Obj *holder, Obj **slot, Obj 
     }
     *slot = value;
     return true;
+}
+
+/* Whether ops->write_barrier may, right now, post an event or free objects,
+ * so that a caller holding its state in registers must save it to the
+ * thread first (vm/interp/interp.c, STORE_REF): the collector's barrier
+ * frees, or an agent enabled a barrier's mechanism event. */
+static inline bool gc_barrier_calls_out(const Gc *gc) {
+    return gc->barrier_frees || gc_barrier_events_wanted();
 }
 
 /* Every store of a reference into a heap object goes through here. */

@@ -67,7 +67,15 @@ struct ProgMethod;
     X(MONITOR_WAIT,                monitor_wait,        true)  \
     X(MONITOR_WAITED,              monitor_wait,        true)  \
     X(GC_START,                    none,                true)  \
-    X(GC_FINISH,                   gc_info,             true)
+    X(GC_FINISH,                   gc_info,             true)  \
+    X(GC_PHASE_START,              gc_phase,            true)  \
+    X(GC_PHASE_END,                gc_phase,            true)  \
+    X(OBJECT_GREYED,               gc_object,           true)  \
+    X(OBJECT_BLACKENED,            gc_object,           true)  \
+    X(OBJECT_FORWARDED,            obj_forward,         true)  \
+    X(REMEMBERED_SET_ADD,          gc_object,           true)  \
+    X(REFCOUNT_CHANGE,             refcount_change,     true)  \
+    X(OBJECT_FREE_CAUSE,           free_cause,          true)
 
 /* A field as the VM holds it (VMPI_POST_TYPE_<KIND>), and as the event
  * carries it (VMPI_FROM_POST_<KIND>). */

@@ -29,6 +29,7 @@ static const char *reason_name(GcReason reason) {
     case GC_REASON_ALLOC: return "alloc";
     case GC_REASON_STRESS: return "stress";
     case GC_REASON_REQUESTED: return "requested";
+    case GC_REASON_ZERO_COUNT: return "zero-count";
     }
     return "?";
 }

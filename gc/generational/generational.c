@@ -26,6 +26,10 @@
  * Events: the VMPI patent's GENERATIONAL GARBAGE COLLECTOR, in the order
  * docs/event-mapping.md gives (its generational section), the one place it is
  * written; tests/unit/gc_generational.c checks this file posts it.
+ * Mechanism events (docs/mechanism-events.md): phase "minor" (or "major",
+ * holding "promote" and the compaction's phases), each evacuation in
+ * "flip", "remembered-set" and "scan"; REMEMBERED_SET_ADD per object the
+ * barrier or a promotion puts into the remembered set.
  *
  * Minor collection, when the nursery is full: the nursery and from-survivor
  * are condemned; their survivors are copied (Cheney: gc/common/copy.h) to
@@ -150,6 +154,7 @@ static void gen_open_nursery(Generational *g) {
 static void gen_remember(Generational *g, Obj *obj) {
     obj->gc_word |= GEN_REMEMBERED;
     gc_objlist_push(&g->remembered, obj);
+    gc_post_remembered_set_add(obj);
 }
 
 /* Stores, then remembers `holder` if it is old, `value` young, and holder
@@ -250,10 +255,16 @@ static void gen_evacuate(Generational *g, uint32_t tenure_age) {
     GcCopier copier = gc_copier(g);
     gc_copier_add_region(&copier, &copying.to_survivor);
     gc_copier_add_region(&copier, &copying.old);
+    gc_post_phase_start("flip");
     gc_copy_forward_roots(&g->gc, &copier, &gen_copy_policy);
+    gc_post_phase_end("flip");
+    gc_post_phase_start("remembered-set");
     gen_forward_remembered(g, &copier);
+    gc_post_phase_end("remembered-set");
     /* Cheney's scan: gc/common/copy.h, gc_copy_scan. */
+    gc_post_phase_start("scan");
     gc_copy_scan(&copier, &gen_copy_policy);
+    gc_post_phase_end("scan");
     gc_copy_settle_weak_roots(&g->gc, &copier, &gen_copy_policy);
     to->top = copying.to_survivor.top;
     g->old.top = copying.old.top;
@@ -342,11 +353,17 @@ static GcCollectionKind gen_collect_now(Generational *g, GcCollectionKind kind, 
         kind = GC_COLLECTION_MAJOR;
     GcCollection collection = gc_collection_begin(gc, kind, reason);
     if (kind == GC_COLLECTION_MAJOR) {
+        gc_post_phase_start("major");
+        gc_post_phase_start("promote");
         gen_evacuate(g, 0);
+        gc_post_phase_end("promote");
         gen_compact_old(g, request);
         g->allocated_at_major = gc->stats.bytes_allocated;
+        gc_post_phase_end("major");
     } else {
+        gc_post_phase_start("minor");
         gen_evacuate(g, g->tenure_age);
+        gc_post_phase_end("minor");
     }
     gen_open_nursery(g);
     gc_collection_end(gc, &collection);

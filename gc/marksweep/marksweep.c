@@ -13,6 +13,8 @@
  * Events: the VMPI patent's MARK-AND-SWEEP GARBAGE COLLECTOR, in the order
  * docs/event-mapping.md gives (its marksweep section), the one place it is
  * written; tests/unit/gc_marksweep.c checks this file posts it.
+ * Mechanism events (docs/mechanism-events.md): phases "mark" and "sweep";
+ * OBJECT_FREE_CAUSE "unmarked" before each OBJECT_FREE.
  *
  * Marking is gc/common/trace.h's; the mark bit flips meaning at every
  * collection (as Lua's two whites do), so the sweep never writes to a
@@ -76,7 +78,7 @@ static void ms_sweep(MarkSweep *ms) {
             continue;
         }
         size_t bytes = obj_size(obj);
-        gc_post_object_free(obj);
+        gc_post_object_free_because(obj, GC_FREE_UNMARKED);
         freed_objects++;
         freed_bytes += bytes;
         gc_memory_free(&ms->memory, obj, bytes);
@@ -122,7 +124,9 @@ static void ms_collect_for(MarkSweep *ms, GcReason reason, size_t request) {
     ms->mark_value = gc->fresh_gc_word ^ 1u;
     gc_trace_mark_reachable(gc, &ms->mark_stack, ms_try_mark, ms);
     gc_clear_dead_weak_roots(gc, ms_is_marked, ms);
+    gc_post_phase_start("sweep");
     ms_sweep(ms);
+    gc_post_phase_end("sweep");
     gc->fresh_gc_word = ms->mark_value;
     ms_shrink_table(ms);
     gc_budget_settle(gc, &ms->memory, request);

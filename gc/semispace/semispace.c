@@ -17,6 +17,8 @@
  * Events: the VMPI patent's TWO-SPACE-COPYING GARBAGE COLLECTOR, in the order
  * docs/event-mapping.md gives (its semispace section), the one place it is
  * written; tests/unit/gc_semispace.c checks this file posts it.
+ * Mechanism events (docs/mechanism-events.md): phases "flip" and "scan"
+ * (gc/common/copy.h).
  *
  * When from-space is full the survivors are copied to to-space (Cheney:
  * gc/common/copy.h) and the spaces swap roles.  Storage, forwarding,

@@ -335,7 +335,7 @@ endforeach()
 # check=late=N,sites=4 enables call sites at its catch-up, when several
 # threads are in the middle of calls: the VM gives every frame of every
 # thread its context then, and each site's frames are the call trace from
-# there on (rule 12; vm/interp/call_sites.h).
+# there on (rule 13; vm/interp/call_sites.h).
 foreach(gc ${GCLAB_COLLECTORS})
   foreach(program threads_producer_consumer threads_contended_lock)
     read_side_file(${CMAKE_SOURCE_DIR}/examples/${program}.args "" args)

@@ -916,6 +916,8 @@ Test(vmpi, event_table_lists_every_field_of_every_member) {
     CHECK_MEMBER(object_dump) CHECK_MEMBER(monitor) CHECK_MEMBER(monitor_wait) CHECK_MEMBER(monitor_dump)
     CHECK_MEMBER(raw_monitor) CHECK_MEMBER(gc_info)
     CHECK_MEMBER(jni_globalref_alloc) CHECK_MEMBER(jni_globalref_free)
+    CHECK_MEMBER(gc_phase) CHECK_MEMBER(gc_object) CHECK_MEMBER(obj_forward) CHECK_MEMBER(refcount_change)
+    CHECK_MEMBER(free_cause)
     /* Every member an event names (but `none`) was checked above. */
     static const char *const named[] = {
 #define MEMBER_NAME(name, code, member) #member,

@@ -291,10 +291,18 @@ static uint64_t run(VMThread *thread, Frame *base) {
  * for every value: out-of-range values round to +-inf. */
 #define NARROW_FLOAT(v) ((float)as_double(v))
 #define NARROW_IDENTITY(v) (v)
-/* A reference store into a heap object.  No registers are saved around it:
- * no write barrier collects, allocates or posts an event (gc.h), so the
- * barrier's out-of-line half sees no stack and moves no object. */
-#define STORE_REF(holder, slot, value) gc_write_ref(VM->gc, holder, slot, value)
+/* A reference store into a heap object.  The inline test stores most
+ * without a call; the registers are saved before the out-of-line barrier
+ * when it may post an event or free objects (gc_barrier_calls_out) -- but
+ * it never allocates or moves one, and the operands are popped already,
+ * so nothing need be loaded back. */
+#define STORE_REF(holder, slot, value)                                                               \
+    do {                                                                                             \
+        if (GC_UNLIKELY(!gc_write_ref_fast(VM->gc, holder, slot, value))) {                          \
+            if (gc_barrier_calls_out(VM->gc)) SAVE_STATE();                                          \
+            VM->gc->ops->write_barrier(VM->gc, holder, slot, value);                                 \
+        }                                                                                            \
+    } while (0)
 /* METHOD_EXIT_EVENT(), and METHOD_ENTRY_EVENT() for METHOD_ENTRY and
  * METHOD_ENTRY2 (whose receiver is the entered frame's reference local 0,
  * none for a static method): one branch while no agent enabled them, and

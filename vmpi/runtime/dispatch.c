@@ -75,6 +75,14 @@ static void tell_collector(int32_t code, uint8_t wanted) {
     case VMPI_EVENT_OBJECT_MOVE: gc_event_wanted[GC_EVENT_OBJECT_MOVE] = wanted; break;
     case VMPI_EVENT_GC_START: gc_event_wanted[GC_EVENT_GC_START] = wanted; break;
     case VMPI_EVENT_GC_FINISH: gc_event_wanted[GC_EVENT_GC_FINISH] = wanted; break;
+    case VMPI_EVENT_GC_PHASE_START: gc_event_wanted[GC_EVENT_PHASE_START] = wanted; break;
+    case VMPI_EVENT_GC_PHASE_END: gc_event_wanted[GC_EVENT_PHASE_END] = wanted; break;
+    case VMPI_EVENT_OBJECT_GREYED: gc_event_wanted[GC_EVENT_OBJECT_GREYED] = wanted; break;
+    case VMPI_EVENT_OBJECT_BLACKENED: gc_event_wanted[GC_EVENT_OBJECT_BLACKENED] = wanted; break;
+    case VMPI_EVENT_OBJECT_FORWARDED: gc_event_wanted[GC_EVENT_OBJECT_FORWARDED] = wanted; break;
+    case VMPI_EVENT_REMEMBERED_SET_ADD: gc_event_wanted[GC_EVENT_REMEMBERED_SET_ADD] = wanted; break;
+    case VMPI_EVENT_REFCOUNT_CHANGE: gc_event_wanted[GC_EVENT_REFCOUNT_CHANGE] = wanted; break;
+    case VMPI_EVENT_OBJECT_FREE_CAUSE: gc_event_wanted[GC_EVENT_OBJECT_FREE_CAUSE] = wanted; break;
     default: break;
     }
 }

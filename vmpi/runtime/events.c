@@ -79,6 +79,25 @@ static void on_gc_finish(int64_t used_objects, int64_t used_object_space, int64_
     vmpi_send_GC_FINISH(NULL, used_objects, used_object_space, total_object_space);
 }
 
+/* gclab's mechanism events (docs/mechanism-events.md): the port's kind
+ * says which of a shared listener's events it is. */
+static void on_phase(int kind, const char *phase_name) {
+    if (kind == GC_EVENT_PHASE_START) vmpi_send_GC_PHASE_START(NULL, phase_name);
+    else vmpi_send_GC_PHASE_END(NULL, phase_name);
+}
+static void on_object_step(int kind, const Obj *obj) {
+    switch (kind) {
+    case GC_EVENT_OBJECT_GREYED: vmpi_send_OBJECT_GREYED(NULL, obj); break;
+    case GC_EVENT_OBJECT_BLACKENED: vmpi_send_OBJECT_BLACKENED(NULL, obj); break;
+    default: vmpi_send_REMEMBERED_SET_ADD(NULL, obj); break;
+    }
+}
+static void on_object_forwarded(const Obj *obj, const Obj *new_obj) { vmpi_send_OBJECT_FORWARDED(NULL, obj, new_obj); }
+static void on_refcount_change(const Obj *obj, uint32_t count) {
+    vmpi_send_REFCOUNT_CHANGE(NULL, obj, (int32_t)count);
+}
+static void on_object_free_cause(const Obj *obj, const char *cause) { vmpi_send_OBJECT_FREE_CAUSE(NULL, obj, cause); }
+
 const GcEventListener vmpi_gc_listener = {
     .arena_new = on_arena_new,
     .arena_delete = on_arena_delete,
@@ -87,6 +106,11 @@ const GcEventListener vmpi_gc_listener = {
     .object_move = on_object_move,
     .gc_start = on_gc_start,
     .gc_finish = on_gc_finish,
+    .phase = on_phase,
+    .object_step = on_object_step,
+    .object_forwarded = on_object_forwarded,
+    .refcount_change = on_refcount_change,
+    .object_free_cause = on_object_free_cause,
 };
 
 /* ---- VM events ----------------------------------------------------------------- */

@@ -62,6 +62,16 @@ static bool can_enable(int32_t code) {
     case VMPI_EVENT_JNI_GLOBALREF_FREE:
     case VMPI_EVENT_JNI_WEAK_GLOBALREF_ALLOC:
     case VMPI_EVENT_JNI_WEAK_GLOBALREF_FREE:
+    /* gclab's mechanism events: each collector posts those its algorithm
+     * has (docs/mechanism-events.md). */
+    case VMPI_EVENT_GC_PHASE_START:
+    case VMPI_EVENT_GC_PHASE_END:
+    case VMPI_EVENT_OBJECT_GREYED:
+    case VMPI_EVENT_OBJECT_BLACKENED:
+    case VMPI_EVENT_OBJECT_FORWARDED:
+    case VMPI_EVENT_REMEMBERED_SET_ADD:
+    case VMPI_EVENT_REFCOUNT_CHANGE:
+    case VMPI_EVENT_OBJECT_FREE_CAUSE:
         return true;
     case VMPI_EVENT_CLASS_LOAD_HOOK: /* posted once, before the VM is made (class_load_hook.c) */
         return vmpi_vm == NULL;

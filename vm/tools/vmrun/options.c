@@ -156,6 +156,12 @@ static bool parse_option(const char *arg, RunOptions *o, HeapOptionsGiven *heap_
         else return fail(err, errsize, "invalid --rc-cycles=%s (on or off)", value);
         return true;
     }
+    if ((value = option_value(arg, "--rc-mode", &matched))) {
+        if (strcmp(value, "immediate") == 0) gc->rc_immediate = true;
+        else if (strcmp(value, "deferred") == 0) gc->rc_immediate = false;
+        else return fail(err, errsize, "invalid --rc-mode=%s (immediate or deferred)", value);
+        return true;
+    }
     if ((value = option_value(arg, "--seed", &matched))) {
         if (!parse_u64(value, &o->vm.seed))
             return fail(err, errsize, "invalid --seed=%s (a non-negative integer)", value);
@@ -223,6 +229,10 @@ void vm_print_usage(FILE *out) {
             "  --tenure=N           collections a young object survives before it is\n"
             "                       promoted, generational (0 to %u, default %u)\n"
             "  --rc-cycles=on|off   collect garbage cycles, refcount (default on)\n"
+            "  --rc-mode=deferred|immediate\n"
+            "                       refcount: free in batches at reconciliations\n"
+            "                       (deferred, the default), or also the moment a store\n"
+            "                       drops an object's last reference (immediate)\n"
             "  --gc-log, -verbose:gc, -Xlog:gc\n"
             "                       one line per collection on stderr, with the\n"
             "                       heap's capacity\n"

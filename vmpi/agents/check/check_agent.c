@@ -3,11 +3,13 @@
  * the event-stream contract (docs/contracts.md) and stops the VM at the
  * first breach.
  *
- *     -agentlib:check[=gc=NAME][,methods=y][,seed=S][,dump_every=N][,toggle_every=N][,late=N]
+ *     -agentlib:check[=gc=NAME][,methods=y][,mechanism=n][,seed=S][,dump_every=N][,toggle_every=N][,late=N]
  *
  *   gc=NAME         check against NAME's row of the mapping table instead of
  *                   the running collector's (GetCollectorName)
  *   methods=y       also enable METHOD_ENTRY/EXIT, to check their method IDs
+ *   mechanism=n     do not enable gclab's mechanism events (rule 12; on by
+ *                   default, off with late=N)
  *   seed=S          seeds the random points below (default 0): the same
  *                   seed and the same run give the same points
  *   dump_every=N    at random points, on average every N of them, request a
@@ -16,7 +18,7 @@
  *   toggle_every=N  at random points, on average every N of them, disable
  *                   METHOD_ENTRY/EXIT, or enable them again (rule 10: none
  *                   arrives while they are off); implies methods=y
- *   sites=N         rule 12: enable call sites N frames deep (gclab's
+ *   sites=N         rule 13: enable call sites N frames deep (gclab's
  *                   EnableCallSites; with late=N, at the catch-up, while
  *                   the program runs) and, at every OBJECT_ALLOC and
  *                   METHOD_ENTRY the VM sends from then on, check that the
@@ -41,7 +43,7 @@
  * is made with GC disabled (DisableGC, nested inside the event's own), as
  * JVMPI 1.2 section 1.4 asks of any call that takes object IDs.
  *
- * The rules live in check_rules.c (1-9), check_asked.c (10) and
+ * The rules live in check_rules.c (1-9, 12), check_asked.c (10) and
  * check_answers.c (11: GetThreadInfo and GetObjectMonitorUsage agree with
  * THREAD_START and the monitor events, which it enables); this file
  * feeds them and reports.  At the first violation it prints
@@ -93,11 +95,13 @@ static uint64_t dumps;
  * catch-up's level-0 dump, while it runs. */
 static uint64_t entries_to_attach;
 static bool attached = true;
+/* mechanism=y (the default): gclab's mechanism events too (rule 12). */
+static bool mechanism = true;
 static bool catching_up;
 static void **dump_ids;
 static size_t num_dump_ids;
 
-/* sites=N: the depth, and room for both traces of rule 12; whether call
+/* sites=N: the depth, and room for both traces of rule 13; whether call
  * sites are on (from JVM_OnLoad, or the catch-up of a late attach). */
 static uint64_t site_depth;
 static bool sites_on;
@@ -138,6 +142,7 @@ static bool start_rules(const VMPI_Event *event) {
     }
     rules = check_rules_create(row);
     if (!rules) fail(event, CHECK_INTERNAL_ERROR, "out of memory");
+    else if (mechanism) check_rules_expect_mechanism(rules);
     return rules != NULL;
 }
 
@@ -217,7 +222,7 @@ static bool enable_call_sites(void) {
     return sites_on;
 }
 
-/* Rule 12: where the event's thread is, by its call site, is where its
+/* Rule 13: where the event's thread is, by its call site, is where its
  * call trace says it is. */
 static void check_call_site(const VMPI_Event *event) {
     int32_t depth = (int32_t)site_depth;
@@ -227,7 +232,7 @@ static void check_call_site(const VMPI_Event *event) {
         char what[96];
         snprintf(what, sizeof what, "OBJECT_ALLOC's call site %#" PRIx64 " is not GetCallSite's %#" PRIx64,
                  event->u.obj_alloc.site, site);
-        fail(event, 12, what);
+        fail(event, 13, what);
         return;
     }
     int32_t n = vmpi->GetCallSiteFrames(site, site_frames, depth);
@@ -241,7 +246,7 @@ static void check_call_site(const VMPI_Event *event) {
     char what[160];
     snprintf(what, sizeof what, "call site %#" PRIx64 " has %" PRId32 " frames, the call trace %" PRId32
              "; they differ at frame %" PRId32, site, n, trace.num_frames, differs);
-    fail(event, 12, what);
+    fail(event, 13, what);
 }
 
 static const int32_t heap_events[] = {
@@ -276,7 +281,7 @@ static void keep_dump_ids(const VMPI_Event *event) {
  * missed. */
 static void catch_up(const VMPI_Event *event) {
     attached = true;
-    if (site_depth && !enable_call_sites()) fail(event, 12, "EnableCallSites refused while the program runs");
+    if (site_depth && !enable_call_sites()) fail(event, 13, "EnableCallSites refused while the program runs");
     vmpi->DisableGC();
     for (size_t i = 0; i < sizeof heap_events / sizeof heap_events[0] && !finished; i++) {
         check_asked_enable(&asked, heap_events[i], true);
@@ -365,6 +370,13 @@ static bool count_option(const char *item, const char *value, const char *name, 
     return true;
 }
 
+/* mechanism=y|n: true (setting `mechanism`) if `item` and `value` are it. */
+static bool mechanism_option(const char *item, const char *value) {
+    if (strcmp(item, "mechanism") != 0 || !value || (strcmp(value, "y") != 0 && strcmp(value, "n") != 0)) return false;
+    mechanism = value[0] == 'y';
+    return true;
+}
+
 static bool collector_option(const char *item, const char *value) {
     CheckRow row;
     if (strcmp(item, "gc") != 0 || !value || !check_row_by_name(value, &row)) return false;
@@ -374,23 +386,27 @@ static bool collector_option(const char *item, const char *value) {
 
 static bool parse_options(char *options, bool *methods) {
     *methods = false;
+    mechanism = true;
     uint64_t seed = 0;
     char *item, *value;
     while (agent_next_option(&options, &item, &value)) {
         if (!collector_option(item, value) && !agent_methods_option(item, value, methods) &&
             !count_option(item, value, "seed", &seed) && !count_option(item, value, "dump_every", &dump_every) &&
             !count_option(item, value, "toggle_every", &toggle_every) &&
-            !count_option(item, value, "late", &entries_to_attach) &&
+            !count_option(item, value, "late", &entries_to_attach) && !mechanism_option(item, value) &&
             !count_option(item, value, "sites", &site_depth)) {
-            char rows[128], usage[224];
+            char rows[128], usage[256];
             check_row_names(rows, sizeof rows, "|");
-            snprintf(usage, sizeof usage, "gc=%s, methods=y|n, seed=S, dump_every=N, toggle_every=N, late=N, sites=N", rows);
+            snprintf(usage, sizeof usage,
+                     "gc=%s, methods=y|n, mechanism=y|n, seed=S, dump_every=N, toggle_every=N, late=N, sites=N", rows);
             agent_bad_option("check", item, value, usage);
             return false;
         }
     }
     if (toggle_every || entries_to_attach) *methods = true;
     attached = entries_to_attach == 0;
+    /* A late attach cannot learn the counts and forwards made before it. */
+    if (!attached) mechanism = false;
     random_state = seed;
     points_to_dump = agent_random_gap(&random_state, dump_every);
     points_to_toggle = agent_random_gap(&random_state, toggle_every);
@@ -436,5 +452,13 @@ VMPI_EXPORT int32_t VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved) {
         vmpi->EnableEvent(check_answers_monitor_events[i], NULL);
     }
     methods_on = methods;
+    for (int32_t code = VMPI_FIRST_GCLAB_EVENT; mechanism && code < VMPI_EVENT_CODE_LIMIT; code++) {
+        if (!vmpi_event_name(code)) continue;
+        check_asked_enable(&asked, code, true);
+        if (vmpi->EnableEvent(code, NULL) != VMPI_OK) {
+            fprintf(stderr, "check: the VM cannot send %s\n", vmpi_event_name(code));
+            return VMPI_ERR;
+        }
+    }
     return VMPI_OK;
 }
