@@ -204,6 +204,15 @@ typedef struct VmpiVmServices {
      * by the crash report (vmpi/runtime/crash.c) from a signal handler, so it
      * allocates nothing.  May be NULL (a mock VM). */
     void (*print_stack_trace)(void *vm);
+
+    /* ---- call sites (vmpi.h, EnableCallSites) ----------------------------------- */
+    /* Starts keeping call sites of up to `depth` frames; false if the VM
+     * cannot (a mock VM leaves all three NULL). */
+    bool (*enable_call_sites)(void *vm, uint32_t depth);
+    /* The thread's site now, 0 if none. */
+    VMPI_CallSiteID (*call_site)(void *vm, VMPI_ThreadID thread);
+    /* The site's frames, as call_trace fills them; -1 if `site` names none. */
+    int32_t (*call_site_frames)(void *vm, VMPI_CallSiteID site, VMPI_CallFrame *frames, int32_t max_frames);
 } VmpiVmServices;
 
 #endif

@@ -371,6 +371,12 @@ typedef struct VMPI_CallFrame {
     VMPI_MethodID method_id;
 } VMPI_CallFrame;
 
+/* gclab extension: where a thread is -- its calling context cut to the
+ * depth asked for (EnableCallSites) and its top frame's bytecode offset --
+ * as one number, stable for the VM's life; 0 is no site (docs/contracts.md,
+ * "Call sites"). */
+typedef uint64_t VMPI_CallSiteID;
+
 typedef struct VMPI_CallTrace {
     VMPI_ThreadID env_id;
     int32_t num_frames;
@@ -445,6 +451,12 @@ typedef struct VMPI_Event {
             int32_t is_array;
             int32_t size;
             VMPI_ObjectID obj_id;
+            /* gclab extension, after JVMPI's members: the allocating
+             * thread's call site (GetCallSite at the allocation) while an
+             * agent has enabled call sites, else 0; 0 in a requested
+             * OBJECT_ALLOC and in SAMPLED_OBJECT_ALLOC (whose members
+             * differ from here on). */
+            VMPI_CallSiteID site;
         } obj_alloc;
         /* JVMTI 11, SampledObjectAlloc: the allocation as OBJECT_ALLOC
          * gives it (the same first members, so reading it as obj_alloc is
@@ -629,7 +641,30 @@ typedef struct VMPI_Interface {
      * information; VMPI_ERR for a thread that is not live or a NULL `info`. */
     int32_t (*GetObjectMonitorUsage)(VMPI_ObjectID object, VMPI_MonitorUsage *usage);
     int32_t (*GetThreadInfo)(VMPI_ThreadID env, VMPI_ThreadInfo *info);
+
+    /* gclab extension: call sites, the identity of "where this thread is,
+     * with its callers to depth N" the interpreter keeps while an agent
+     * asks for it (docs/contracts.md, "Call sites").  Added at the end, so
+     * agents built before them still find every other entry in place.
+     *
+     * EnableCallSites: from now on until the VM exits, call sites name
+     * contexts of up to `depth` frames (1 .. VMPI_MAX_CALL_SITE_DEPTH).
+     * VMPI_OK; VMPI_NOT_AVAILABLE if the VM keeps none, or already
+     * keeps shallower ones (the depth may grow only until the program has
+     * run a frame: ask in JVM_OnLoad); VMPI_ERR for a depth out of range.
+     * GetCallSite: the site of thread `env` (NULL: the calling thread) now;
+     * 0 if it runs no frame or call sites are not enabled.  Constant time.
+     * GetCallSiteFrames: the site's frames, callee first, at most `depth`
+     * of them: what GetCallTrace gave at that moment to that depth (no more
+     * than EnableCallSites' depth); returns how many, 0 for site 0 and for
+     * an ID no GetCallSite gave. */
+    int32_t (*EnableCallSites)(int32_t depth);
+    VMPI_CallSiteID (*GetCallSite)(VMPI_ThreadID env);
+    int32_t (*GetCallSiteFrames)(VMPI_CallSiteID site, VMPI_CallFrame *frames, int32_t depth);
 } VMPI_Interface;
+
+/* The deepest call-site contexts EnableCallSites keeps. */
+#define VMPI_MAX_CALL_SITE_DEPTH 1024
 
 typedef struct VMPI_VM VMPI_VM;
 struct VMPI_VM {

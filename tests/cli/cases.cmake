@@ -361,6 +361,21 @@ foreach(gc ${GCLAB_COLLECTORS})
        -agentpath:${agents}/liblate_attach.so=objects=2004 ${heap_tests}/late_attach.gcl 2000)
 endforeach()
 
+# ---- call sites enabled while threads run -------------------------------------------
+# check=late=N,sites=4 enables call sites at its catch-up, when several
+# threads are in the middle of calls: the VM gives every frame of every
+# thread its context then, and each site's frames are the call trace from
+# there on (rule 13; vm/interp/call_sites.h).
+foreach(gc ${GCLAB_COLLECTORS})
+  foreach(program threads_producer_consumer threads_contended_lock)
+    read_side_file(${CMAKE_SOURCE_DIR}/examples/${program}.args "" args)
+    case(cli/call_sites/enabled_mid_run/${gc}/${program} 0 ${CMAKE_SOURCE_DIR}/examples/${program}.expected
+         "^check: late: attached at event@@^check: ok: "
+         ${VMRUN} --gc=${gc} -agentlib:check=late=3000,sites=4,methods=y ${CMAKE_SOURCE_DIR}/examples/${program}.gcl
+         ${args})
+  endforeach()
+endforeach()
+
 # ---- check when the VM never starts -----------------------------------------------
 # Another agent fails to load after check did: check gets JVM_SHUT_DOWN with
 # no VM and no stream, and says nothing (vmrun names the failing agent).

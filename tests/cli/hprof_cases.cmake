@@ -81,6 +81,12 @@ case(cli/hprof/sites_layout 0 - "the VM's heap agrees"
 # live counts at exit equal to the VM's heap (cli/hprof_sites.sh).
 case(cli/hprof/sites_every_collector 0 - ""
      sh ${cli}/hprof_sites.sh ${VMRUN} ${CMAKE_SOURCE_DIR}/examples/binary_trees.gcl 10 ${GCLAB_COLLECTORS})
+# heap=sites reads allocation sites from the VM's call sites (EnableCallSites):
+# its TRACE and SITES tables are byte for byte those of the hprof of before,
+# which took GetCallTrace at every allocation (tests/hprof/sites_golden.sh).
+case(cli/hprof/sites_as_before 0 - ""
+     sh ${CMAKE_SOURCE_DIR}/tests/hprof/sites_golden.sh ${VMRUN} ${CMAKE_SOURCE_DIR}/examples
+        ${CMAKE_SOURCE_DIR}/tests/hprof/sites_golden)
 # The overhead benchmark runs: examples/bench/hprof_overhead.sh --quick
 # (cli/hprof_overhead_quick.sh); no timing is asserted.
 case(cli/hprof/overhead_script_quick 0 - -

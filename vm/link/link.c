@@ -24,6 +24,7 @@
 
 #include "vm/opcodes.h"
 #include "vm/internal.h"
+#include "vm/interp/call_sites.h"
 #include "vm/threads/monitor.h"
 #include "vm/native/native.h"
 #include "vm/native/native_env.h"
@@ -281,7 +282,9 @@ static bool link_code(VM *vm, bool plain_code, LinkError *why) {
             .has_more_locals = m->num_prim_locals > m->num_prim_args || m->num_ref_locals > m->num_ref_args,
         };
         LinkedMethod *lm = &vm->linked_methods[i];
-        lm->has_entry_work = lm->has_receiver || lm->has_more_locals;
+        lm->has_out_of_line_entry = lm->has_more_locals;
+        lm->enter_out_of_line = vm_enter_clearing_locals;
+        lm->has_entry_work = lm->has_receiver || lm->has_out_of_line_entry;
     }
     /* Instance layout (object.h): reference fields, then primitive fields. */
     for (uint32_t f = 0; f < p->num_fields; f++) {
@@ -422,6 +425,7 @@ void vm_destroy(VM *vm) {
     /* After the collector (whose teardown may still post events) and
      * before anything VMPI could reach is freed. */
     vmpi_attach_vm(NULL);
+    vm_call_sites_free();
     for (uint32_t i = 0; i < vm->num_threads; i++) vm_thread_free(vm->threads[i]);
     free(vm->threads);
     for (uint32_t i = 0; i < vm->num_array_classes; i++) free((char *)vm->array_classes[i].name);

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 
 #include "vm/internal.h"
+#include "vm/interp/call_sites.h"
 #include "vm/threads/monitor.h"
 #include "vm/native/native_env.h"
 #include "vm/threads/safepoint.h"
@@ -106,6 +107,17 @@ static int32_t call_trace(void *vm, VMPI_ThreadID thread, VMPI_CallFrame *frames
         frames[k].lineno = frame_line(vm, frame);
     }
     return (int32_t)n;
+}
+
+static bool enable_call_sites(void *vm, uint32_t depth) { return vm_call_sites_enable(vm, depth); }
+
+static VMPI_CallSiteID call_site(void *vm, VMPI_ThreadID thread) {
+    (void)vm;
+    return vm_call_site_of(thread_of(thread));
+}
+
+static int32_t call_site_frames(void *vm, VMPI_CallSiteID site, VMPI_CallFrame *frames, int32_t max_frames) {
+    return vm_call_site_frames(vm, site, frames, max_frames);
 }
 
 static void request_safepoint(void *vm, VmpiSafepointWork work) {
@@ -394,6 +406,9 @@ void vm_attach_vmpi(VM *vm) {
         .collector_name = collector_name,
         .exit_vm = exit_vm,
         .print_stack_trace = print_stack_trace,
+        .enable_call_sites = enable_call_sites,
+        .call_site = call_site,
+        .call_site_frames = call_site_frames,
     };
     vmpi_attach_vm(&services);
 }

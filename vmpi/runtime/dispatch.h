@@ -228,6 +228,16 @@ bool vmpi_is_thread_or_current(VMPI_ThreadID env, VMPI_ThreadID current);
 /* GetCallTrace of a thread the caller knows is live (or NULL, the calling
  * thread), unchecked: guard.c checks an agent's. */
 void vmpi_get_call_trace(VMPI_CallTrace *trace, int32_t depth);
+/* The call-site extension (vmpi.h, EnableCallSites), unchecked: a thread
+ * given is live; GetCallSiteFrames gives -1 for an ID that names no site. */
+int32_t vmpi_enable_call_sites(int32_t depth);
+/* Whether the VM keeps call sites: OBJECT_ALLOC then carries its site. */
+extern bool vmpi_call_sites_on;
+/* At attach (or detach): the call sites agents asked for before the VM
+ * existed. */
+void vmpi_serve_call_sites(void);
+VMPI_CallSiteID vmpi_get_call_site(VMPI_ThreadID env);
+int32_t vmpi_get_call_site_frames(VMPI_CallSiteID site, VMPI_CallFrame *frames, int32_t depth);
 int64_t vmpi_get_current_thread_cpu_time(void);
 void vmpi_suspend_thread(VMPI_ThreadID env);
 void vmpi_resume_thread(VMPI_ThreadID env);

@@ -308,6 +308,38 @@ static void guarded_get_call_trace(VMPI_CallTrace *trace, int32_t depth) {
     refuse(NULL, problem);
 }
 
+static int32_t guarded_enable_call_sites(int32_t depth) {
+    ENTER("EnableCallSites");
+    if (depth < 1 || depth > VMPI_MAX_CALL_SITE_DEPTH) {
+        refuse(NULL, "depth is out of range");
+        return VMPI_ERR;
+    }
+    return vmpi_enable_call_sites(depth);
+}
+
+static VMPI_CallSiteID guarded_get_call_site(VMPI_ThreadID env) {
+    ENTER("GetCallSite");
+    if (env && !vmpi_is_thread_or_current(env, vmpi_current_env())) {
+        refuse(NULL, "env is not a live thread");
+        return 0;
+    }
+    return vmpi_get_call_site(env);
+}
+
+static int32_t guarded_get_call_site_frames(VMPI_CallSiteID site, VMPI_CallFrame *frames, int32_t depth) {
+    ENTER("GetCallSiteFrames");
+    const char *problem = NULL;
+    if (depth < 0) problem = "depth is negative";
+    else if (depth > 0 && !frames) problem = "frames is NULL";
+    if (!problem) {
+        int32_t n = vmpi_get_call_site_frames(site, frames, depth);
+        if (n >= 0) return n;
+        problem = "site names no call site";
+    }
+    refuse(NULL, problem);
+    return 0;
+}
+
 static VMPI_RawMonitor guarded_raw_monitor_create(char *lock_name) {
     ENTER("RawMonitorCreate");
     if (!lock_name) {
@@ -503,6 +535,9 @@ void vmpi_guard_fill_interface(VMPI_Interface *iface) {
     iface->jobjectID2jobject = guarded_id_to_jobject;
     iface->jobject2jobjectID = guarded_jobject_to_id;
     iface->GetCallTrace = guarded_get_call_trace;
+    iface->EnableCallSites = guarded_enable_call_sites;
+    iface->GetCallSite = guarded_get_call_site;
+    iface->GetCallSiteFrames = guarded_get_call_site_frames;
     iface->RawMonitorCreate = guarded_raw_monitor_create;
     iface->RawMonitorEnter = guarded_raw_monitor_enter;
     iface->RawMonitorExit = guarded_raw_monitor_exit;

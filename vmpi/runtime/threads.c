@@ -87,6 +87,39 @@ void vmpi_get_call_trace(VMPI_CallTrace *trace, int32_t depth) {
     trace->num_frames = vmpi_vm->call_trace(vmpi_vm->vm, trace->env_id, trace->frames, depth);
 }
 
+/* gclab extension, call sites (vmpi.h): the VM keeps them; these only
+ * pass the calls on.  A thread given is live (guard.c checked it). */
+/* The deepest sites asked for in JVM_OnLoad, before the VM exists: asked
+ * of the VM when it attaches (vmpi_serve_call_sites). */
+static int32_t call_site_depth_asked;
+bool vmpi_call_sites_on;
+
+int32_t vmpi_enable_call_sites(int32_t depth) {
+    if (!vmpi_vm) {
+        if (depth > call_site_depth_asked) call_site_depth_asked = depth;
+        return VMPI_OK;
+    }
+    if (!vmpi_vm->enable_call_sites || !vmpi_vm->enable_call_sites(vmpi_vm->vm, (uint32_t)depth))
+        return VMPI_NOT_AVAILABLE;
+    vmpi_call_sites_on = true;
+    return VMPI_OK;
+}
+
+void vmpi_serve_call_sites(void) {
+    vmpi_call_sites_on = false; /* a new VM, or none */
+    if (vmpi_vm && call_site_depth_asked) vmpi_enable_call_sites(call_site_depth_asked);
+}
+
+VMPI_CallSiteID vmpi_get_call_site(VMPI_ThreadID env) {
+    if (!env) env = vmpi_current_env();
+    return env && vmpi_vm && vmpi_vm->call_site ? vmpi_vm->call_site(vmpi_vm->vm, env) : 0;
+}
+
+int32_t vmpi_get_call_site_frames(VMPI_CallSiteID site, VMPI_CallFrame *frames, int32_t depth) {
+    if (!vmpi_vm || !vmpi_vm->call_site_frames) return site ? -1 : 0;
+    return vmpi_vm->call_site_frames(vmpi_vm->vm, site, frames, depth);
+}
+
 int64_t vmpi_get_current_thread_cpu_time(void) {
     struct timespec now;
     if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now) != 0) return 0;
