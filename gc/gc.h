@@ -20,7 +20,7 @@
  * the VM holds no object address anywhere else.
  *
  * Events.  Collectors post the five heap events and GC_START / GC_FINISH
- * through vmpi/post.h, exactly as docs/event-mapping.md gives their row,
+ * through the event port gc/event_port.h, exactly as docs/event-mapping.md gives their row,
  * and bracket every OBJECT_FREE, OBJECT_MOVE and ARENA_DELETE between
  * GC_START and GC_FINISH.
  *
@@ -50,8 +50,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../vm/object.h"
-#include "../vmpi/post.h"
+#include "gc/event_port.h"
+#include "gc/object.h"
 
 #define GC_LIKELY(x) __builtin_expect(!!(x), 1)
 #define GC_UNLIKELY(x) __builtin_expect(!!(x), 0)
@@ -109,6 +109,7 @@ typedef enum GcReason {
     GC_REASON_ALLOC,      /* allocation could not be met */
     GC_REASON_STRESS,     /* --gc-stress */
     GC_REASON_REQUESTED,  /* RunGC, a test, or the program */
+    GC_REASON_ZERO_COUNT, /* refcount's immediate mode: a store dropped a last reference */
 } GcReason;
 
 /* Where collections run.  A collector hands each collection to
@@ -139,6 +140,7 @@ typedef struct GcConfig {
                                  * young_bytes (generational.c) */
     uint32_t tenure_age;      /* --tenure (generational) */
     bool rc_cycles;           /* --rc-cycles (refcount) */
+    bool rc_immediate;        /* --rc-mode=immediate (refcount): free at a store's zero count */
     bool stress;              /* --gc-stress: collect at every allocation */
     bool verify;              /* --verify-heap: verify before and after each collection */
     FILE *log;                /* --gc-log: one line per collection, or NULL */
@@ -173,9 +175,11 @@ typedef struct GcOps {
      * post OBJECT_ALLOC; collect if needed; NULL if the heap is exhausted. */
     Obj *(*alloc_slow)(Gc *gc, const RtClass *cls, uint32_t length, size_t bytes);
     /* Store `value` into `*slot`, a reference slot inside `holder`.  Must not
-     * collect, allocate, move objects or post events: the interpreter calls
-     * it without saving its registers to the thread (vm/interp/interp.c,
-     * STORE_REF). */
+     * allocate or move objects.  It posts no event and frees nothing unless
+     * gc_barrier_calls_out says it may: the barrier's mechanism events
+     * (REMEMBERED_SET_ADD, REFCOUNT_CHANGE: docs/mechanism-events.md) and
+     * refcount's immediate frees; the interpreter then saves its registers
+     * to the thread first (vm/interp/interp.c, STORE_REF). */
     void (*write_barrier)(Gc *gc, Obj *holder, Obj **slot, Obj *value);
     /* Called only through gc_collect, never while collection is disabled. */
     void (*collect)(Gc *gc, GcReason reason);
@@ -199,6 +203,9 @@ struct Gc {
     uintptr_t young_start;
     uintptr_t young_bytes;
     int disabled_depth;       /* VMPI DisableGC nesting: no collection while > 0 */
+    /* The out-of-line barrier may free objects (refcount's immediate mode):
+     * gc_barrier_calls_out. */
+    bool barrier_frees;
     /* Between GC_START and GC_FINISH (gc_collection_begin .. end): the heap
      * is half processed, so nothing outside the collector may walk it. */
     bool collecting;
@@ -237,7 +244,7 @@ static inline uint64_t gc_total_bytes(const Gc *gc) {
  * (`bytes` == obj_size_for(cls, length)) gets its header -- class `cls`,
  * gc->fresh_gc_word, `length` -- is counted in objects_allocated and
  * bytes_allocated, and is announced by OBJECT_ALLOC in arena `arena_id` (and
- * sampled, by heap sampling's count of bytes_allocated: vmpi/post.h). */
+ * sampled, by heap sampling's count of bytes_allocated: gc/event_port.h). */
 static inline Obj *gc_new_object(Gc *gc, void *block, uint32_t arena_id, const RtClass *cls,
                                  uint32_t length, size_t bytes) {
     Obj *obj = block;
@@ -246,7 +253,7 @@ static inline Obj *gc_new_object(Gc *gc, void *block, uint32_t arena_id, const R
     obj->length = length;
     gc->stats.objects_allocated++;
     gc->stats.bytes_allocated += bytes;
-    vmpi_post_object_alloc(&gc->stats.bytes_allocated, (VMPI_ArenaID)arena_id, obj, bytes);
+    gc_post_object_alloc(&gc->stats.bytes_allocated, arena_id, obj, bytes);
     return obj;
 }
 
@@ -285,6 +292,14 @@ static inline bool gc_write_ref_fast(const Gc *gc, Obj *holder, Obj **slot, Obj 
     }
     *slot = value;
     return true;
+}
+
+/* Whether ops->write_barrier may, right now, post an event or free objects,
+ * so that a caller holding its state in registers must save it to the
+ * thread first (vm/interp/interp.c, STORE_REF): the collector's barrier
+ * frees, or an agent enabled a barrier's mechanism event. */
+static inline bool gc_barrier_calls_out(const Gc *gc) {
+    return gc->barrier_frees || gc_barrier_events_wanted();
 }
 
 /* Every store of a reference into a heap object goes through here. */
@@ -368,5 +383,27 @@ void gc_describe_oom(const Gc *gc, size_t request, char *buf, size_t bufsize);
 /* With --gc-log: one closing line for the whole run (collections by kind,
  * total and longest pause, objects allocated, freed and moved, peak RSS). */
 void gc_log_summary(const Gc *gc);
+
+/* ---- what the VM asks of the memory below the collectors -------------------- */
+
+/* Repeatable runs (--seed; gc/common/fixed.h says how).  Reserves the
+ * fixed-address range; false with one message in `err` (the address taken,
+ * an address-space limit) if it cannot be had.  At most once, before the
+ * VM creates its collector. */
+bool gc_fixed_reserve(char *err, size_t errsize);
+
+/* A zeroed record of count * size bytes, for the VM's records that carry
+ * IDs: from the fixed range once it is reserved, else calloc.  NULL if
+ * there is no room. */
+void *gc_record_calloc(size_t count, size_t size);
+
+/* Frees a record from gc_record_calloc (a fixed one stays where it is). */
+void gc_record_free(void *record);
+
+/* The default maximum heap: a quarter of physical memory, as the JVM's,
+ * but no more than every collector can address (16 GiB) or one region may
+ * reserve under ulimit -v (gc/common/heapsize.h), and at least
+ * `minimum`. */
+size_t gc_heap_default_max(size_t minimum);
 
 #endif

@@ -142,7 +142,7 @@ enum { OPND_NONE, OPND_U8, OPND_U16, OPND_I32, OPND_JUMP };
     X(PRINTZ,   0xa2, OPND_U8,   1, 0, 0, 0) \
     X(PRINTS,   0xa3, OPND_U8,   0, 0, 1, 0) \
     X(EXIT,     0xa4, OPND_NONE, 1, 0, 0, 0) /* exit with status */ \
-    /* threads and monitors (vm/interp/scheduler.c, monitor.c) */ \
+    /* threads and monitors (vm/threads/scheduler.c, monitor.c) */ \
     X(START,    0xb0, OPND_U16,  VAR, VAR, VAR, VAR) /* method #n's args, name -> Thread */ \
     X(JOIN,     0xb1, OPND_NONE, 0, 0, 1, 0) /* wait until the thread has ended */ \
     X(SLEEP,    0xb2, OPND_NONE, 1, 0, 0, 0) /* milliseconds */ \
@@ -152,7 +152,7 @@ enum { OPND_NONE, OPND_U8, OPND_U16, OPND_I32, OPND_JUMP };
     X(NOTIFY,   0xb6, OPND_U8,   0, 0, 1, 0) /* operand 1: notify every waiter */ \
     X(INTERRUPT, 0xb7, OPND_NONE, 0, 0, 1, 0) /* set the thread's interrupted flag; wake it if it sleeps or waits */ \
     X(INTERRUPTED, 0xb8, OPND_NONE, 0, 1, 0, 0) /* the running thread's flag, as a bool; clears it */ \
-    /* native calls (vm/interp/native.c) */ \
+    /* native calls (vm/native/native.c) */ \
     X(CALLN,    0xbf, OPND_U16,  VAR, VAR, VAR, VAR) /* native #n */
 
 typedef enum Opcode {

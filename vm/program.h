@@ -30,7 +30,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "object.h"
+#include "gc/object.h"
 
 #define PROG_NONE UINT32_MAX
 

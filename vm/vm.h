@@ -4,7 +4,7 @@
  *
  * All interpreter state is per thread (VMThread), never global: a program
  * may start threads, which the scheduler runs one at a time
- * (vm/interp/scheduler.c).  A thread owns two stacks:
+ * (vm/threads/scheduler.c).  A thread owns two stacks:
  *
  *   pstack  8-byte primitives: every frame's primitive locals and operands
  *   rstack  object references: every frame's reference locals and operands
@@ -21,15 +21,15 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "../gc/gc.h"
-#include "../vmpi/heap_sampling.h"
-#include "object.h"
+#include "gc/gc.h"
+#include "gc/object.h"
 #include "program.h"
+#include "vmpi/vm_services.h"
 
 typedef struct Frame {
     const ProgMethod *method;
     /* The code the frame runs: the VM's copy of method->code, rewritten with
-     * superinstructions (vm/interp/quicken.h) but with the same offsets. */
+     * superinstructions (vm/link/quicken.h) but with the same offsets. */
     const uint8_t *code;
     /* Current instruction in `code` (saved at calls and safepoints); its
      * offset in the method is vm_frame_offset(frame). */
@@ -55,8 +55,8 @@ typedef struct VMThread {
     Frame *frames;          /* frames[0 .. depth) ; frames[depth-1] is running */
     uint32_t depth, max_depth;
     void *vmpi_local_storage; /* VMPI Set/GetThreadLocalStorage */
-    VmpiThreadSampler heap_sampler; /* VMPI heap sampling's gaps (vmpi/heap_sampling.h) */
-    /* Threads in the language (vm/interp/scheduler.h) */
+    VmpiThreadSampler heap_sampler; /* VMPI heap sampling's gaps (vmpi/vm_services.h) */
+    /* Threads in the language (vm/threads/scheduler.h) */
     Obj *object;            /* the Thread handle, or NULL (main, before a thread starts); a root */
     struct VMThread *parent;/* the thread that started it; NULL for main */
     struct VmThreadSched *sched; /* the scheduler's record, NULL while the VM has one thread */
@@ -82,7 +82,7 @@ typedef struct VMOptions {
     GcConfig gc;            /* heap sizes, stress, verify, log; roots filled by vm_create */
     /* --seed: repeatable runs (vm_create reserves the fixed-address heap,
      * gc/common/fixed.h); `seed` seeds the VM's random choices: heap
-     * sampling's gaps (vmpi/heap_sampling.h). */
+     * sampling's gaps (vmpi/runtime/heap_sampling.h). */
     bool seeded;
     uint64_t seed;
     bool plain_code;        /* run the code as loaded, without superinstructions (tests) */
@@ -122,10 +122,10 @@ struct VM {
     bool seeded;                   /* --seed, and its value: the scheduler's slices and clock */
     uint64_t seed;
     struct VmMonitors *monitors;   /* monitor.c: the monitors in use, made at the first MONENTER */
-    /* program->num_natives bound natives (vm/interp/native.h), for CALLN. */
+    /* program->num_natives bound natives (vm/native/native.h), for CALLN. */
     struct NativeBinding *natives;
     /* Natives' global references, roots, and weak global references
-     * (vm/interp/native_env.h). */
+     * (vm/native/native_env.h). */
     struct GlobalRef *global_refs, *weak_global_refs;
 };
 
@@ -165,7 +165,7 @@ VMThread *vm_current_thread(void);
 void vm_enumerate_roots(void *vm, GcSlotVisitor visit, void *ctx);
 
 /* Hands VMPI this VM's services (vmpi/vm_services.h, answered by
- * vm/interp/vmpi_services.c): what its interface functions may read of the
+ * vm/services/vmpi_services.c): what its interface functions may read of the
  * VM's threads, classes and collector.  vm_create calls it before any event
  * is posted; vmpi_attach_vm(NULL) (vmpi/control.h) detaches. */
 void vm_attach_vmpi(VM *vm);
@@ -174,7 +174,7 @@ void vm_attach_vmpi(VM *vm);
  * JVM_SHUT_DOWN, exit status 128 + the signal), and a second one exit at
  * once; SIGQUIT print the stack trace and post DATA_DUMP_REQUEST, and
  * SIGUSR2 post DATA_RESET_REQUEST, at the next safepoint, the program going
- * on (vm/interp/safepoint.c).  False if a handler cannot be installed. */
+ * on (vm/threads/safepoint.c).  False if a handler cannot be installed. */
 bool vm_install_signal_handlers(void);
 
 /* Shuts down agents and exits with `status`: the one way out of the VM, so

@@ -1,13 +1,19 @@
 /*
- * post.h -- how the VM and the collectors post VMPI events.  Internal to
- * gclab; agents see only vmpi.h.
+ * post.h -- how the VM posts VMPI events.  Internal to gclab; agents see
+ * only vmpi.h, and collectors post through their own port (gc/event_port.h),
+ * which vmpi listens to (vmpi/runtime/events.c).
  *
- * Each vmpi_post_X() is inline and costs one load and one predictable branch
- * when no agent enabled X (the whippet listener pattern); the two arena
- * events, which are rare, also record the arena (below).  The out-of-line
- * vmpi_send_X() builds the VMPI_Event and hands it to every agent that
- * enabled X.  Collectors call these and nothing else: they never format
- * output or know agents exist (docs/architecture.md).
+ * Each vmpi_post_X() is inline and costs one load and one predictable
+ * branch when no agent enabled X (the whippet listener pattern).  The
+ * out-of-line vmpi_send_X() builds the VMPI_Event and hands it to every
+ * agent that enabled X.
+ *
+ * The events whose fields the VM hands over as they are (VMPI_POSTED_EVENTS
+ * below) have both functions expanded from the event table's field lists
+ * (vmpi.h), as the trace agent's writer is: the header declares them here,
+ * events.c defines the senders from the same list, so no emitter is written
+ * by hand.  The others derive their fields from the VM's records (a class's
+ * tables, a thread's names, an allocation's class) and are written below.
  */
 #ifndef GCLAB_VMPI_POST_H
 #define GCLAB_VMPI_POST_H
@@ -17,7 +23,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "../vm/object.h"
+#include "gc/object.h"
 #include "vmpi.h"
 
 /* vmpi_enabled[code] is non-zero while at least one agent enabled the event. */
@@ -25,46 +31,94 @@ extern uint8_t vmpi_enabled[VMPI_EVENT_CODE_LIMIT];
 
 #define VMPI_IS_ENABLED(name) __builtin_expect(vmpi_enabled[VMPI_EVENT_##name] != 0, 0)
 
-void vmpi_send_arena_new(VMPI_ArenaID arena_id, const char *arena_name);
-void vmpi_send_arena_delete(VMPI_ArenaID arena_id);
-void vmpi_send_object_alloc(const uint64_t *bytes_allocated, VMPI_ArenaID arena_id, const Obj *obj, size_t size);
-void vmpi_send_object_free(const Obj *obj);
-void vmpi_send_object_move(VMPI_ArenaID arena_id, const Obj *obj, VMPI_ArenaID new_arena_id,
-                           const Obj *new_obj);
-void vmpi_send_gc_start(void);
-void vmpi_send_gc_finish(int64_t used_objects, int64_t used_object_space,
-                         int64_t total_object_space);
-
-/* VM events (not collector events).  Threads and methods are the VM's own
- * records, declared incomplete: vmpi passes them on as IDs and never reads
- * them (it asks the VM's services, vm_services.h). */
+/* Threads and methods are the VM's own records, declared incomplete: vmpi
+ * passes them on as IDs and never reads them (it asks the VM's services,
+ * vm_services.h). */
 struct VMThread;
 struct ProgMethod;
-/* class_index as the VM's services number classes (vm_services.h). */
+
+/* The events posted with their fields as they are: NAME, its member of
+ * VMPI_Event.u, and whether agents get it with collection disabled (it
+ * carries object IDs, or the collector posts it: JVMPI 1.2 section 1.5).
+ * For each, vmpi_post_NAME(thread, fields...) and vmpi_send_NAME(thread,
+ * fields...), the fields in the table's order; `thread` is the thread the
+ * event happened in, NULL for the one running now.  MONITOR_WAIT's timeout
+ * is the milliseconds asked for (0: none), MONITOR_WAITED's the milliseconds
+ * actually waited (JVMPI 1.2 says "timeout"; TPTP's thread profiler needs
+ * the time waited). */
+#define VMPI_POSTED_EVENTS(X) \
+    X(METHOD_ENTRY,                method,              false) \
+    X(METHOD_EXIT,                 method,              false) \
+    X(OBJECT_FREE,                 obj_free,            true)  \
+    X(OBJECT_MOVE,                 obj_move,            true)  \
+    X(THREAD_END,                  none,                false) \
+    X(JNI_GLOBALREF_ALLOC,         jni_globalref_alloc, true)  \
+    X(JNI_GLOBALREF_FREE,          jni_globalref_free,  false) \
+    X(JNI_WEAK_GLOBALREF_ALLOC,    jni_globalref_alloc, true)  \
+    X(JNI_WEAK_GLOBALREF_FREE,     jni_globalref_free,  false) \
+    X(DATA_DUMP_REQUEST,           none,                false) \
+    X(DATA_RESET_REQUEST,          none,                false) \
+    X(JVM_INIT_DONE,               none,                false) \
+    X(ARENA_NEW,                   new_arena,           true)  \
+    X(ARENA_DELETE,                delete_arena,        true)  \
+    X(MONITOR_CONTENDED_ENTER,     monitor,             true)  \
+    X(MONITOR_CONTENDED_ENTERED,   monitor,             true)  \
+    X(MONITOR_CONTENDED_EXIT,      monitor,             true)  \
+    X(MONITOR_WAIT,                monitor_wait,        true)  \
+    X(MONITOR_WAITED,              monitor_wait,        true)  \
+    X(GC_START,                    none,                true)  \
+    X(GC_FINISH,                   gc_info,             true)  \
+    X(GC_PHASE_START,              gc_phase,            true)  \
+    X(GC_PHASE_END,                gc_phase,            true)  \
+    X(OBJECT_GREYED,               gc_object,           true)  \
+    X(OBJECT_BLACKENED,            gc_object,           true)  \
+    X(OBJECT_FORWARDED,            obj_forward,         true)  \
+    X(REMEMBERED_SET_ADD,          gc_object,           true)  \
+    X(REFCOUNT_CHANGE,             refcount_change,     true)  \
+    X(OBJECT_FREE_CAUSE,           free_cause,          true)
+
+/* A field as the VM holds it (VMPI_POST_TYPE_<KIND>), and as the event
+ * carries it (VMPI_FROM_POST_<KIND>). */
+#define VMPI_POST_TYPE_INT32 int32_t
+#define VMPI_POST_TYPE_INT64 int64_t
+#define VMPI_POST_TYPE_ARENA_ID VMPI_ArenaID
+#define VMPI_POST_TYPE_OBJECT_ID const Obj *
+#define VMPI_POST_TYPE_METHOD_ID const struct ProgMethod *
+#define VMPI_POST_TYPE_JNI_REF const void *
+#define VMPI_POST_TYPE_STRING const char *
+#define VMPI_FROM_POST_INT32(value) (value)
+#define VMPI_FROM_POST_INT64(value) (value)
+#define VMPI_FROM_POST_ARENA_ID(value) (value)
+#define VMPI_FROM_POST_OBJECT_ID(value) ((VMPI_ObjectID)(uintptr_t)(value))
+#define VMPI_FROM_POST_METHOD_ID(value) ((VMPI_MethodID)(uintptr_t)(value))
+#define VMPI_FROM_POST_JNI_REF(value) ((VMPI_JNIRef)(uintptr_t)(value))
+#define VMPI_FROM_POST_STRING(value) ((char *)(uintptr_t)(value))
+
+#define VMPI_POST_PARAMETER(member, KIND, field) , VMPI_POST_TYPE_##KIND field
+#define VMPI_POST_ARGUMENT(member, KIND, field) , field
+#define VMPI_DECLARE_POSTED(NAME, member, gc_disabled)                                            \
+    void vmpi_send_##NAME(const struct VMThread *thread VMPI_FIELDS_##member(VMPI_POST_PARAMETER)); \
+    static inline void vmpi_post_##NAME(const struct VMThread *thread                             \
+                                            VMPI_FIELDS_##member(VMPI_POST_PARAMETER)) {            \
+        if (VMPI_IS_ENABLED(NAME)) vmpi_send_##NAME(thread VMPI_FIELDS_##member(VMPI_POST_ARGUMENT)); \
+    }
+VMPI_POSTED_EVENTS(VMPI_DECLARE_POSTED)
+#undef VMPI_DECLARE_POSTED
+
+/* ---- events whose fields vmpi derives ---------------------------------------- */
+
+/* CLASS_LOAD; class_index as the VM's services number classes
+ * (vm_services.h).  `requested`: for RequestEvent. */
 void vmpi_send_class_load(uint32_t class_index, int32_t requested);
-/* JNI_GLOBALREF_ALLOC / JNI_WEAK_GLOBALREF_ALLOC (`event_type`) for a
- * native's reference `ref` to `obj`; the FREE events with the reference
- * only (vm/interp/native_env.c). */
-void vmpi_send_globalref_alloc(int32_t event_type, const Obj *obj, const void *ref);
-void vmpi_send_globalref_free(int32_t event_type, const void *ref);
+/* THREAD_START, its names and handle from the VM's services. */
 void vmpi_send_thread_start(const struct VMThread *thread, int32_t requested);
-void vmpi_send_thread_end(const struct VMThread *thread);
-/* MONITOR_CONTENDED_ENTER, _ENTERED or _EXIT (`event_type`) on `obj`'s
- * monitor, and MONITOR_WAIT (`value`: the timeout in milliseconds, 0 for
- * none) or MONITOR_WAITED (`value`: the milliseconds actually waited), from
- * `thread` (JVMPI 1.2, section 3; vm/interp/monitor.c posts them). */
-void vmpi_send_monitor_event(int32_t event_type, const struct VMThread *thread, const Obj *obj);
-void vmpi_send_monitor_wait(int32_t event_type, const struct VMThread *thread, const Obj *obj, int64_t value);
-/* METHOD_ENTRY or METHOD_EXIT (`event_type`).  No post helper: the
- * interpreter tests VMPI_IS_ENABLED(METHOD_EXIT) or
- * vmpi_method_entry_enabled() itself, because it must save its registers
- * before going out of line (vm/interp/interp.c, METHOD_ENTRY_EVENT). */
-void vmpi_send_method_event(int32_t event_type, const struct VMThread *thread,
-                            const struct ProgMethod *method);
 /* Whichever of METHOD_ENTRY and METHOD_ENTRY2 is enabled, for the method
  * `thread` has just entered.  `receiver` is the slot holding `this` (read
  * only when ENTRY2 is built, after ENTRY's agents ran), NULL for a static
- * method. */
+ * method.  No post helper: the interpreter tests vmpi_method_entry_enabled()
+ * itself, because it must save its registers before going out of line
+ * (vm/interp/interp.c, METHOD_ENTRY_EVENT); so for METHOD_EXIT, with
+ * vmpi_send_METHOD_EXIT. */
 void vmpi_send_method_entry(const struct VMThread *thread, const struct ProgMethod *method,
                             Obj *const *receiver);
 
@@ -83,8 +137,8 @@ static inline bool vmpi_method_entry_enabled(void) {
     memcpy(&both, &vmpi_enabled[VMPI_EVENT_METHOD_ENTRY], sizeof both);
     return __builtin_expect(both != 0, 0);
 }
-/* Thread suspension (vmpi/threads.c).  At a safepoint where the VM asked
- * for it (VmpiVmServices.request_suspension): parks `thread` while another
+/* Thread suspension (vmpi/runtime/threads.c).  At a safepoint where the VM asked
+ * for it (VmpiVmServices.request_safepoint): parks `thread` while another
  * thread has it suspended.  And at the end of a thread, after THREAD_END:
  * a SuspendThread waiting for it gives up. */
 void vmpi_serve_suspension(const struct VMThread *thread);
@@ -97,13 +151,8 @@ void vmpi_serve_suspension_handing_off(const struct VMThread *thread, void (*rel
 void vmpi_thread_ended(const struct VMThread *thread);
 /* At a safepoint where the VM asked for it (VM_REQUEST_RUN_GC): the
  * collection an agent's system thread asked for with RunGC, which then
- * returns (vmpi/gc_control.c). */
+ * returns (vmpi/runtime/gc_control.c). */
 void vmpi_serve_requested_gc(void);
-/* JVM_SHUT_DOWN is not posted: vmpi_shutdown (control.h) offers it to each
- * agent once. */
-void vmpi_send_jvm_init_done(void);
-/* DATA_DUMP_REQUEST or DATA_RESET_REQUEST (`code`), at a safepoint. */
-void vmpi_send_data_request(int32_t code);
 /* At a safepoint: DATA_DUMP_REQUEST, with VMPI_REQUESTED_EVENT, to each
  * agent that asked for one with RequestEvent since the last (request.c). */
 void vmpi_send_requested_data_dumps(void);
@@ -117,64 +166,11 @@ static inline void vmpi_post_class_load(uint32_t class_index) {
 static inline void vmpi_post_thread_start(const struct VMThread *thread) {
     if (VMPI_IS_ENABLED(THREAD_START)) vmpi_send_thread_start(thread, 0);
 }
-static inline void vmpi_post_thread_end(const struct VMThread *thread) {
-    if (VMPI_IS_ENABLED(THREAD_END)) vmpi_send_thread_end(thread);
-}
+/* JVM_INIT_DONE, once start-up is over.  JVM_SHUT_DOWN is not posted:
+ * vmpi_shutdown (control.h) offers it to each agent once. */
 static inline void vmpi_post_jvm_init_done(void) {
     vmpi_jvm_init_done = true;
-    if (VMPI_IS_ENABLED(JVM_INIT_DONE)) vmpi_send_jvm_init_done();
-}
-static inline void vmpi_post_data_request(int32_t code) {
-    if (vmpi_enabled[code]) vmpi_send_data_request(code);
-}
-
-/* Arena events go out of line always: vmpi keeps the table of live arenas
- * that RequestEvent(ARENA_NEW) replays to an agent that enabled the heap
- * events late (vmpi/arenas.c).  They are rare, so this costs nothing. */
-void vmpi_record_arena_new(VMPI_ArenaID arena_id, const char *arena_name);
-void vmpi_record_arena_delete(VMPI_ArenaID arena_id);
-
-static inline void vmpi_post_arena_new(VMPI_ArenaID arena_id, const char *arena_name) {
-    vmpi_record_arena_new(arena_id, arena_name);
-    if (VMPI_IS_ENABLED(ARENA_NEW)) vmpi_send_arena_new(arena_id, arena_name);
-}
-static inline void vmpi_post_arena_delete(VMPI_ArenaID arena_id) {
-    vmpi_record_arena_delete(arena_id);
-    if (VMPI_IS_ENABLED(ARENA_DELETE)) vmpi_send_arena_delete(arena_id);
-}
-/* The allocation event stands for OBJECT_ALLOC and heap sampling's
- * SAMPLED_OBJECT_ALLOC both, and costs one subtraction and one branch: it
- * goes out of line when vmpi_alloc_bytes_left, counted down by every
- * allocation's size, falls below 0.  It is VMPI_ALLOC_EVENT_ALWAYS while
- * some agent wants OBJECT_ALLOC, the bytes to the next sample point while
- * agents only sample, VMPI_ALLOC_EVENT_NEVER otherwise
- * (vmpi/heap_sampling.h); neither of the two ends is reached by any run
- * (2^62 bytes).  *bytes_allocated is the heap's count of bytes allocated,
- * this object's included, read only out of line (so that the fast path
- * need not hold it in a register).  `obj` must have its header filled in:
- * the event reads its class. */
-#define VMPI_ALLOC_EVENT_ALWAYS (-(INT64_C(1) << 62))
-#define VMPI_ALLOC_EVENT_NEVER (INT64_C(1) << 62)
-extern int64_t vmpi_alloc_bytes_left;
-static inline void vmpi_post_object_alloc(const uint64_t *bytes_allocated, VMPI_ArenaID arena_id,
-                                          const Obj *obj, size_t size) {
-    if (__builtin_expect((vmpi_alloc_bytes_left -= (int64_t)size) < 0, 0))
-        vmpi_send_object_alloc(bytes_allocated, arena_id, obj, size);
-}
-static inline void vmpi_post_object_free(const Obj *obj) {
-    if (VMPI_IS_ENABLED(OBJECT_FREE)) vmpi_send_object_free(obj);
-}
-static inline void vmpi_post_object_move(VMPI_ArenaID arena_id, const Obj *obj,
-                                         VMPI_ArenaID new_arena_id, const Obj *new_obj) {
-    if (VMPI_IS_ENABLED(OBJECT_MOVE)) vmpi_send_object_move(arena_id, obj, new_arena_id, new_obj);
-}
-static inline void vmpi_post_gc_start(void) {
-    if (VMPI_IS_ENABLED(GC_START)) vmpi_send_gc_start();
-}
-static inline void vmpi_post_gc_finish(int64_t used_objects, int64_t used_object_space,
-                                       int64_t total_object_space) {
-    if (VMPI_IS_ENABLED(GC_FINISH))
-        vmpi_send_gc_finish(used_objects, used_object_space, total_object_space);
+    vmpi_post_JVM_INIT_DONE(NULL);
 }
 
 #endif

@@ -4,8 +4,8 @@
  * Internal: agents see only vmpi.h.
  *
  * The dependency runs one way.  The VM includes this header and implements
- * the table (vm/interp/vmpi_services.c); nothing in vmpi/ includes a VM
- * header except vm/object.h, the object model it shares with the
+ * the table (vm/services/vmpi_services.c); nothing in vmpi/ includes a VM
+ * header except gc/object.h, the object model it shares with the
  * collectors, and gc/gc.h, the collector.  So vmpi can run against a mock VM
  * (tests/unit/vmpi_mockvm.c), as MMTk is tested against its mock VM.
  *
@@ -30,10 +30,25 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../gc/gc.h"
-#include "../vm/object.h"
-#include "heap_sampling.h"
+#include "gc/gc.h"
+#include "gc/object.h"
 #include "vmpi.h"
+
+/* How many agents VMPI loads at most. */
+#define VMPI_MAX_AGENTS 8
+
+/* A thread's heap sampling state (vmpi/runtime/heap_sampling.h), kept in
+ * the VM's thread record (vm.h) and zero when the thread is made:
+ * unseeded, no gap drawn. */
+typedef struct VmpiThreadSampler {
+    uint64_t random_state;                      /* splitmix64, seeded on first use */
+    bool seeded;
+    /* Per agent slot: the agent's sampling_generation when sample_at was
+     * drawn (a gap drawn under an older interval is drawn again), and the
+     * heap's bytes_allocated count at which its next sample is due. */
+    uint64_t drawn_in[VMPI_MAX_AGENTS];
+    uint64_t sample_at[VMPI_MAX_AGENTS];
+} VmpiThreadSampler;
 
 /* Where a thread's stack stands.  Two equal marks taken at different times
  * mean the thread has not run in between, as far as VMPI can tell
@@ -102,6 +117,16 @@ typedef struct VmpiMonitorView {
 typedef void (*VmpiMonitorVisitor)(const VmpiMonitorView *monitor, void *ctx);
 typedef void (*VmpiValueVisitor)(const VmpiValue *value, void *ctx);
 
+/* What vmpi asks of a running thread at its next safepoint, where the
+ * thread's state is whole (request_safepoint below). */
+typedef enum VmpiSafepointWork {
+    VMPI_AT_SAFEPOINT_SUSPEND = 1u << 0,   /* call vmpi_serve_suspension (post.h) */
+    VMPI_AT_SAFEPOINT_RUN_GC = 1u << 1,    /* call vmpi_serve_requested_gc (post.h) */
+    VMPI_AT_SAFEPOINT_DATA_DUMP = 1u << 2, /* call vmpi_send_requested_data_dumps (post.h) */
+    VMPI_AT_SAFEPOINT_REDISPATCH = 1u << 3, /* INSTRUCTION_START was enabled or disabled:
+                                               the interpreter picks its dispatch again */
+} VmpiSafepointWork;
+
 typedef struct VmpiVmServices {
     void *vm;   /* the VM's own context, passed to every function below */
 
@@ -111,7 +136,7 @@ typedef struct VmpiVmServices {
     uint32_t (*num_threads)(void *vm);
     VMPI_ThreadID (*thread_at)(void *vm, uint32_t index);
     const char *(*thread_name)(void *vm, VMPI_ThreadID thread);
-    /* Threads in the language (vm/interp/scheduler.h): the thread's handle
+    /* Threads in the language (vm/threads/scheduler.h): the thread's handle
      * object (NULL if it has none), the thread that started it (NULL for
      * main), and VMPI_THREAD_RUNNABLE, _MONITOR_WAIT or _CONDVAR_WAIT,
      * with VMPI_THREAD_INTERRUPTED OR'd in while the thread's interrupted
@@ -130,11 +155,11 @@ typedef struct VmpiVmServices {
     /* The thread's heap sampling state (heap_sampling.h), zero when the
      * thread was made.  May be NULL (a mock VM): threads then share one. */
     VmpiThreadSampler *(*heap_sampler)(void *vm, VMPI_ThreadID thread);
-    /* Asks every running thread to call vmpi_serve_suspension (post.h) at
-     * its next safepoint; async-safe, callable from any OS thread.  NULL if
-     * the VM cannot stop its threads (a mock VM): suspension is then
-     * bookkeeping only (vmpi/threads.c). */
-    void (*request_suspension)(void *vm);
+    /* Asks the running thread to do `work` at its next safepoint;
+     * async-safe, callable from any OS thread.  NULL if the VM cannot stop
+     * its threads (a mock VM): suspension is then bookkeeping only
+     * (vmpi/runtime/threads.c) and RunGC collects on the caller's thread. */
+    void (*request_safepoint)(void *vm, VmpiSafepointWork work);
 
     /* ---- classes and methods --------------------------------------------------- */
     uint32_t (*num_classes)(void *vm);
@@ -168,7 +193,7 @@ typedef struct VmpiVmServices {
     void (*exit_vm)(void *vm, int status);
     /* Prints the running thread's bytecode stack trace on stderr, as a
      * runtime error does; nothing on a thread the VM does not run.  Called
-     * by the crash report (vmpi/crash.c) from a signal handler, so it
+     * by the crash report (vmpi/runtime/crash.c) from a signal handler, so it
      * allocates nothing.  May be NULL (a mock VM). */
     void (*print_stack_trace)(void *vm);
 } VmpiVmServices;

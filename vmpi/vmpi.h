@@ -97,6 +97,11 @@ typedef int32_t VMPI_ArenaID;
  *   BYTES            a byte buffer whose length is the INT32 field after it
  *   ALLOCATOR        a function the agent allocates with (malloc_f)
  *
+ * Codes from VMPI_FIRST_GCLAB_EVENT up are gclab's own mechanism events,
+ * beyond JVMPI's: how a collection works, phase by phase and object by
+ * object, in each algorithm's own terms (docs/mechanism-events.md).  JVMPI
+ * agents never see them unless they enable them.
+ *
  * The trace agent's writer, the unit test of the union's layout and the
  * table in docs/trace-format.md are generated from these lists, so none of
  * them can drift from this header (the shape of MPS's eventdef.h: one
@@ -140,7 +145,15 @@ typedef int32_t VMPI_ArenaID;
     X(RAW_MONITOR_CONTENDED_ENTER,  59, raw_monitor)       \
     X(RAW_MONITOR_CONTENDED_ENTERED, 60, raw_monitor)      \
     X(RAW_MONITOR_CONTENDED_EXIT,   61, raw_monitor)       \
-    X(SAMPLED_OBJECT_ALLOC,         62, sampled_alloc)
+    X(SAMPLED_OBJECT_ALLOC,         62, sampled_alloc)     \
+    X(GC_PHASE_START,              100, gc_phase)          \
+    X(GC_PHASE_END,                101, gc_phase)          \
+    X(OBJECT_GREYED,               102, gc_object)         \
+    X(OBJECT_BLACKENED,            103, gc_object)         \
+    X(OBJECT_FORWARDED,            104, obj_forward)       \
+    X(REMEMBERED_SET_ADD,          105, gc_object)         \
+    X(REFCOUNT_CHANGE,             106, refcount_change)   \
+    X(OBJECT_FREE_CAUSE,           107, free_cause)
 
 #define VMPI_FIELDS_none(F)
 #define VMPI_FIELDS_method(F) \
@@ -234,6 +247,19 @@ typedef int32_t VMPI_ArenaID;
     F(jni_globalref_alloc, JNI_REF,   ref_id)
 #define VMPI_FIELDS_jni_globalref_free(F) \
     F(jni_globalref_free, JNI_REF, ref_id)
+#define VMPI_FIELDS_gc_phase(F) \
+    F(gc_phase, STRING, phase_name)
+#define VMPI_FIELDS_gc_object(F) \
+    F(gc_object, OBJECT_ID, obj_id)
+#define VMPI_FIELDS_obj_forward(F) \
+    F(obj_forward, OBJECT_ID, obj_id) \
+    F(obj_forward, OBJECT_ID, new_obj_id)
+#define VMPI_FIELDS_refcount_change(F) \
+    F(refcount_change, OBJECT_ID, obj_id) \
+    F(refcount_change, INT32,     count)
+#define VMPI_FIELDS_free_cause(F) \
+    F(free_cause, OBJECT_ID, obj_id) \
+    F(free_cause, STRING,    cause)
 #define VMPI_FIELDS_gc_info(F) \
     F(gc_info, INT64, used_objects)      \
     F(gc_info, INT64, used_object_space) \
@@ -261,7 +287,8 @@ enum {
 #define VMPI_EVENT_ENUM(name, code, member) VMPI_EVENT_##name = code,
     VMPI_EVENTS(VMPI_EVENT_ENUM)
 #undef VMPI_EVENT_ENUM
-    VMPI_EVENT_CODE_LIMIT = 63 /* every code is below this */
+    VMPI_FIRST_GCLAB_EVENT = 100, /* gclab's own events: this code and up */
+    VMPI_EVENT_CODE_LIMIT = 108   /* every code is below this */
 };
 
 /* Set in event_type when the agent asked for the event with RequestEvent
@@ -305,7 +332,7 @@ enum {
 };
 
 /* Record types of monitor dumps (JVMPI 1.2 section 4.4; values as in JDK's
- * jvmpi.h): the language's monitors, then raw monitors (vmpi/monitor_dump.c). */
+ * jvmpi.h): the language's monitors, then raw monitors (vmpi/runtime/monitor_dump.c). */
 enum { VMPI_MONITOR_JAVA = 0x01, VMPI_MONITOR_RAW = 0x02 };
 
 /* Thread status (JVMPI 1.2, GetThreadStatus). */
@@ -352,6 +379,38 @@ typedef void *(*VMPI_Allocator)(unsigned int size);
 typedef struct VMPI_HeapDumpArg {
     int32_t heap_dump_level;
 } VMPI_HeapDumpArg;
+
+/* GetObjectMonitorUsage's answer (JVMTI's jvmtiMonitorUsage, asked for by
+ * the TPTP thread profiler's "Get Object Monitor Usage" request): the
+ * monitor's owner (NULL if none), its entry count (0 if free), and the
+ * threads waiting to enter it (notified waiters among them) and to be
+ * notified.  The agent lends the two arrays and says their room in
+ * `capacity`; the VM fills at most that many of each and sets the counts
+ * to how many there are, so a count above `capacity` means "ask again with
+ * more room".  An object whose monitor nobody uses has owner NULL and all
+ * counts 0. */
+typedef struct VMPI_MonitorUsage {
+    VMPI_ThreadID owner;
+    int32_t entry_count;
+    int32_t capacity;          /* in: room in `entering` and in `waiting` */
+    int32_t num_entering;      /* out: threads waiting to enter */
+    VMPI_ThreadID *entering;
+    int32_t num_waiting;       /* out: threads waiting to be notified */
+    VMPI_ThreadID *waiting;
+} VMPI_MonitorUsage;
+
+/* GetThreadInfo's answer (JVMTI's jvmtiThreadInfo, asked for by the TPTP
+ * thread profiler's "Get Thread Information" request): what THREAD_START
+ * says of the thread, now.  The strings are the VM's and live as long as
+ * the thread; thread_object is an object ID (meaningful while GC is
+ * disabled); status is GetThreadStatus's. */
+typedef struct VMPI_ThreadInfo {
+    char *thread_name;
+    char *group_name;
+    char *parent_name;         /* NULL for main */
+    VMPI_ObjectID thread_object;
+    int32_t status;
+} VMPI_ThreadInfo;
 
 typedef struct VMPI_Event {
     int32_t event_type;     /* code, possibly | VMPI_REQUESTED_EVENT */
@@ -474,6 +533,20 @@ typedef struct VMPI_Event {
             int64_t used_object_space;
             int64_t total_object_space;
         } gc_info;
+        /* gclab's mechanism events (docs/mechanism-events.md). */
+        /* GC_PHASE_START, GC_PHASE_END: a phase of the collection, by its
+         * name in the collector's own algorithm ("mark", "relocate"). */
+        struct { char *phase_name; } gc_phase;
+        /* OBJECT_GREYED, OBJECT_BLACKENED (tri-colour marking, Cheney's
+         * scan) and REMEMBERED_SET_ADD (a generational write barrier). */
+        struct { VMPI_ObjectID obj_id; } gc_object;
+        /* OBJECT_FORWARDED: obj_id's forwarding address is new_obj_id. */
+        struct { VMPI_ObjectID obj_id; VMPI_ObjectID new_obj_id; } obj_forward;
+        /* REFCOUNT_CHANGE: obj_id's reference count is now `count`. */
+        struct { VMPI_ObjectID obj_id; int32_t count; } refcount_change;
+        /* OBJECT_FREE_CAUSE, just before obj_id's OBJECT_FREE: why it is
+         * freed ("unmarked", "zero-count", "cascade", "cycle"). */
+        struct { VMPI_ObjectID obj_id; char *cause; } free_cause;
     } u;
 } VMPI_Event;
 
@@ -531,6 +604,15 @@ typedef struct VMPI_Interface {
     /* gclab extension: the running collector's --gc name ("semispace"), so an
      * agent can tell which row of the arena/object mapping to expect. */
     const char *(*GetCollectorName)(void);
+
+    /* gclab extensions for the TPTP thread profiler (docs/contracts.md,
+     * "Monitor usage and thread information"), after every older entry so
+     * an agent built against an older header keeps its offsets.
+     * GetObjectMonitorUsage: `object`'s monitor now; VMPI_ERR for an object
+     * that is not live or a NULL `usage`.  GetThreadInfo: the thread's
+     * information; VMPI_ERR for a thread that is not live or a NULL `info`. */
+    int32_t (*GetObjectMonitorUsage)(VMPI_ObjectID object, VMPI_MonitorUsage *usage);
+    int32_t (*GetThreadInfo)(VMPI_ThreadID env, VMPI_ThreadInfo *info);
 } VMPI_Interface;
 
 typedef struct VMPI_VM VMPI_VM;

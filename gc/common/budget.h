@@ -27,7 +27,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../gc.h"
+#include "gc/gc.h"
 #include "heapsize.h"
 #include "memory.h"
 

@@ -29,6 +29,7 @@ static const char *reason_name(GcReason reason) {
     case GC_REASON_ALLOC: return "alloc";
     case GC_REASON_STRESS: return "stress";
     case GC_REASON_REQUESTED: return "requested";
+    case GC_REASON_ZERO_COUNT: return "zero-count";
     }
     return "?";
 }
@@ -36,7 +37,7 @@ static const char *reason_name(GcReason reason) {
 GcCollection gc_collection_begin(Gc *gc, GcCollectionKind kind, GcReason reason) {
     if (gc->config.verify) gc_verify_heap(gc);
     gc->collecting = true;
-    vmpi_post_gc_start();
+    gc_post_gc_start();
     GcCollection collection = {
         .kind = kind,
         .reason = reason,
@@ -77,7 +78,7 @@ void gc_collection_end(Gc *gc, const GcCollection *collection) {
     if (gc->config.verify) gc_verify_heap(gc);
     count_collection(&gc->stats, collection->kind, pause_ns);
     if (gc->config.log != NULL) write_log_line(gc, collection, pause_ns);
-    vmpi_post_gc_finish((int64_t)gc_used_objects(gc), (int64_t)gc_used_bytes(gc),
+    gc_post_gc_finish((int64_t)gc_used_objects(gc), (int64_t)gc_used_bytes(gc),
                         (int64_t)gc_total_bytes(gc));
     gc->collecting = false;
 }

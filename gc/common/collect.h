@@ -29,7 +29,7 @@
 
 #include <stdint.h>
 
-#include "../gc.h"
+#include "gc/gc.h"
 
 typedef enum GcCollectionKind {
     GC_COLLECTION_MINOR, /* young generation only: counts in minor_collections */

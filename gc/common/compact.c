@@ -3,6 +3,9 @@
  * update, slide.  Every pass after marking visits the survivors in address
  * order by searching the mark bitmap, never by parsing the dead objects
  * between them (except to post their OBJECT_FREE, when someone listens).
+ * Mechanism events (docs/mechanism-events.md): phases "mark" (trace.h),
+ * "compute-addresses" (OBJECT_FORWARDED per survivor: its planned
+ * address), "update-references" and "relocate".
  */
 #include "compact.h"
 
@@ -50,7 +53,7 @@ static void post_frees_between(GcCompactor *compactor, uint8_t *from, const uint
         Obj *dead = (Obj *)scan;
         scan += obj_size(dead);
         compactor->freed_to = scan;
-        vmpi_post_object_free(dead);
+        gc_post_object_free_because(dead, GC_FREE_UNMARKED);
     }
 }
 
@@ -58,7 +61,7 @@ static void post_frees_between(GcCompactor *compactor, uint8_t *from, const uint
  * the dead (only if an agent listens: otherwise they are never visited).
  * Returns the new top. */
 static uint8_t *plan(Compacting *c, GcCompaction *result) {
-    const bool post_frees = VMPI_IS_ENABLED(OBJECT_FREE);
+    const bool post_frees = GC_EVENT_WANTED(GC_EVENT_OBJECT_FREE);
     uint8_t *start = c->region->start, *top = c->region->top;
     uint8_t *new_top = start;
     uint8_t *scan = start;
@@ -71,6 +74,7 @@ static uint8_t *plan(Compacting *c, GcCompaction *result) {
         Obj *obj = (Obj *)survivor;
         size_t bytes = obj_size(obj);
         obj->gc_word = (uint32_t)((size_t)(new_top - start) / OBJ_ALIGN);
+        gc_post_object_forwarded(obj, (const Obj *)new_top);
         new_top += bytes;
         result->live_objects++;
         scan = survivor + bytes;
@@ -134,7 +138,7 @@ static void slide(Compacting *c, uint32_t arena_id, uint32_t fresh_gc_word, GcCo
             memmove(dest, scan, bytes);
             compactor->moved_from = next;
             compactor->moved_to = dest + bytes;
-            vmpi_post_object_move((VMPI_ArenaID)arena_id, obj, (VMPI_ArenaID)arena_id, (const Obj *)dest);
+            gc_post_object_move(arena_id, obj, arena_id, (const Obj *)dest);
             result->moved_objects++;
             result->moved_bytes += bytes;
         }
@@ -148,9 +152,15 @@ GcCompaction gc_compact_region(const Gc *gc, GcCompactor *compactor, GcRegion *r
     Compacting c = {compactor, region};
     gc_trace_mark_reachable(gc, &compactor->mark_stack, compact_try_mark, compactor);
     gc_clear_dead_weak_roots(gc, survives, &c);
+    gc_post_phase_start("compute-addresses");
     uint8_t *new_top = plan(&c, &result);
+    gc_post_phase_end("compute-addresses");
+    gc_post_phase_start("update-references");
     update_references(gc, &c);
+    gc_post_phase_end("update-references");
+    gc_post_phase_start("relocate");
     slide(&c, region->arena_id, gc->fresh_gc_word, &result);
+    gc_post_phase_end("relocate");
     gc_markbits_clear(&compactor->marks, region->top);
     gc_region_cut(region, new_top);
     return result;

@@ -60,7 +60,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../gc.h"
+#include "gc/gc.h"
 #include "markbits.h"
 #include "objlist.h"
 #include "region.h"

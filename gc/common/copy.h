@@ -37,7 +37,11 @@
  * Events (docs/event-mapping.md, the semispace and generational rows): one
  * OBJECT_MOVE(old arena, old address, new arena, new address) per copy, in
  * the order the copies are made, posted once the copy is complete and the
- * old header forwarded.  Deleting the condemned arenas afterwards is the
+ * old header forwarded, just after OBJECT_FORWARDED(old address, new
+ * address).  Mechanism events (docs/mechanism-events.md): OBJECT_BLACKENED
+ * as the scan pointer passes a copy; phases "flip" (the roots' objects
+ * copied) and "scan" (gc_copy_reachable; a collector that forwards more
+ * than the roots brackets its own).  Deleting the condemned arenas afterwards is the
  * collector's business.
  *
  * Like trace.h, the hot functions are inline "templates": a collector passes
@@ -64,7 +68,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "../gc.h"
+#include "gc/gc.h"
 
 /* ---- forwarding ------------------------------------------------------------- */
 
@@ -156,7 +160,8 @@ GC_ALWAYS_INLINE Obj *gc_copy_object(GcCopier *copier, const GcCopyPolicy *polic
     gc_set_forwarding(obj, copy);
     copier->objects_copied++;
     copier->bytes_copied += bytes;
-    vmpi_post_object_move((VMPI_ArenaID)from_arena, obj, (VMPI_ArenaID)to->arena_id, copy);
+    gc_post_object_forwarded(obj, copy);
+    gc_post_object_move(from_arena, obj, to->arena_id, copy);
     return copy;
 }
 
@@ -197,6 +202,7 @@ GC_ALWAYS_INLINE void gc_copy_scan(GcCopier *copier, const GcCopyPolicy *policy)
             while (region->scan < region->top) {
                 Obj *obj = (Obj *)region->scan;
                 gc_copy_forward_slots(copier, policy, obj);
+                gc_post_object_blackened(obj);
                 region->scan += obj_size(obj);
                 scanned = true;
             }
@@ -208,8 +214,12 @@ GC_ALWAYS_INLINE void gc_copy_scan(GcCopier *copier, const GcCopyPolicy *policy)
  * the roots (and from any slot forwarded before this call) is copied and
  * forwarded, and every root and copied slot names a copy. */
 GC_ALWAYS_INLINE void gc_copy_reachable(const Gc *gc, GcCopier *copier, const GcCopyPolicy *policy) {
+    gc_post_phase_start("flip");
     gc_copy_forward_roots(gc, copier, policy);
+    gc_post_phase_end("flip");
+    gc_post_phase_start("scan");
     gc_copy_scan(copier, policy);
+    gc_post_phase_end("scan");
     gc_copy_settle_weak_roots(gc, copier, policy);
 }
 

@@ -32,6 +32,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gc/gc.h" /* gc_fixed_reserve, gc_record_calloc: what the VM asks of it */
+
 /* 48 TiB: above where Linux puts a program, its brk heap and its shared
  * libraries on x86-64 and AArch64 with 48-bit addresses, and outside ASan's
  * shadow memory and its allocator. */
@@ -39,10 +41,6 @@
 /* 1 TiB of address space, 1 GiB of it for records. */
 #define GC_FIXED_BYTES ((size_t)1 << 40)
 #define GC_FIXED_RECORD_BYTES ((size_t)1 << 30)
-
-/* Reserves the range; false with one message in `err` (the address taken,
- * an address-space limit) if it cannot be had.  At most once. */
-bool gc_fixed_reserve(char *err, size_t errsize);
 
 /* Has gc_fixed_reserve succeeded? */
 bool gc_fixed_is_reserved(void);
@@ -53,12 +51,5 @@ bool gc_fixed_contains(const void *p);
 /* `bytes` (a multiple of the page size) of zeroed address space carved off
  * the region part, or NULL when it is spent. */
 void *gc_fixed_region(size_t bytes);
-
-/* A zeroed record of count * size bytes: from the record part once the
- * range is reserved, else calloc.  NULL if there is no room. */
-void *gc_record_calloc(size_t count, size_t size);
-
-/* Frees a record from gc_record_calloc (a fixed one stays where it is). */
-void gc_record_free(void *record);
 
 #endif

@@ -45,7 +45,7 @@
 
 #include <stddef.h>
 
-#include "../gc.h"
+#include "gc/gc.h"
 
 #define GC_HEAP_MIN_FREE_PERCENT 50u
 #define GC_HEAP_MAX_FREE_PERCENT 75u
@@ -58,11 +58,5 @@ size_t gc_heap_size_for(size_t capacity, size_t live, size_t request, size_t flo
  * config.initial_heap_bytes, or `ceiling` itself when no initial heap was
  * given (0: a heap of fixed size, as with -Xms equal to -Xmx). */
 size_t gc_heap_floor(const GcConfig *config, size_t ceiling);
-
-/* The default maximum heap: a quarter of physical memory, as the JVM's,
- * but no more than every collector can address (16 GiB) or one region may
- * reserve under ulimit -v (gc_memory_region_room), and at least
- * `minimum`. */
-size_t gc_heap_default_max(size_t minimum);
 
 #endif

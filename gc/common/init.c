@@ -9,7 +9,7 @@
  * the collector's constraints promise, and the ARENA_NEW events at start-up
  * are exactly constraints->arenas, in that order (docs/event-mapping.md).
  */
-#include "../gc.h"
+#include "gc/gc.h"
 
 #include <stdlib.h>
 
@@ -32,7 +32,7 @@ void gc_init(Gc *gc, const GcOps *ops, const GcConfig *config, uint64_t capacity
     gc->config = *config;
     gc->stats.capacity_bytes = capacity_bytes;
     for (uint32_t i = 0; i < constraints->num_arenas; i++)
-        vmpi_post_arena_new((VMPI_ArenaID)constraints->arenas[i].arena_id, constraints->arenas[i].name);
+        gc_post_arena_new(constraints->arenas[i].arena_id, constraints->arenas[i].name);
 }
 
 /* Objects never move and nothing is remembered: a store is just a store. */

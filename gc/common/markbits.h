@@ -25,7 +25,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "../../vm/object.h"
+#include "gc/object.h"
 
 typedef struct GcMarkBits {
     uint64_t *words;

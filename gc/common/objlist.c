@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../gc.h"
+#include "gc/gc.h"
 
 /* Enough for the grey set of most programs, small enough not to matter. */
 #define OBJLIST_INITIAL_CAPACITY 1024u

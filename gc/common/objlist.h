@@ -21,7 +21,7 @@
 
 #include <stddef.h>
 
-#include "../../vm/object.h"
+#include "gc/object.h"
 
 typedef struct GcObjectList {
     Obj **items;

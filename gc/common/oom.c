@@ -6,7 +6,7 @@
  */
 #include <inttypes.h>
 
-#include "../gc.h"
+#include "gc/gc.h"
 
 void gc_describe_oom(const Gc *gc, size_t request, char *buf, size_t bufsize) {
     size_t max = gc->config.heap_bytes;

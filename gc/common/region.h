@@ -48,7 +48,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "../gc.h"
+#include "gc/gc.h"
 #include "memory.h"
 
 /* GcRegion itself is in gc.h, where gc_alloc bumps it. */
@@ -118,8 +118,8 @@ static inline void gc_region_cut(GcRegion *region, uint8_t *new_top) {
  * `name`.  Within a collection. */
 static inline void gc_region_renew(GcRegion *region, const char *name) {
     gc_region_cut(region, region->start);
-    vmpi_post_arena_delete((VMPI_ArenaID)region->arena_id);
-    vmpi_post_arena_new((VMPI_ArenaID)region->arena_id, name);
+    gc_post_arena_delete(region->arena_id);
+    gc_post_arena_new(region->arena_id, name);
 }
 
 /* Makes `region` the one gc_alloc's fast path bumps -- or none under

@@ -8,7 +8,7 @@
  */
 #include <string.h>
 
-#include "../gc.h"
+#include "gc/gc.h"
 
 #define GC_COLLECTORS(X) \
     X(marksweep) \

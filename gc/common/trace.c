@@ -14,7 +14,10 @@ typedef struct RootMarking {
 static void mark_root_slot(Obj **slot, void *ctx) {
     RootMarking *marking = ctx;
     Obj *obj = *slot;
-    if (obj != NULL && marking->try_mark(obj, marking->ctx)) gc_objlist_push(marking->stack, obj);
+    if (obj != NULL && marking->try_mark(obj, marking->ctx)) {
+        gc_post_object_greyed(obj);
+        gc_objlist_push(marking->stack, obj);
+    }
 }
 
 void gc_trace_mark_roots(const Gc *gc, GcMarkStack *stack, GcTryMark try_mark, void *ctx) {

@@ -19,7 +19,11 @@
  * no indirect call.  Roots are few and come through the VM's callback, so
  * marking them is out of line.
  *
- * References are found only through obj_ref_slots (vm/object.h) and roots
+ * Events (docs/mechanism-events.md): the mark phase is bracketed by
+ * GC_PHASE_START/END "mark"; OBJECT_GREYED as an object is marked, and
+ * OBJECT_BLACKENED once every child of it is grey or black.
+ *
+ * References are found only through obj_ref_slots (gc/object.h) and roots
  * only through GcConfig.roots, so a tracer can never disagree with the
  * verifier or the heap dump about what points where.
  */
@@ -29,7 +33,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "../gc.h"
+#include "gc/gc.h"
 #include "objlist.h"
 
 /* Marks `obj` (never NULL) if it is unmarked.  Returns true if it was
@@ -55,14 +59,22 @@ void gc_trace_mark_roots(const Gc *gc, GcMarkStack *stack, GcTryMark try_mark, v
 /* Pops and scans grey objects until the stack is empty: every unmarked
  * child is marked and pushed. */
 GC_ALWAYS_INLINE void gc_trace_drain(GcMarkStack *stack, GcTryMark try_mark, void *ctx) {
+    /* Read once: the loop's calls keep the compiler from hoisting the
+     * loads, and an agent that enables them mid-collection sees them from
+     * the next one. */
+    const bool post_colours = GC_EVENT_WANTED(GC_EVENT_OBJECT_GREYED) || GC_EVENT_WANTED(GC_EVENT_OBJECT_BLACKENED);
     Obj *obj;
     while ((obj = gc_objlist_pop(stack)) != NULL) {
         size_t count;
         Obj **slots = obj_ref_slots(obj, &count);
         for (size_t i = 0; i < count; i++) {
             Obj *child = slots[i];
-            if (child != NULL && try_mark(child, ctx)) gc_objlist_push(stack, child);
+            if (child != NULL && try_mark(child, ctx)) {
+                if (GC_UNLIKELY(post_colours)) gc_post_object_greyed(child);
+                gc_objlist_push(stack, child);
+            }
         }
+        if (GC_UNLIKELY(post_colours)) gc_post_object_blackened(obj);
     }
 }
 
@@ -70,8 +82,10 @@ GC_ALWAYS_INLINE void gc_trace_drain(GcMarkStack *stack, GcTryMark try_mark, voi
  * roots are marked (given that none was marked before). */
 GC_ALWAYS_INLINE void gc_trace_mark_reachable(const Gc *gc, GcMarkStack *stack, GcTryMark try_mark,
                                              void *ctx) {
+    gc_post_phase_start("mark");
     gc_trace_mark_roots(gc, stack, try_mark, ctx);
     gc_trace_drain(stack, try_mark, ctx);
+    gc_post_phase_end("mark");
 }
 
 #endif

@@ -23,7 +23,7 @@
 
 #include <stddef.h>
 
-#include "../gc.h"
+#include "gc/gc.h"
 
 /* Exit status of a heap verification failure. */
 #define GC_VERIFY_EXIT_STATUS 3

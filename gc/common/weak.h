@@ -1,6 +1,6 @@
 /*
  * weak.h -- weak roots: slots outside the heap that name an object without
- * keeping it alive (the VM's weak global references, vm/interp/native_env.c).
+ * keeping it alive (the VM's weak global references, vm/native/native_env.c).
  * The VM lists them through GcRoots.enumerate_weak; no tracer, copier or
  * counter ever treats them as roots.
  *
@@ -21,7 +21,7 @@
 
 #include <stdbool.h>
 
-#include "../gc.h"
+#include "gc/gc.h"
 
 /* Calls visit(slot, ctx) for every weak slot holding an object (none if the
  * VM lists no weak roots). */

@@ -23,12 +23,13 @@
  *     to the old generation past its budget, as far as its room to grow
  *     (region.h) reaches, keeping an evacuation's room;
  *   - the fast path bumps the nursery only while old.top <= old.limit.
- * Events (docs/event-mapping.md, generational row; the VMPI patent,
- * GENERATIONAL GARBAGE COLLECTOR): four ARENA_NEWs at start-up;
- * OBJECT_ALLOC(nursery), or (old) when pretenured; per collection GC_START,
- * one OBJECT_MOVE per young survivor in Cheney order, ARENA_DELETE +
- * ARENA_NEW of the nursery, then of from-survivor; a major one then the
- * compaction's OBJECT_FREEs and OBJECT_MOVE(old, old)s; GC_FINISH.
+ * Events: the VMPI patent's GENERATIONAL GARBAGE COLLECTOR, in the order
+ * docs/event-mapping.md gives (its generational section), the one place it is
+ * written; tests/unit/gc_generational.c checks this file posts it.
+ * Mechanism events (docs/mechanism-events.md): phase "minor" (or "major",
+ * holding "promote" and the compaction's phases), each evacuation in
+ * "flip", "remembered-set" and "scan"; REMEMBERED_SET_ADD per object the
+ * barrier or a promotion puts into the remembered set.
  *
  * Minor collection, when the nursery is full: the nursery and from-survivor
  * are condemned; their survivors are copied (Cheney: gc/common/copy.h) to
@@ -45,14 +46,14 @@
  */
 #include <stdlib.h>
 
-#include "../common/collect.h"
-#include "../common/compact.h"
-#include "../common/copy.h"
-#include "../common/heapsize.h"
-#include "../common/memory.h"
-#include "../common/objlist.h"
-#include "../common/region.h"
-#include "../gc.h"
+#include "gc/common/collect.h"
+#include "gc/common/compact.h"
+#include "gc/common/copy.h"
+#include "gc/common/heapsize.h"
+#include "gc/common/memory.h"
+#include "gc/common/objlist.h"
+#include "gc/common/region.h"
+#include "gc/gc.h"
 
 #define GEN_NURSERY 1u
 #define GEN_SURVIVOR_0 2u /* survivors[i] is arena GEN_SURVIVOR_0 + i */
@@ -153,6 +154,7 @@ static void gen_open_nursery(Generational *g) {
 static void gen_remember(Generational *g, Obj *obj) {
     obj->gc_word |= GEN_REMEMBERED;
     gc_objlist_push(&g->remembered, obj);
+    gc_post_remembered_set_add(obj);
 }
 
 /* Stores, then remembers `holder` if it is old, `value` young, and holder
@@ -253,10 +255,16 @@ static void gen_evacuate(Generational *g, uint32_t tenure_age) {
     GcCopier copier = gc_copier(g);
     gc_copier_add_region(&copier, &copying.to_survivor);
     gc_copier_add_region(&copier, &copying.old);
+    gc_post_phase_start("flip");
     gc_copy_forward_roots(&g->gc, &copier, &gen_copy_policy);
+    gc_post_phase_end("flip");
+    gc_post_phase_start("remembered-set");
     gen_forward_remembered(g, &copier);
+    gc_post_phase_end("remembered-set");
     /* Cheney's scan: gc/common/copy.h, gc_copy_scan. */
+    gc_post_phase_start("scan");
     gc_copy_scan(&copier, &gen_copy_policy);
+    gc_post_phase_end("scan");
     gc_copy_settle_weak_roots(&g->gc, &copier, &gen_copy_policy);
     to->top = copying.to_survivor.top;
     g->old.top = copying.old.top;
@@ -348,11 +356,17 @@ static void gen_collect_call(GcCollectionCall *call) {
         kind = GC_COLLECTION_MAJOR;
     GcCollection collection = gc_collection_begin(gc, kind, reason);
     if (kind == GC_COLLECTION_MAJOR) {
+        gc_post_phase_start("major");
+        gc_post_phase_start("promote");
         gen_evacuate(g, 0);
+        gc_post_phase_end("promote");
         gen_compact_old(g, request);
         g->allocated_at_major = gc->stats.bytes_allocated;
+        gc_post_phase_end("major");
     } else {
+        gc_post_phase_start("minor");
         gen_evacuate(g, g->tenure_age);
+        gc_post_phase_end("minor");
     }
     gen_open_nursery(g);
     gc_collection_end(gc, &collection);

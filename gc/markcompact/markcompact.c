@@ -11,11 +11,9 @@
  *     collection disabled: then the slow path bumps on past the limit, as
  *     far as the region's room to grow [limit, end) reaches (region.h);
  *   - gc->alloc_region is &heap (gc_closed_region under --gc-stress).
- * Events (docs/event-mapping.md, markcompact row; the VMPI patent,
- * MARK-SWEEP-COMPACT GARBAGE COLLECTOR): ARENA_NEW(1, "heap") at start-up;
- * OBJECT_ALLOC(1) per allocation; per collection GC_START, one OBJECT_FREE
- * per dead object, one OBJECT_MOVE(1, old, 1, new) per survivor whose
- * address changes, in address order, GC_FINISH.
+ * Events: the VMPI patent's MARK-SWEEP-COMPACT GARBAGE COLLECTOR, in the order
+ * docs/event-mapping.md gives (its markcompact section), the one place it is
+ * written; tests/unit/gc_markcompact.c checks this file posts it.
  *
  * When the heap is full it is compacted in place, Lisp-2 (mark, plan,
  * update, slide: gc/common/compact.h).  Why, growth while collection is
@@ -24,12 +22,12 @@
  */
 #include <stdlib.h>
 
-#include "../common/collect.h"
-#include "../common/compact.h"
-#include "../common/heapsize.h"
-#include "../common/memory.h"
-#include "../common/region.h"
-#include "../gc.h"
+#include "gc/common/collect.h"
+#include "gc/common/compact.h"
+#include "gc/common/heapsize.h"
+#include "gc/common/memory.h"
+#include "gc/common/region.h"
+#include "gc/gc.h"
 
 #define MC_ARENA_ID 1u
 /* So that the region (at most GC_REGION_MAX_BYTES) has room to grow past

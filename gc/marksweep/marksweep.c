@@ -10,10 +10,11 @@
  *     collection (then the heap grows past its budget);
  *   - gc->alloc_region is gc_closed_region: every gc_alloc comes to
  *     ms_alloc_slow.
- * Events (docs/event-mapping.md, marksweep row; the VMPI patent,
- * MARK-AND-SWEEP GARBAGE COLLECTOR): ARENA_NEW(1, "heap") at start-up;
- * OBJECT_ALLOC(1) per allocation; per collection GC_START, one OBJECT_FREE
- * per dead object as the sweep returns it to the free pool, GC_FINISH.
+ * Events: the VMPI patent's MARK-AND-SWEEP GARBAGE COLLECTOR, in the order
+ * docs/event-mapping.md gives (its marksweep section), the one place it is
+ * written; tests/unit/gc_marksweep.c checks this file posts it.
+ * Mechanism events (docs/mechanism-events.md): phases "mark" and "sweep";
+ * OBJECT_FREE_CAUSE "unmarked" before each OBJECT_FREE.
  *
  * Marking is gc/common/trace.h's; the mark bit flips meaning at every
  * collection (as Lua's two whites do), so the sweep never writes to a
@@ -21,12 +22,12 @@
  */
 #include <stdlib.h>
 
-#include "../common/budget.h"
-#include "../common/collect.h"
-#include "../common/memory.h"
-#include "../common/trace.h"
-#include "../common/weak.h"
-#include "../gc.h"
+#include "gc/common/budget.h"
+#include "gc/common/collect.h"
+#include "gc/common/memory.h"
+#include "gc/common/trace.h"
+#include "gc/common/weak.h"
+#include "gc/gc.h"
 
 #define MS_ARENA_ID 1u
 #define MS_TABLE_INITIAL_CAPACITY 1024u
@@ -77,7 +78,7 @@ static void ms_sweep(MarkSweep *ms) {
             continue;
         }
         size_t bytes = obj_size(obj);
-        vmpi_post_object_free(obj);
+        gc_post_object_free_because(obj, GC_FREE_UNMARKED);
         freed_objects++;
         freed_bytes += bytes;
         gc_memory_free(&ms->memory, obj, bytes);
@@ -124,7 +125,9 @@ static void ms_collect_call(GcCollectionCall *call) {
     ms->mark_value = gc->fresh_gc_word ^ 1u;
     gc_trace_mark_reachable(gc, &ms->mark_stack, ms_try_mark, ms);
     gc_clear_dead_weak_roots(gc, ms_is_marked, ms);
+    gc_post_phase_start("sweep");
     ms_sweep(ms);
+    gc_post_phase_end("sweep");
     gc->fresh_gc_word = ms->mark_value;
     ms_shrink_table(ms);
     gc_budget_settle(gc, &ms->memory, call->request);

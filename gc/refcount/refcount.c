@@ -11,11 +11,13 @@
  *   - every object with a count of zero is in the ZCT, once, with IN_ZCT;
  *   - gc_used_bytes <= the capacity (budget.h), except while the VM has
  *     disabled collection.
- * Events (docs/event-mapping.md, refcount row; the VMPI patent,
- * REFERENCE-COUNTING GARBAGE COLLECTOR): ARENA_NEW(1, "heap") at start-up;
- * OBJECT_ALLOC(1) per allocation; per reconciliation GC_START, one
- * OBJECT_FREE per object freed -- zero counts and their cascades, then the
- * members of garbage cycles -- GC_FINISH.  The barrier frees nothing.
+ * Events: the VMPI patent's REFERENCE-COUNTING GARBAGE COLLECTOR, in the order
+ * docs/event-mapping.md gives (its refcount section), the one place it is
+ * written; tests/unit/gc_refcount.c checks this file posts it.
+ * Mechanism events (docs/mechanism-events.md): phase "reconcile" (with
+ * "count-roots", "free-zero-counts", "trial-deletion"), immediate mode's
+ * "release"; REFCOUNT_CHANGE at every change of a count; each OBJECT_FREE
+ * after its OBJECT_FREE_CAUSE (zero-count, cascade, cycle).
  *
  * Roots are not counted by the barrier (deferred counting, Deutsch-Bobrow):
  * a zero count goes into the zero-count table (ZCT), and a reconciliation
@@ -27,13 +29,13 @@
  */
 #include <stdlib.h>
 
-#include "../common/budget.h"
-#include "../common/collect.h"
-#include "../common/memory.h"
-#include "../common/objlist.h"
-#include "../common/trace.h"
-#include "../common/weak.h"
-#include "../gc.h"
+#include "gc/common/budget.h"
+#include "gc/common/collect.h"
+#include "gc/common/memory.h"
+#include "gc/common/objlist.h"
+#include "gc/common/trace.h"
+#include "gc/common/weak.h"
+#include "gc/gc.h"
 #include "refcount.h"
 
 #define RC_ARENA_ID 1u
@@ -87,22 +89,31 @@ static inline bool rc_has_ref_slots(const Obj *obj) {
 
 /* ---- counting ------------------------------------------------------------ */
 
+/* Whether an agent wants REFCOUNT_CHANGE.  The counting functions take
+ * the answer as `post`, so that a loop (or the barrier) reads it once. */
+static inline bool rc_changes_wanted(void) { return GC_EVENT_WANTED(GC_EVENT_REFCOUNT_CHANGE); }
+
 /* Adds one to the count, unless it is sticky. */
-static inline void rc_count_up(Obj *obj) {
-    if ((obj->gc_word & RC_COUNT_MASK) != RC_COUNT_STICKY) obj->gc_word++;
+static inline void rc_count_up(Obj *obj, bool post) {
+    if ((obj->gc_word & RC_COUNT_MASK) == RC_COUNT_STICKY) return;
+    obj->gc_word++;
+    if (post) gc_post_refcount_change(obj, rc_count(obj));
 }
 
 /* Takes one from the count, unless it is sticky; returns the new count. */
-static inline uint32_t rc_count_down(Obj *obj) {
-    if ((obj->gc_word & RC_COUNT_MASK) != RC_COUNT_STICKY) obj->gc_word--;
+static inline uint32_t rc_count_down(Obj *obj, bool post) {
+    if ((obj->gc_word & RC_COUNT_MASK) != RC_COUNT_STICKY) {
+        obj->gc_word--;
+        if (post) gc_post_refcount_change(obj, rc_count(obj));
+    }
     return rc_count(obj);
 }
 
 /* A new reference (Bacon-Rajan's Increment): the object is in use, so it
  * is no longer a possible cycle root (black; a candidate entry for it is
  * dropped at the next cycle collection). */
-static inline void rc_increment(Obj *obj) {
-    rc_count_up(obj);
+static inline void rc_increment(Obj *obj, bool post) {
+    rc_count_up(obj, post);
     rc_set_colour(obj, RC_BLACK);
 }
 
@@ -135,27 +146,46 @@ static void rc_possible_root(RefCount *rc, Obj *obj) {
 
 /* A counted reference to `obj` is gone: a count of zero puts it into the
  * ZCT (a root may still hold it), any other makes it a possible root. */
-static void rc_decrement(RefCount *rc, Obj *obj) {
-    if (rc_count_down(obj) > 0) {
-        rc_possible_root(rc, obj);
-    } else if (!(obj->gc_word & RC_IN_ZCT)) {
-        obj->gc_word |= RC_IN_ZCT;
-        gc_objlist_push(&rc->zct, obj);
-    }
+static void rc_list_in_zct(RefCount *rc, Obj *obj) {
+    if (obj->gc_word & RC_IN_ZCT) return;
+    obj->gc_word |= RC_IN_ZCT;
+    gc_objlist_push(&rc->zct, obj);
 }
+
+static void rc_decrement(RefCount *rc, Obj *obj, bool post) {
+    if (rc_count_down(obj, post) > 0) rc_possible_root(rc, obj);
+    else rc_list_in_zct(rc, obj);
+}
+
+/* Takes `obj` out of the ZCT (immediate mode frees it before its entry is
+ * reached): the last entry moves into its place.  Searched from the end,
+ * where the objects made since the last reconciliation are. */
+static void rc_zct_forget(RefCount *rc, Obj *obj) {
+    Obj **entries = rc->zct.items;
+    size_t i = rc->zct.count;
+    while (entries[--i] != obj) {}
+    entries[i] = entries[--rc->zct.count];
+    obj->gc_word &= ~RC_IN_ZCT;
+}
+
+/* Out of line, so that the barrier's usual path saves no registers. */
+__attribute__((noinline)) static void rc_drop_now(RefCount *rc, Obj *obj);
 
 /* The barrier counts the new referent before it uncounts the old one, so
  * storing the value a slot already holds never takes its count through
- * zero (into the ZCT for nothing).  It frees nothing -- a zero count only
- * lists the object in the ZCT -- so the VM may hold object addresses
- * across a store (the interpreter has already popped both operands). */
+ * zero (into the ZCT for nothing).  In deferred mode it frees nothing -- a
+ * zero count only lists the object in the ZCT; in immediate mode
+ * (barrier_frees) it may free the old referent (rc_drop_now), which is why
+ * the interpreter saves its state first (gc_barrier_calls_out). */
 static void rc_write_barrier(Gc *gc, Obj *holder, Obj **slot, Obj *value) {
     (void)holder;
     RefCount *rc = (RefCount *)gc;
     Obj *old = *slot;
-    if (value != NULL) rc_increment(value);
+    if (value != NULL) rc_increment(value, rc_changes_wanted());
     *slot = value;
-    if (old != NULL) rc_decrement(rc, old);
+    if (old == NULL) return;
+    if (gc->barrier_frees && !gc_is_disabled(gc)) rc_drop_now(rc, old);
+    else rc_decrement(rc, old, rc_changes_wanted());
 }
 
 /* ---- freeing ------------------------------------------------------------- */
@@ -163,12 +193,12 @@ static void rc_write_barrier(Gc *gc, Obj *holder, Obj **slot, Obj *value) {
 /* weak.h's liveness test while `dying` is freed: every other object lives. */
 static bool rc_is_not(const Obj *obj, void *dying) { return obj != dying; }
 
-/* Frees `obj` now: out of the candidate buffer, the table and the
+/* Frees `obj` now, for `cause` (OBJECT_FREE_CAUSE): out of the candidate buffer, the table and the
  * statistics (so that an agent walking the heap from its OBJECT_FREE
  * handler finds it gone), OBJECT_FREE, back to the memory layer.  Its
  * references must already be accounted for (released, or subtracted by
  * trial deletion). */
-static void rc_free(RefCount *rc, Obj *obj) {
+static void rc_free(RefCount *rc, Obj *obj, const char *cause) {
     RcLinks *links = rc_links(obj);
     if (links->candidate_index != RC_NOT_BUFFERED) rc_unbuffer(rc, obj);
     Obj *last = rc->objects.items[--rc->objects.count];
@@ -180,33 +210,89 @@ static void rc_free(RefCount *rc, Obj *obj) {
     GcStats *stats = &rc->gc.stats;
     stats->objects_freed++;
     stats->bytes_freed += bytes;
-    vmpi_post_object_free(obj);
+    gc_post_object_free_because(obj, cause);
     gc_memory_free(&rc->memory, links, sizeof *links + bytes);
 }
 
-/* Frees dead `obj` (count zero, not IN_ZCT) and, through the work list,
- * everything only it kept alive.  Each dead object gives up its
- * references (its slots are cleared, so it refers to nothing freed while
- * it waits); a referent whose count reaches zero is dead too, and one
- * whose count does not may head a garbage cycle now.  A dead object that
- * is still listed in the ZCT is not freed here but by its ZCT entry
- * (rc_settle_zct), which must not be left pointing at freed memory. */
-static void rc_release(RefCount *rc, Obj *obj) {
-    GcObjectList *worklist = &rc->worklist;
-    gc_objlist_push(worklist, obj);
-    Obj *dead;
-    while ((dead = gc_objlist_pop(worklist)) != NULL) {
-        size_t count;
-        Obj **slots = obj_ref_slots(dead, &count);
-        for (size_t i = 0; i < count; i++) {
-            Obj *child = slots[i];
-            if (child == NULL) continue;
-            slots[i] = NULL;
-            if (rc_count_down(child) == 0) gc_objlist_push(worklist, child);
-            else rc_possible_root(rc, child);
-        }
-        if (!(dead->gc_word & RC_IN_ZCT)) rc_free(rc, dead);
+/* Dead `dead` gives up its references (its slots are cleared, so it
+ * refers to nothing freed while it waits): a referent whose count reaches
+ * zero is dead too and goes on the work list -- unless, in `immediate`
+ * mode, a root holds it (ROOTED): it waits in the ZCT -- and one whose
+ * count does not may head a garbage cycle now.  Then `dead` is freed, for
+ * `cause` -- unless it is still listed in the ZCT: in deferred mode its
+ * entry frees it (rc_settle_zct), which must not be left pointing at freed
+ * memory; in immediate mode, between reconciliations, the entry is taken
+ * out and it is freed now. */
+GC_ALWAYS_INLINE void rc_release_one(RefCount *rc, Obj *dead, const char *cause, bool post, bool immediate) {
+    size_t count;
+    Obj **slots = obj_ref_slots(dead, &count);
+    for (size_t i = 0; i < count; i++) {
+        Obj *child = slots[i];
+        if (child == NULL) continue;
+        slots[i] = NULL;
+        if (rc_count_down(child, post) > 0) rc_possible_root(rc, child);
+        else if (immediate && (child->gc_word & RC_ROOTED)) rc_list_in_zct(rc, child);
+        else gc_objlist_push(&rc->worklist, child);
     }
+    if (immediate && (dead->gc_word & RC_IN_ZCT)) rc_zct_forget(rc, dead);
+    if (!(dead->gc_word & RC_IN_ZCT)) rc_free(rc, dead, cause);
+}
+
+/* Frees dead `obj` (count zero, not IN_ZCT) and, through the work list,
+ * everything only it kept alive (rc_release_one).  A root holds no object
+ * with a count of zero during a reconciliation, which counts them; in
+ * `immediate` mode, between reconciliations, those a root holds are ROOTED. */
+GC_ALWAYS_INLINE void rc_release(RefCount *rc, Obj *obj, bool immediate) {
+    const bool post = rc_changes_wanted();
+    rc_release_one(rc, obj, GC_FREE_ZERO_COUNT, post, immediate);
+    Obj *dead;
+    while ((dead = gc_objlist_pop(&rc->worklist)) != NULL)
+        rc_release_one(rc, dead, GC_FREE_CASCADE, post, immediate);
+}
+
+/* ---- immediate mode ------------------------------------------------------ */
+
+/* Marks ROOTED an object a root slot refers to now, listed in roots_now
+ * (which is empty between reconciliations) so the mark can be cleared. */
+static void rc_note_root(Obj **slot, void *ctx) {
+    RefCount *rc = ctx;
+    Obj *obj = *slot;
+    if (obj == NULL || (obj->gc_word & RC_ROOTED)) return;
+    obj->gc_word |= RC_ROOTED;
+    gc_objlist_push(&rc->roots_now, obj);
+}
+
+static void rc_clear_roots_now(RefCount *rc) {
+    GcObjectList *roots = &rc->roots_now;
+    for (size_t i = 0; i < roots->count; i++) roots->items[i]->gc_word &= ~RC_ROOTED;
+    roots->count = 0;
+}
+
+/* Immediate mode: a store dropped a heap reference to `obj`.  If that was
+ * its last reference -- no counted reference is left and no root refers to
+ * it now -- it is freed at once with everything only it kept alive (the
+ * VMPI patent's "delete_object event when the reference count of an object
+ * drops to zero"), in a collection of its own, since OBJECT_FREE is posted
+ * only inside one.  A root still holding it, or a referent in the cascade,
+ * leaves that object to the ZCT and the next reconciliation, as in deferred
+ * mode.  The roots are looked at only when a count reaches zero. */
+static void rc_drop_now(RefCount *rc, Obj *obj) {
+    if (rc_count_down(obj, rc_changes_wanted()) > 0) {
+        rc_possible_root(rc, obj);
+        return;
+    }
+    Gc *gc = &rc->gc;
+    gc_visit_roots(gc, rc_note_root, rc);
+    if (obj->gc_word & RC_ROOTED) {
+        rc_list_in_zct(rc, obj);
+    } else {
+        GcCollection collection = gc_collection_begin(gc, GC_COLLECTION_MAJOR, GC_REASON_ZERO_COUNT);
+        gc_post_phase_start("release");
+        rc_release(rc, obj, true);
+        gc_post_phase_end("release");
+        gc_collection_end(gc, &collection);
+    }
+    rc_clear_roots_now(rc);
 }
 
 /* ---- reconciling --------------------------------------------------------- */
@@ -216,7 +302,7 @@ static void rc_count_root(Obj **slot, void *ctx) {
     RefCount *rc = ctx;
     Obj *obj = *slot;
     if (obj == NULL) return;
-    rc_increment(obj);
+    rc_increment(obj, rc_changes_wanted());
     obj->gc_word |= RC_ROOTED;
     gc_objlist_push(&rc->roots_now, obj);
 }
@@ -224,7 +310,8 @@ static void rc_count_root(Obj **slot, void *ctx) {
 /* Step 2: takes back the previous reconciliation's root counts. */
 static void rc_uncount_old_roots(RefCount *rc) {
     GcObjectList *old = &rc->counted_roots;
-    for (size_t i = 0; i < old->count; i++) rc_decrement(rc, old->items[i]);
+    const bool post = rc_changes_wanted();
+    for (size_t i = 0; i < old->count; i++) rc_decrement(rc, old->items[i], post);
     old->count = 0;
 }
 
@@ -244,11 +331,11 @@ static void rc_settle_zct(RefCount *rc) {
         entries[i] = entries[dead];
         entries[dead++] = obj;
     }
-    for (size_t i = 0; i < dead; i++) rc_release(rc, entries[i]);
+    for (size_t i = 0; i < dead; i++) rc_release(rc, entries[i], false);
     for (size_t i = dead; i < count; i++) {
         Obj *obj = entries[i];
         obj->gc_word &= ~RC_IN_ZCT;
-        if (rc_count(obj) == 0) rc_free(rc, obj);
+        if (rc_count(obj) == 0) rc_free(rc, obj, GC_FREE_CASCADE);
         else rc_possible_root(rc, obj);
     }
     rc->zct.count = 0;
@@ -265,6 +352,7 @@ static void rc_settle_zct(RefCount *rc) {
  * It drains the work list only down to where it found it, because rc_scan
  * calls it with items of its own on the list. */
 static void rc_paint(RefCount *rc, Obj *root, RcColour colour) {
+    const bool post = rc_changes_wanted();
     GcObjectList *worklist = &rc->worklist;
     size_t base = worklist->count;
     rc_set_colour(root, colour);
@@ -276,8 +364,8 @@ static void rc_paint(RefCount *rc, Obj *root, RcColour colour) {
         for (size_t i = 0; i < count; i++) {
             Obj *child = slots[i];
             if (child == NULL) continue;
-            if (colour == RC_GRAY) rc_count_down(child);
-            else rc_count_up(child);
+            if (colour == RC_GRAY) rc_count_down(child, post);
+            else rc_count_up(child, post);
             if (rc_colour(child) != colour) {
                 rc_set_colour(child, colour);
                 gc_objlist_push(worklist, child);
@@ -342,6 +430,7 @@ static void rc_collect_cycles(RefCount *rc) {
     GcObjectList *candidates = &rc->candidates;
     Obj **entries = candidates->items;
     size_t kept = 0;
+    gc_post_phase_start("mark-gray");
     for (size_t i = 0; i < candidates->count; i++) {
         Obj *obj = entries[i];
         rc_links(obj)->candidate_index = RC_NOT_BUFFERED;
@@ -349,12 +438,17 @@ static void rc_collect_cycles(RefCount *rc) {
         entries[kept++] = obj;
         rc_paint(rc, obj, RC_GRAY); /* MarkGray */
     }
+    gc_post_phase_end("mark-gray");
+    gc_post_phase_start("scan");
     for (size_t i = 0; i < kept; i++) rc_scan(rc, entries[i]);
+    gc_post_phase_end("scan");
+    gc_post_phase_start("collect-white");
     for (size_t i = 0; i < kept; i++) rc_collect_white(rc, entries[i]);
     candidates->count = 0;
     GcObjectList *doomed = &rc->doomed;
-    for (size_t i = 0; i < doomed->count; i++) rc_free(rc, doomed->items[i]);
+    for (size_t i = 0; i < doomed->count; i++) rc_free(rc, doomed->items[i], GC_FREE_CYCLE);
     doomed->count = 0;
+    gc_post_phase_end("collect-white");
 }
 
 /* ---- collecting ---------------------------------------------------------- */
@@ -374,10 +468,19 @@ static void rc_reconcile_call(GcCollectionCall *call) {
     bool cycles = gc->config.rc_cycles && (call->detail || rc_cycles_due(rc));
     GcCollection collection =
         gc_collection_begin(gc, cycles ? GC_COLLECTION_CYCLE : GC_COLLECTION_MAJOR, call->reason);
+    gc_post_phase_start("reconcile");
+    gc_post_phase_start("count-roots");
     gc_visit_roots(gc, rc_count_root, rc);
     rc_uncount_old_roots(rc);
+    gc_post_phase_end("count-roots");
+    gc_post_phase_start("free-zero-counts");
     rc_settle_zct(rc);
-    if (cycles) rc_collect_cycles(rc);
+    gc_post_phase_end("free-zero-counts");
+    if (cycles) {
+        gc_post_phase_start("trial-deletion");
+        rc_collect_cycles(rc);
+        gc_post_phase_end("trial-deletion");
+    }
 
     GcObjectList *roots = &rc->roots_now;
     for (size_t i = 0; i < roots->count; i++) roots->items[i]->gc_word &= ~RC_ROOTED;
@@ -385,6 +488,7 @@ static void rc_reconcile_call(GcCollectionCall *call) {
     rc->counted_roots = *roots;
     *roots = counted;
 
+    gc_post_phase_end("reconcile");
     gc_budget_settle(gc, &rc->memory, call->request);
     gc_collection_end(gc, &collection);
 }
@@ -448,6 +552,7 @@ static Gc *rc_create(const GcConfig *config) {
     }
     Gc *gc = &rc->gc;
     gc->fresh_gc_word = RC_IN_ZCT; /* count zero, black, in the ZCT */
+    gc->barrier_frees = config->rc_immediate;
     GcObjectList *lists[] = RC_LISTS(rc);
     for (size_t i = 0; i < sizeof lists / sizeof *lists; i++) gc_objlist_init(lists[i]);
     gc_init(gc, &gc_refcount_ops, config, gc_heap_floor(config, config->heap_bytes));
@@ -474,8 +579,8 @@ static const GcArenaInfo rc_arenas[] = {{RC_ARENA_ID, "heap"}};
 
 static const GcConstraints rc_constraints = {
     .name = "refcount",
-    .description = "reference counting: deferred (zero-count table), trial deletion of "
-                   "garbage cycles; objects never move",
+    .description = "reference counting: deferred (zero-count table) or immediate (--rc-mode), "
+                   "trial deletion of garbage cycles; objects never move",
     .moves_objects = false,
     .barrier = GC_BARRIER_REFCOUNT,
     .num_arenas = 1,

@@ -43,7 +43,7 @@
 
 #include <stdint.h>
 
-#include "../../vm/object.h"
+#include "gc/object.h"
 
 #define RC_COUNT_BITS 27u
 #define RC_COUNT_MASK ((UINT32_C(1) << RC_COUNT_BITS) - 1u)

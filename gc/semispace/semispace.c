@@ -14,12 +14,11 @@
  *   - both spaces have the same end - start, so to-space can always take
  *     everything from-space holds, grown part included;
  *   - gc->alloc_region is from-space (gc_closed_region under --gc-stress).
- * Events (docs/event-mapping.md, semispace row; the VMPI patent,
- * TWO-SPACE-COPYING GARBAGE COLLECTOR): ARENA_NEW(1, "semispace-A") and
- * ARENA_NEW(2, "semispace-B") at start-up; OBJECT_ALLOC(from) per
- * allocation; per collection GC_START, one OBJECT_MOVE(from, old, to, new)
- * per survivor in Cheney order, ARENA_DELETE(from), ARENA_NEW(from),
- * GC_FINISH.  Never an OBJECT_FREE: the garbage dies with its arena.
+ * Events: the VMPI patent's TWO-SPACE-COPYING GARBAGE COLLECTOR, in the order
+ * docs/event-mapping.md gives (its semispace section), the one place it is
+ * written; tests/unit/gc_semispace.c checks this file posts it.
+ * Mechanism events (docs/mechanism-events.md): phases "flip" and "scan"
+ * (gc/common/copy.h).
  *
  * When from-space is full the survivors are copied to to-space (Cheney:
  * gc/common/copy.h) and the spaces swap roles.  Storage, forwarding,
@@ -28,12 +27,12 @@
  */
 #include <stdlib.h>
 
-#include "../common/collect.h"
-#include "../common/copy.h"
-#include "../common/heapsize.h"
-#include "../common/memory.h"
-#include "../common/region.h"
-#include "../gc.h"
+#include "gc/common/collect.h"
+#include "gc/common/copy.h"
+#include "gc/common/heapsize.h"
+#include "gc/common/memory.h"
+#include "gc/common/region.h"
+#include "gc/gc.h"
 
 #define SS_ARENA_A 1u
 #define SS_ARENA_B 2u

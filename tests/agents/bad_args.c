@@ -1,5 +1,5 @@
 /* bad_args.c -- an agent that hands VMPI functions bad arguments, for the
- * guard tests (vmpi/guard.c, docs/contracts.md).  Its option names the
+ * guard tests (vmpi/runtime/guard.c, docs/contracts.md).  Its option names the
  * misbehaviour: "getenv_null" and "getenv_version" happen in VMPI_OnLoad,
  * the others in JVM_INIT_DONE's NotifyEvent.  Each checks the result the
  * guard promises and, on a wrong one, says so and ends the VM with status
@@ -77,6 +77,20 @@ static void misbehave(void) {
         expect(vmpi->CreateSystemThread("bad_args", 0, NULL) == VMPI_ERR, "CreateSystemThread(NULL)");
     } else if (strcmp(m, "thread_garbage") == 0) {
         expect(vmpi->GetThreadStatus((VMPI_ThreadID)garbage) == 0, "GetThreadStatus(garbage)");
+    } else if (strcmp(m, "thread_info_garbage") == 0) {
+        VMPI_ThreadInfo info;
+        expect(vmpi->GetThreadInfo((VMPI_ThreadID)garbage, &info) == VMPI_ERR, "GetThreadInfo(garbage)");
+    } else if (strcmp(m, "thread_info_null") == 0) {
+        expect(vmpi->GetThreadInfo(NULL, NULL) == VMPI_ERR, "GetThreadInfo(NULL, NULL)");
+    } else if (strcmp(m, "monitor_usage_garbage") == 0) {
+        VMPI_MonitorUsage usage = {.capacity = 0};
+        vmpi->DisableGC();
+        expect(vmpi->GetObjectMonitorUsage((VMPI_ObjectID)garbage, &usage) == VMPI_ERR,
+               "GetObjectMonitorUsage(garbage)");
+        vmpi->EnableGC();
+    } else if (strcmp(m, "monitor_usage_null") == 0) {
+        expect(vmpi->GetObjectMonitorUsage((VMPI_ObjectID)garbage, NULL) == VMPI_ERR,
+               "GetObjectMonitorUsage(garbage, NULL)");
     } else if (strcmp(m, "null_deref") == 0) {
         vmpi->EnableEvent(VMPI_EVENT_METHOD_ENTRY, NULL); /* crashes there, with a VM stack */
     } else if (strcmp(m, "crash_in_request") == 0) {

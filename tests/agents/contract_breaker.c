@@ -1,5 +1,5 @@
 /* contract_breaker.c -- an agent that breaks one rule of the agent contract,
- * for the strict-mode tests (vmpi/strict.h, docs/contracts.md).  Its option
+ * for the strict-mode tests (vmpi/runtime/strict.h, docs/contracts.md).  Its option
  * names the breach:
  *
  *   malloc_in_gc          malloc in OBJECT_FREE (freed at GC_FINISH)
@@ -15,6 +15,7 @@
  *   disable_gc            DisableGC in JVM_INIT_DONE, never EnableGC
  *   object_id_gc_enabled  keeps the first OBJECT_ALLOC's ID and requests its
  *                         OBJECT_ALLOC in the next METHOD_EXIT (GC enabled there)
+ *   monitor_usage_gc_enabled  the same, with GetObjectMonitorUsage of the ID
  *
  * Where the spec gives the call a result, the agent checks it and ends the
  * VM with status 99 on a wrong one, so a test without --vmpi-strict sees
@@ -101,7 +102,13 @@ static void notify(VMPI_Event *event) {
         if (!first_object) first_object = event->u.obj_alloc.obj_id;
         break;
     case VMPI_EVENT_METHOD_EXIT:
-        if (first_object) {
+        if (first_object && is("monitor_usage_gc_enabled")) {
+            VMPI_MonitorUsage usage = {.capacity = 0};
+            expect(vmpi->GetObjectMonitorUsage(first_object, &usage) == VMPI_OK,
+                   "GetObjectMonitorUsage of a live object");
+            first_object = NULL;
+            vmpi->DisableEvent(VMPI_EVENT_METHOD_EXIT, NULL);
+        } else if (first_object) {
             expect(vmpi->RequestEvent(VMPI_EVENT_OBJECT_ALLOC, first_object) == VMPI_OK,
                    "RequestEvent(OBJECT_ALLOC) of a live object");
             first_object = NULL;
@@ -145,7 +152,7 @@ int32_t VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved) {
     for (size_t i = 0; i < sizeof wanted / sizeof wanted[0]; i++)
         if (vmpi->EnableEvent(wanted[i], NULL) != VMPI_OK) return VMPI_ERR;
     if (is("stale_record")) vmpi->EnableEvent(VMPI_EVENT_METHOD_ENTRY, NULL);
-    if (is("object_id_gc_enabled")) {
+    if (is("object_id_gc_enabled") || is("monitor_usage_gc_enabled")) {
         vmpi->EnableEvent(VMPI_EVENT_OBJECT_ALLOC, NULL);
         vmpi->EnableEvent(VMPI_EVENT_METHOD_EXIT, NULL);
     }

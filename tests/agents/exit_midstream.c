@@ -1,7 +1,7 @@
 /* exit_midstream.c -- an agent that ends the run from inside an event:
  * ProfilerExit(3) in its Nth OBJECT_ALLOC (option n=N, default 100).  The
  * agents loaded after it must still see a whole stream: the allocation in
- * flight, then JVM_SHUT_DOWN (vmpi/dispatch.c, vmpi_post_shutdown); the
+ * flight, then JVM_SHUT_DOWN (vmpi/runtime/dispatch.c, vmpi_post_shutdown); the
  * suite runs check after it. */
 #include <stdlib.h>
 #include <string.h>

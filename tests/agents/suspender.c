@@ -1,6 +1,6 @@
 /*
  * suspender.c -- a test agent for real thread suspension (SuspendThread,
- * ResumeThread, ThreadHasRun, GetThreadStatus; vmpi/threads.c).  A system
+ * ResumeThread, ThreadHasRun, GetThreadStatus; vmpi/runtime/threads.c).  A system
  * thread suspends the program's main thread and checks, on stderr:
  *
  *   suspender: first safepoint: status=suspended has_run=0 frames=N stable

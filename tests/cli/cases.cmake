@@ -158,7 +158,7 @@ foreach(gc marksweep refcount)
        ${VMRUN} ${agents}/libheap_corrupter.so ${CMAKE_SOURCE_DIR}/examples/bench/binary_trees.gcl)
 endforeach()
 
-# ---- agents that hand VMPI bad arguments (vmpi/guard.c, docs/contracts.md) --
+# ---- agents that hand VMPI bad arguments (vmpi/runtime/guard.c, docs/contracts.md) --
 # Each misbehaviour of tests/agents/bad_args.c: the VM refuses the argument
 # with the spec's result (the agent ends the run with 99 if not), warns once
 # naming the agent, the function and the argument, and the program runs to
@@ -181,7 +181,11 @@ foreach(misuse
     "monitor_not_owner@RawMonitorExit: the calling thread does not own lock_id"
     "thread_list_negative@SuspendThreadList: count is negative"
     "system_thread_null@CreateSystemThread: f is NULL"
-    "thread_garbage@GetThreadStatus: env is not a live thread")
+    "thread_garbage@GetThreadStatus: env is not a live thread"
+    "thread_info_garbage@GetThreadInfo: env is not a live thread"
+    "thread_info_null@GetThreadInfo: info is NULL"
+    "monitor_usage_garbage@GetObjectMonitorUsage: object is not a live object ID"
+    "monitor_usage_null@GetObjectMonitorUsage: usage is NULL")
   string(REPLACE "@" ";" misuse "${misuse}")
   list(GET misuse 0 option)
   list(GET misuse 1 warning)
@@ -213,7 +217,7 @@ case(cli/agent_guard/crash_report_in_vmpi_function 0 - "^vmpi: in agent 'libbad_
      sh -c "\"$0\" -agentpath:$1=crash_in_request $2\n[ $? -eq 139 ]"
      ${VMRUN} ${bad_args} ${hello})
 
-# ---- strict mode: the agent contract (vmpi/strict.h, docs/contracts.md) ------
+# ---- strict mode: the agent contract (vmpi/runtime/strict.h, docs/contracts.md) ------
 # Each option of tests/agents/contract_breaker.c breaks one rule.  Without
 # --vmpi-strict the program runs to its end with its normal output and
 # today's warning, or nothing ("" = stderr empty; the agent exits 99 if a
@@ -236,7 +240,8 @@ foreach(breach
     "dump_in_gc@trees@^vmpi: ${breaker_agent}: RequestEvent: called inside a collection \\(between GC_START and GC_FINISH\\)$@request inside a collection@NotifyEvent\\(GC_START\\): RequestEvent: called inside a collection \\(between GC_START and GC_FINISH\\)"
     "stale_record@hello@@event record read after NotifyEvent returned@NotifyEvent\\(METHOD_ENTRY\\): read the record of an earlier JVM_INIT_DONE"
     "disable_gc@hello@@DisableGC not balanced at shutdown@outside any event: 1 DisableGC call not matched by EnableGC"
-    "object_id_gc_enabled@hello@@object ID used with GC enabled@NotifyEvent\\(METHOD_EXIT\\): RequestEvent: an object ID passed with GC enabled \\(call DisableGC first\\)")
+    "object_id_gc_enabled@hello@@object ID used with GC enabled@NotifyEvent\\(METHOD_EXIT\\): RequestEvent: an object ID passed with GC enabled \\(call DisableGC first\\)"
+    "monitor_usage_gc_enabled@hello@@object ID used with GC enabled@NotifyEvent\\(METHOD_EXIT\\): GetObjectMonitorUsage: an object ID passed with GC enabled \\(call DisableGC first\\)")
   string(REPLACE "@" ";" breach "${breach}")
   list(GET breach 0 option)
   list(GET breach 1 program)

@@ -90,3 +90,41 @@ case(cli/events/suspend_thread_ended 0 ${CMAKE_SOURCE_DIR}/examples/hello.expect
 case(cli/events/suspend_thread_shutting_down 1 -
      "^error: null reference$@@^suspender: at exit: SuspendThread returned, status=runnable$"
      ${VMRUN} --vmpi-strict -agentpath:$<TARGET_FILE:test_agent_suspender>=at_exit ${cli}/null_reference.gcl)
+
+# gclab's mechanism events (docs/mechanism-events.md): under each collector,
+# the phases of every collection are the ones documented, in order, and the
+# per-object events agree with the heap events (mechanism_events.py).  The
+# last argument before the program names what the run must show at least
+# once; the program is small and deterministic (--seed=1) and the heap small
+# enough that every kind of collection happens.
+set(mechanism_check python3 ${cli}/mechanism_events.py ${VMRUN})
+set(small_trees ${CMAKE_SOURCE_DIR}/examples/bench/binary_trees.gcl --heap=64k 7)
+add_test(NAME cli/mechanism/marksweep COMMAND ${mechanism_check} marksweep phase:sweep,cause:unmarked ${small_trees})
+add_test(NAME cli/mechanism/markcompact COMMAND ${mechanism_check} markcompact phase:relocate,cause:unmarked ${small_trees})
+add_test(NAME cli/mechanism/semispace COMMAND ${mechanism_check} semispace phase:flip,phase:scan ${small_trees})
+add_test(NAME cli/mechanism/generational
+         COMMAND ${mechanism_check} generational phase:minor,phase:major,phase:remembered-set
+                 ${cli}/lru_cache.gcl --heap=128k 20000)
+add_test(NAME cli/mechanism/refcount_deferred_frees
+         COMMAND ${mechanism_check} refcount cause:zero-count,cause:cascade,phase:free-zero-counts
+                 ${CMAKE_SOURCE_DIR}/examples/bench/binary_trees.gcl --heap=128k 8)
+add_test(NAME cli/mechanism/refcount_deferred_cycles
+         COMMAND ${mechanism_check} refcount cause:cycle,phase:trial-deletion,phase:mark-gray
+                 ${CMAKE_SOURCE_DIR}/examples/cycles.gcl --heap=256k 300)
+add_test(NAME cli/mechanism/refcount_immediate_frees
+         COMMAND ${mechanism_check} refcount phase:release,cause:zero-count,cause:cascade
+                 --rc-mode=immediate ${cli}/lru_cache.gcl --heap=128k 5000)
+add_test(NAME cli/mechanism/refcount_immediate_cycles
+         COMMAND ${mechanism_check} refcount cause:cycle,phase:trial-deletion
+                 --rc-mode=immediate ${CMAKE_SOURCE_DIR}/examples/cycles.gcl --heap=256k 300)
+
+# The two reference-counting modes on the LRU cache (docs/mechanism-events.md,
+# docs/collectors/refcount.md): deferred frees every evicted entry in a few
+# large batches; immediate frees each one, with its value, in a collection
+# of its own -- about two frees per collection.
+case(cli/refcount_modes/deferred 0 - "^\\[gc\\] refcount: 12 collections \\(0 minor, 0 major, 12 cycle\\).* 28440 freed"
+     ${VMRUN} --gc=refcount --rc-mode=deferred --heap=128k --gc-log ${cli}/lru_cache.gcl)
+case(cli/refcount_modes/immediate 0 - "^\\[gc\\] refcount: 15004 collections \\(0 minor, 15004 major, 0 cycle\\).* 30008 freed"
+     ${VMRUN} --gc=refcount --rc-mode=immediate --heap=128k --gc-log ${cli}/lru_cache.gcl)
+case(cli/refcount_modes/bad_mode 2 - "^vmrun: invalid --rc-mode=eager \\(immediate or deferred\\)"
+     ${VMRUN} --gc=refcount --rc-mode=eager ${cli}/lru_cache.gcl)

@@ -1,4 +1,4 @@
-# Heap sampling cases (JVMTI 11, SetHeapSamplingInterval; vmpi/heap_sampling.h),
+# Heap sampling cases (JVMTI 11, SetHeapSamplingInterval; vmpi/runtime/heap_sampling.h),
 # modelled on OpenJDK's HeapMonitor tests, each under every collector, with
 # the heap_monitor test agent (cli/heap_monitor.sh says what each checks).
 # Included from tests/CMakeLists.txt (which defines case(), VMRUN and

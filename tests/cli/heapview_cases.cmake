@@ -7,6 +7,18 @@ add_test(NAME heapview/page_in_chromium
          COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/heapview/page_in_chromium.sh ${VMRUN} ${HEAPVIEW}
                  ${CMAKE_SOURCE_DIR} ${scratch}/heapview_page)
 
+# gclab's mechanism events, when a trace has them, are what the step-through
+# view plays (written into a trace until the collectors post them).
+add_test(NAME heapview/mechanism_events
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/heapview/mechanism_events.sh ${VMRUN} ${HEAPVIEW}
+                 ${CMAKE_SOURCE_DIR} ${scratch}/heapview_events)
+
+# docs/heapview.md's step-through table: each page made with the command the
+# docs show says the docs' words; README's page draws what it says.
+add_test(NAME heapview/docs_images
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/heapview/docs_images.sh ${HEAPVIEW} ${CMAKE_SOURCE_DIR}
+                 ${scratch}/heapview_docs)
+
 # --run runs vmrun itself; the page holds one run per collector named.
 case(cli/heapview/run_two_collectors 0 - ""
      sh -c "\"$0\" -o hv_run.html --run=semispace,generational -- --heap=64k --seed=1 \"$1\" 6 && grep -c '\"collector\":\"semispace\"' hv_run.html && grep -q '\"collector\":\"generational\"' hv_run.html"
@@ -35,3 +47,12 @@ case(cli/heapview/missing_trace 1 - "^heapview: no_such.jsonl: No such file or d
      ${HEAPVIEW} -o hv_none.html no_such.jsonl)
 case(cli/heapview/bad_tiles 2 - "^heapview: --tiles takes 8 to 4096: --tiles=3$"
      ${HEAPVIEW} --tiles=3 -o hv_none.html no_such.jsonl)
+
+# The heapdump agent (vmpi/agents/heapdump): a bad option stops the run with
+# one line naming it; a dump after each small collection, whose references
+# name only objects of that dump and whose roots include main's frame.
+case(cli/heapdump/bad_option 1 - "^heapdump: bad option 'max=x' \\(options: file=F,max=N\\)$"
+     ${VMRUN} -agentlib:heapdump=max=x ${CMAKE_SOURCE_DIR}/examples/hello.gcl)
+case(cli/heapdump/dumps 0 - ""
+     sh -c "\"$0\" --gc=marksweep --heap=64k --seed=1 -agentlib:heapdump=file=q.dumps \"$1\" > /dev/null || exit 98\nhead -n 1 q.dumps | grep -qx 'gclab-heapdump 1' || exit 97\n[ \"$(grep -c '^dump ' q.dumps)\" -ge 2 ] || exit 96\ngrep -q '^root frame ' q.dumps || exit 95\nawk '/^dump / { n++ }\n/^object / { o[n \" \" $2] = 1\ni = 3\nwhile (i <= NF) { r[n \" \" $i] = 1\ni++ } }\nEND { for (k in r) if (!(k in o)) exit 1 }' q.dumps || exit 94"
+     ${VMRUN} ${CMAKE_SOURCE_DIR}/examples/queue_churn.gcl)

@@ -1,4 +1,4 @@
-# The conformance runner (vmpi/conform/vmpi-conform), included from
+# The conformance runner (vmpi/tools/conform/vmpi-conform), included from
 # tests/CMakeLists.txt:
 #   conform/passes/AGENT   every bundled agent passes the whole matrix, and its
 #                          JUnit XML is well-formed and complete (expect.sh)
@@ -14,7 +14,7 @@
 #   conform/installed      cmake --install lays out a runner that works
 set(conform_runner ${CMAKE_BINARY_DIR}/bin/vmpi-conform)
 set(conform_expect sh ${CMAKE_CURRENT_SOURCE_DIR}/conform/expect.sh)
-file(GLOB conform_programs CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/vmpi/conform/corpus/*.gcl)
+file(GLOB conform_programs CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/vmpi/tools/conform/corpus/*.gcl)
 list(LENGTH conform_programs conform_program_count)
 list(LENGTH GCLAB_COLLECTORS conform_collector_count)
 math(EXPR conform_cells "${conform_program_count} * ${conform_collector_count}")
@@ -27,6 +27,7 @@ endfunction()
 conform_test(passes/trace ${conform_expect} 0 ${conform_cells} -- ${conform_runner} trace)
 conform_test(passes/check ${conform_expect} 0 ${conform_cells} -- ${conform_runner} check)
 conform_test(passes/hprof ${conform_expect} 0 ${conform_cells} -- ${conform_runner} hprof heap=sites)
+conform_test(passes/tptp ${conform_expect} 0 ${conform_cells} -- ${conform_runner} tptp file=/dev/null,dump=y)
 
 # Breaks under semispace only: that column fails, every other cell passes.
 set(semispace_fails)
@@ -57,9 +58,9 @@ add_test(NAME conform/behaviours
                  ${conform_runner} ${CMAKE_CURRENT_SOURCE_DIR}/conform/behaviours.py
          WORKING_DIRECTORY ${scratch})
 add_test(NAME conform/driver/bad_option COMMAND sh ${run_case} 1 - "^conform_driver: options are heap=BYTES" --
-         ${VMRUN} -agentlib:conform_driver=heap=131072,hold=1 ${CMAKE_SOURCE_DIR}/vmpi/conform/corpus/cycles.gcl)
+         ${VMRUN} -agentlib:conform_driver=heap=131072,hold=1 ${CMAKE_SOURCE_DIR}/vmpi/tools/conform/corpus/cycles.gcl)
 add_test(NAME conform/driver/no_heap COMMAND sh ${run_case} 1 - "^conform_driver: options are heap=BYTES" --
-         ${VMRUN} -agentlib:conform_driver=seed=3 ${CMAKE_SOURCE_DIR}/vmpi/conform/corpus/cycles.gcl)
+         ${VMRUN} -agentlib:conform_driver=seed=3 ${CMAKE_SOURCE_DIR}/vmpi/tools/conform/corpus/cycles.gcl)
 
 add_test(NAME conform/usage/no_agent COMMAND sh ${run_case} 2 - "^usage: vmpi-conform" -- ${conform_runner})
 add_test(NAME conform/usage/bad_option COMMAND sh ${run_case} 2 - "^vmpi-conform: unknown option '--nosuch'" --
@@ -70,7 +71,7 @@ add_test(NAME conform/usage/unknown_program COMMAND sh ${run_case} 2 - "^vmpi-co
          ${conform_runner} --programs nosuch trace)
 add_test(NAME conform/installed
          COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/conform/installed.sh ${CMAKE_COMMAND} ${CMAKE_BINARY_DIR}
-                 "${scratch}/conform install" ${CMAKE_SOURCE_DIR}/vmpi/conform/corpus)
+                 "${scratch}/conform install" ${CMAKE_SOURCE_DIR}/vmpi/tools/conform/corpus)
 # cmake --install rewrites the build's install_manifest.txt: one such test at a time.
 set_tests_properties(conform/installed PROPERTIES RESOURCE_LOCK install_manifest)
 

@@ -6,7 +6,7 @@
 #
 # With no HARNESS, runs them all.  Each fuzzes a working corpus,
 # BUILD_DIR/fuzz-work/NAME/corpus, seeded from tests/fuzz/corpus/NAME and
-# kept between runs; a finding is written to BUILD_DIR/fuzz-work/NAME/ as
+# the test inputs tests/fuzz/seeds.txt names, and kept between runs; a finding is written to BUILD_DIR/fuzz-work/NAME/ as
 # crash-*, leak-*, timeout-* or oom-*, and ends the script with status 1.
 set -eu
 fuzz_dir=$(cd "$(dirname "$0")" && pwd)
@@ -31,6 +31,11 @@ for name in $harnesses; do
     work=$build_dir/fuzz-work/$name
     mkdir -p "$work/corpus"
     cp "$fuzz_dir/corpus/$name/"* "$work/corpus/"
+    # and the test inputs seeds.txt names for it
+    (cd "$fuzz_dir/../.." &&
+        for seed in $(awk -v name="$name" '$1 == name { $1 = ""; print }' tests/fuzz/seeds.txt); do
+            if [ -f "$seed" ]; then cp "$seed" "$work/corpus/"; fi
+        done)
     dict=""
     [ -f "$fuzz_dir/$name.dict" ] && dict="-dict=$fuzz_dir/$name.dict"
     echo "fuzz.sh: fuzzing $name for ${seconds}s"

@@ -27,7 +27,7 @@
 #include "vm/compiler/compiler.h"
 #include "vm/vm.h"
 #include "vmpi/control.h"
-#include "vmpi/dispatch.h"
+#include "vmpi/runtime/dispatch.h"
 #include "vmpi/post.h"
 
 /* Allocates objects, arrays and strings, calls methods, and keeps some of

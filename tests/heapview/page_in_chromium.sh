@@ -9,7 +9,11 @@
 # from its own data must be the traces' own counts (objects allocated, moved
 # and freed, collections, arenas) for every collector.  A copy of the page
 # with an external image must report a CSP violation, which shows the policy
-# is in force.  Last, a screenshot: a PNG that is not empty.
+# is in force.  The page's model of each collection it steps through, and
+# its lifetimes, must be what page_truth.py works out from the traces and
+# the heapdump agent's dumps; a screenshot must show the colours the page
+# says it drew where it drew them, strips in proportion to their arenas, and
+# the same check must fail on a blank and on a recoloured copy of the page.
 set -eu
 vmrun=$1 heapview=$2 source=$3 work=$4
 collectors="marksweep markcompact semispace generational refcount"
@@ -23,7 +27,8 @@ mkdir -p "$work"
 traces=""
 for gc in $collectors; do
     # 64 KiB and depth 7: every collector collects several times.
-    "$vmrun" --gc="$gc" --heap=64k --seed=1 -agentlib:trace=file="$work/$gc.jsonl" "$program" 7 >/dev/null
+    "$vmrun" --gc="$gc" --heap=64k --seed=1 -agentlib:trace=file="$work/$gc.jsonl" \
+        -agentlib:heapdump=file="$work/$gc.dumps" "$program" 7 >/dev/null
     traces="$traces $work/$gc.jsonl"
 done
 # shellcheck disable=SC2086 # one argument per trace
@@ -44,7 +49,8 @@ attribute() { # attribute FILE ELEMENT-ID NAME: the data-NAME of the element wit
         sed 's/.*="\(.*\)"/\1/'
 }
 
-chrome --dump-dom "file://$work/page.html" >"$work/dom.html"
+# Step 1: the first collection of any run, just done, its emptied space on show.
+chrome --dump-dom "file://$work/page.html#step=1" >"$work/dom.html"
 ready=$(attribute "$work/dom.html" heapview-summary ready)
 [ "$ready" = yes ] || fail "the page is not ready: '$ready' ($(attribute "$work/dom.html" heapview-summary error))"
 [ "$(attribute "$work/dom.html" heapview-summary csp-violations)" = 0 ] || fail "the page broke its own CSP"
@@ -75,7 +81,18 @@ chrome --dump-dom "file://$work/breach.html" >"$work/breach-dom.html"
 violations=$(attribute "$work/breach-dom.html" heapview-summary csp-violations)
 [ "${violations:-0}" -ge 1 ] || fail "an outside image raised no CSP violation: the policy is not in force"
 
-chrome --screenshot="$work/page.png" "file://$work/page.html" >/dev/null
-[ -s "$work/page.png" ] || fail "no screenshot"
-[ "$(head -c 8 "$work/page.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] || fail "the screenshot is not a PNG"
-echo "heapview: ok: 5 collectors, counts agree, CSP in force, screenshot $(wc -c <"$work/page.png") bytes"
+# The page's model against the traces and dumps (tests/heapview/page_truth.py).
+# shellcheck disable=SC2086 # one argument per collector
+model=$(python3 "$source/tests/heapview/page_truth.py" model "$work" $collectors) || fail "the page's model is not the traces'"
+
+# The screenshot against the page's model; a blank or recoloured page must fail.
+chrome --screenshot="$work/page.png" "file://$work/page.html#step=1" >/dev/null
+pixels=$(python3 "$source/tests/heapview/page_truth.py" pixels "$work/dom.html" "$work/page.png") ||
+    fail "the screenshot is not what the page says it drew"
+for broken in "visibility: hidden" "filter: hue-rotate(90deg)"; do
+    sed "s|</head>|<style>canvas.map { $broken; }</style></head>|" "$work/page.html" >"$work/broken.html"
+    chrome --screenshot="$work/broken.png" "file://$work/broken.html#step=1" >/dev/null
+    ! python3 "$source/tests/heapview/page_truth.py" pixels "$work/dom.html" "$work/broken.png" 2>/dev/null ||
+        fail "the screenshot check passed a page drawn with canvas.map { $broken; }"
+done
+echo "heapview: ok: 5 collectors, counts agree, CSP in force; $model; $pixels"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # installed.sh -- `cmake --install` lays out a working gclab: the tools in
 # bin/, the bundled agents in lib/gclab/ (where vmrun looks for them), the
-# agent header and its pkg-config file, and a manual page per tool in
+# agent header and its pkg-config file, and a manual page per program in
 # share/man/man1/.
 #
 #   installed.sh CMAKE BUILD_DIR PREFIX PROGRAM
@@ -19,7 +19,7 @@ for file in include/gclab/vmpi.h lib/pkgconfig/vmpi.pc lib/gclab/libcheck.so lib
     lib/gclab/libhprof.so; do
     [ -f "$prefix/$file" ] || { echo "FAIL: $file not installed"; failed=1; }
 done
-for tool in vmc vmas vmdis vmrun; do
+for tool in vmc vmas vmdis vmrun gccompare heapview vmpi-conform; do
     [ -x "$prefix/bin/$tool" ] || { echo "FAIL: bin/$tool not installed"; failed=1; }
     [ -f "$prefix/share/man/man1/$tool.1" ] || { echo "FAIL: share/man/man1/$tool.1 not installed"; failed=1; }
 done

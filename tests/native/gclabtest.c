@@ -1,7 +1,7 @@
 /*
  * gclabtest.c -- the C library the native-call tests call
  * (the programs in tests/native): one function per C type and direction, so that each
- * conversion of vm/interp/native.c is checked by a value it could get wrong
+ * conversion of vm/native/native.c is checked by a value it could get wrong
  * (a truncation, a sign, a rounding, a write that must come back).
  */
 #include <stdbool.h>

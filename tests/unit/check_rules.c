@@ -1,7 +1,7 @@
 /*
  * check_rules.c -- the event-stream contract checker (vmpi/agents/check/
  * check_rules.c) on synthetic streams: one valid stream per collector row,
- * and for every rule it checks (1-9) a stream that breaks it, with the
+ * and for every rule it checks (1-9, 12) a stream that breaks it, with the
  * message it must give; rule 9 once or more per row.  Rule 10, the agent's
  * side (vmpi/agents/check/check_asked.c), is tested the same way at the end.
  */
@@ -683,6 +683,202 @@ Test(check_rules, rule9_refcount_moves, .fini = stop) {
 Test(check_rules, rule9_refcount_second_arena, .fini = stop) {
     one_arena(CHECK_ROW_REFCOUNT);
     expect(arena_new(2), 9, "refcount uses one arena");
+}
+
+/* ---- rule 12: gclab's mechanism events ---------------------------------------------------------------- */
+
+static int phase(int32_t code, char *name) {
+    VMPI_Event e = {.event_type = code};
+    e.u.gc_phase.phase_name = name;
+    return feed(e);
+}
+
+static int object_event(int32_t code, uintptr_t obj) {
+    VMPI_Event e = {.event_type = code};
+    e.u.gc_object.obj_id = (VMPI_ObjectID)obj;
+    return feed(e);
+}
+
+static int forwarded(uintptr_t obj, uintptr_t new_obj) {
+    VMPI_Event e = {.event_type = VMPI_EVENT_OBJECT_FORWARDED};
+    e.u.obj_forward.obj_id = (VMPI_ObjectID)obj;
+    e.u.obj_forward.new_obj_id = (VMPI_ObjectID)new_obj;
+    return feed(e);
+}
+
+static int count_is(uintptr_t obj, int32_t count) {
+    VMPI_Event e = {.event_type = VMPI_EVENT_REFCOUNT_CHANGE};
+    e.u.refcount_change.obj_id = (VMPI_ObjectID)obj;
+    e.u.refcount_change.count = count;
+    return feed(e);
+}
+
+static int freed_because(uintptr_t obj, char *cause) {
+    VMPI_Event e = {.event_type = VMPI_EVENT_OBJECT_FREE_CAUSE};
+    e.u.free_cause.obj_id = (VMPI_ObjectID)obj;
+    e.u.free_cause.cause = cause;
+    int rc = feed(e);
+    return rc ? rc : free_object(obj);
+}
+
+/* Valid streams, one per kind of algorithm, with every event required. */
+Test(check_rules, rule12_marksweep_mark_and_sweep_pass, .fini = stop) {
+    one_arena(CHECK_ROW_MARKSWEEP);
+    check_rules_expect_mechanism(rules);
+    cr_assert_eq(alloc(1, 0x1000), 0);
+    cr_assert_eq(alloc(1, 0x2000), 0);
+    cr_assert_eq(gc_start(), 0);
+    cr_assert_eq(phase(VMPI_EVENT_GC_PHASE_START, "mark"), 0);
+    cr_assert_eq(object_event(VMPI_EVENT_OBJECT_GREYED, 0x1000), 0);
+    cr_assert_eq(object_event(VMPI_EVENT_OBJECT_BLACKENED, 0x1000), 0);
+    cr_assert_eq(phase(VMPI_EVENT_GC_PHASE_END, "mark"), 0);
+    cr_assert_eq(phase(VMPI_EVENT_GC_PHASE_START, "sweep"), 0);
+    cr_assert_eq(freed_because(0x2000, "unmarked"), 0);
+    cr_assert_eq(phase(VMPI_EVENT_GC_PHASE_END, "sweep"), 0);
+    cr_assert_eq(gc_finish(1), 0);
+}
+
+Test(check_rules, rule12_markcompact_forwards_then_moves_pass, .fini = stop) {
+    one_arena(CHECK_ROW_MARKCOMPACT);
+    check_rules_expect_mechanism(rules);
+    cr_assert_eq(alloc(1, 0x1000), 0);
+    cr_assert_eq(alloc(1, 0x2000), 0);
+    cr_assert_eq(alloc(1, 0x3000), 0);
+    cr_assert_eq(gc_start(), 0);
+    cr_assert_eq(freed_because(0x1000, "unmarked"), 0);
+    cr_assert_eq(forwarded(0x2000, 0x1000), 0);
+    cr_assert_eq(forwarded(0x3000, 0x1020), 0);
+    cr_assert_eq(move(1, 0x2000, 1, 0x1000), 0);
+    cr_assert_eq(move(1, 0x3000, 1, 0x1020), 0);
+    cr_assert_eq(gc_finish(2), 0);
+}
+
+Test(check_rules, rule12_refcount_counts_pass, .fini = stop) {
+    one_arena(CHECK_ROW_REFCOUNT);
+    check_rules_expect_mechanism(rules);
+    cr_assert_eq(alloc(1, 0x1000), 0);
+    cr_assert_eq(count_is(0x1000, 1), 0);
+    cr_assert_eq(count_is(0x1000, 2), 0);
+    cr_assert_eq(count_is(0x1000, 1), 0);
+    cr_assert_eq(count_is(0x1000, 0), 0);
+    cr_assert_eq(gc_start(), 0);
+    cr_assert_eq(freed_because(0x1000, "zero-count"), 0);
+    cr_assert_eq(gc_finish(0), 0);
+}
+
+Test(check_rules, rule12_phase_outside_a_collection, .fini = stop) {
+    one_arena(CHECK_ROW_MARKSWEEP);
+    expect(phase(VMPI_EVENT_GC_PHASE_START, "mark"), 12, "GC_PHASE_START outside a collection");
+}
+
+Test(check_rules, rule12_phase_ends_another, .fini = stop) {
+    one_arena(CHECK_ROW_MARKSWEEP);
+    cr_assert_eq(gc_start(), 0);
+    cr_assert_eq(phase(VMPI_EVENT_GC_PHASE_START, "mark"), 0);
+    expect(phase(VMPI_EVENT_GC_PHASE_END, "sweep"), 12, "\"mark\" is the innermost open phase");
+}
+
+Test(check_rules, rule12_phase_ends_none, .fini = stop) {
+    one_arena(CHECK_ROW_MARKSWEEP);
+    cr_assert_eq(gc_start(), 0);
+    expect(phase(VMPI_EVENT_GC_PHASE_END, "sweep"), 12, "ends no open phase");
+}
+
+Test(check_rules, rule12_phase_left_open, .fini = stop) {
+    one_arena(CHECK_ROW_MARKSWEEP);
+    cr_assert_eq(gc_start(), 0);
+    cr_assert_eq(phase(VMPI_EVENT_GC_PHASE_START, "mark"), 0);
+    expect(gc_finish(0), 12, "phase \"mark\" is open");
+}
+
+Test(check_rules, rule12_greyed_object_not_defined, .fini = stop) {
+    one_arena(CHECK_ROW_MARKSWEEP);
+    cr_assert_eq(gc_start(), 0);
+    expect(object_event(VMPI_EVENT_OBJECT_GREYED, 0x1000), 12, "OBJECT_GREYED names object 4096, which is not defined");
+}
+
+Test(check_rules, rule12_blackened_outside_a_collection, .fini = stop) {
+    one_arena(CHECK_ROW_MARKSWEEP);
+    cr_assert_eq(alloc(1, 0x1000), 0);
+    expect(object_event(VMPI_EVENT_OBJECT_BLACKENED, 0x1000), 12, "OBJECT_BLACKENED outside a collection");
+}
+
+Test(check_rules, rule12_refcount_greys, .fini = stop) {
+    one_arena(CHECK_ROW_REFCOUNT);
+    cr_assert_eq(alloc(1, 0x1000), 0);
+    cr_assert_eq(gc_start(), 0);
+    expect(object_event(VMPI_EVENT_OBJECT_GREYED, 0x1000), 12, "refcount does not post OBJECT_GREYED");
+}
+
+Test(check_rules, rule12_move_elsewhere_than_forwarded, .fini = stop) {
+    two_arenas(CHECK_ROW_SEMISPACE);
+    cr_assert_eq(alloc(1, 0x1000), 0);
+    cr_assert_eq(gc_start(), 0);
+    cr_assert_eq(forwarded(0x1000, 0x5000), 0);
+    expect(move(1, 0x1000, 2, 0x6000), 12, "moved to 24576, but its OBJECT_FORWARDED said 20480");
+}
+
+Test(check_rules, rule12_forwarded_never_moved, .fini = stop) {
+    one_arena(CHECK_ROW_MARKCOMPACT);
+    cr_assert_eq(alloc(1, 0x2000), 0);
+    cr_assert_eq(gc_start(), 0);
+    cr_assert_eq(forwarded(0x2000, 0x1000), 0);
+    expect(gc_finish(1), 12, "object 8192 was forwarded to 4096 but never moved");
+}
+
+Test(check_rules, rule12_move_without_forward, .fini = stop) {
+    one_arena(CHECK_ROW_MARKCOMPACT);
+    check_rules_expect_mechanism(rules);
+    cr_assert_eq(alloc(1, 0x2000), 0);
+    cr_assert_eq(gc_start(), 0);
+    expect(move(1, 0x2000, 1, 0x1000), 12, "moved without an OBJECT_FORWARDED");
+}
+
+Test(check_rules, rule12_free_without_cause, .fini = stop) {
+    one_arena(CHECK_ROW_MARKSWEEP);
+    check_rules_expect_mechanism(rules);
+    cr_assert_eq(alloc(1, 0x1000), 0);
+    cr_assert_eq(gc_start(), 0);
+    expect(free_object(0x1000), 12, "freed without an OBJECT_FREE_CAUSE");
+}
+
+Test(check_rules, rule12_cause_names_another_object, .fini = stop) {
+    one_arena(CHECK_ROW_MARKSWEEP);
+    cr_assert_eq(alloc(1, 0x1000), 0);
+    cr_assert_eq(alloc(1, 0x2000), 0);
+    cr_assert_eq(gc_start(), 0);
+    VMPI_Event e = {.event_type = VMPI_EVENT_OBJECT_FREE_CAUSE};
+    e.u.free_cause.obj_id = (VMPI_ObjectID)0x1000;
+    e.u.free_cause.cause = "unmarked";
+    cr_assert_eq(feed(e), 0);
+    expect(free_object(0x2000), 12, "the OBJECT_FREE_CAUSE before it named object 4096");
+}
+
+Test(check_rules, rule12_cause_of_another_row, .fini = stop) {
+    one_arena(CHECK_ROW_MARKSWEEP);
+    cr_assert_eq(alloc(1, 0x1000), 0);
+    cr_assert_eq(gc_start(), 0);
+    expect(freed_because(0x1000, "zero-count"), 12, "marksweep does not free objects for the cause \"zero-count\"");
+}
+
+Test(check_rules, rule12_refcount_frees_a_counted_object, .fini = stop) {
+    one_arena(CHECK_ROW_REFCOUNT);
+    cr_assert_eq(alloc(1, 0x1000), 0);
+    cr_assert_eq(count_is(0x1000, 1), 0);
+    cr_assert_eq(gc_start(), 0);
+    expect(freed_because(0x1000, "cascade"), 12, "freed (cascade) with a reference count of 1");
+}
+
+Test(check_rules, rule12_count_jumps, .fini = stop) {
+    one_arena(CHECK_ROW_REFCOUNT);
+    cr_assert_eq(alloc(1, 0x1000), 0);
+    expect(count_is(0x1000, 2), 12, "reference count goes from 0 to 2");
+}
+
+Test(check_rules, rule12_remembered_outside_generational, .fini = stop) {
+    one_arena(CHECK_ROW_MARKCOMPACT);
+    cr_assert_eq(alloc(1, 0x1000), 0);
+    expect(object_event(VMPI_EVENT_REMEMBERED_SET_ADD, 0x1000), 12, "markcompact does not post REMEMBERED_SET_ADD");
 }
 
 /* ---- the checker itself ---------------------------------------------------------------------------- */

@@ -165,6 +165,67 @@ Test(refcount, a_dropped_object_is_freed_at_the_next_reconciliation_not_before) 
     gc->ops->destroy(gc);
 }
 
+/* --rc-mode=immediate: the store that drops the last reference frees the
+ * object and its cascade at once, in a bracket of its own; a referent a
+ * root holds waits for the next reconciliation. */
+Test(refcount, immediate_mode_frees_at_the_store_in_its_own_bracket) {
+    fx_record_events();
+    GcConfig config = fx_config(1 << 20);
+    config.rc_cycles = true;
+    config.rc_immediate = true;
+    Gc *gc = fx_create(RC, &config);
+    Obj *a = fx_new_node(gc, 0, 1);                /* a root */
+    Obj *b = gc_alloc(gc, &fx_node_class, 0);      /* a.left */
+    Obj *c = gc_alloc(gc, &fx_node_class, 0);      /* b.left: the cascade */
+    Obj *d = fx_new_node(gc, 2, 3);                /* b.right, and a root */
+    gc_write_ref(gc, a, fx_left(a), b);
+    gc_write_ref(gc, b, fx_left(b), c);
+    gc_write_ref(gc, b, fx_right(b), d);
+    cr_assert_eq(fx_count_heap(gc).objects, 4);
+
+    fx_num_events = 0;
+    gc_write_ref(gc, a, fx_left(a), NULL);
+    const FxEvent expected[] = {
+        {.type = VMPI_EVENT_GC_START},
+        {.type = VMPI_EVENT_OBJECT_FREE, .obj_id = b},
+        {.type = VMPI_EVENT_OBJECT_FREE, .obj_id = c},
+        {.type = VMPI_EVENT_GC_FINISH, .used_objects = 2, .used_object_space = 2 * FX_NODE_BYTES,
+         .total_object_space = 1 << 20},
+    };
+    fx_assert_events(expected, 4);
+    cr_assert_eq(rc_count(d), 0, "b's reference to d is gone");
+    cr_assert(d->gc_word & RC_IN_ZCT, "but a root holds d: it waits in the ZCT");
+    cr_assert(!(d->gc_word & RC_ROOTED) && !(a->gc_word & RC_ROOTED), "ROOTED only while releasing");
+
+    /* A store that drops an object a root holds frees nothing. */
+    gc_write_ref(gc, a, fx_right(a), d);
+    fx_num_events = 0;
+    gc_write_ref(gc, a, fx_right(a), NULL);
+    cr_assert_eq(fx_num_events, 0, "d is held by a root");
+    fx_roots[2] = fx_roots[3] = NULL;
+    gc_collect(gc, GC_REASON_REQUESTED);
+    cr_assert_eq(gc_used_objects(gc), 1, "the reconciliation finds d dead");
+    gc->ops->destroy(gc);
+}
+
+/* While collection is disabled, immediate mode frees nothing either. */
+Test(refcount, immediate_mode_frees_nothing_while_gc_is_disabled) {
+    GcConfig config = fx_config(1 << 20);
+    config.rc_immediate = true;
+    Gc *gc = fx_create(RC, &config);
+    Obj *a = fx_new_node(gc, 0, 1);
+    Obj *b = gc_alloc(gc, &fx_node_class, 0);
+    gc_write_ref(gc, a, fx_left(a), b);
+    gc_disable(gc);
+    gc_write_ref(gc, a, fx_left(a), NULL);
+    cr_assert_eq(fx_count_heap(gc).objects, 2);
+    cr_assert(b->gc_word & RC_IN_ZCT);
+    gc_enable(gc);
+    gc_collect(gc, GC_REASON_REQUESTED);
+    cr_assert_eq(gc_used_objects(gc), 1);
+    gc->ops->destroy(gc);
+}
+
 Test(refcount, roots_are_counted_only_by_a_reconciliation_and_until_the_next) {
     Gc *gc = rc_heap(1 << 20, true);
     Obj *node = fx_new_node(gc, 0, 1);

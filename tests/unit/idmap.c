@@ -9,7 +9,7 @@
 #include <criterion/criterion.h>
 #include <stdlib.h>
 
-#include "agents/common/idmap.h"
+#include "vmpi/agents/common/idmap.h"
 
 #define MAX_IDS 20000
 

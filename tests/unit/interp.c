@@ -22,9 +22,9 @@
 #include "gc/common/heapsize.h"
 #include "vm/asm/asm.h"
 #include "vm/compiler/compiler.h"
-#include "vm/interp/heap_options.h"
-#include "vm/interp/options.h"
-#include "vm/interp/quicken.h"
+#include "vm/tools/vmrun/heap_options.h"
+#include "vm/tools/vmrun/options.h"
+#include "vm/link/quicken.h"
 #include "vm/opcodes.h"
 #include "vm/verify/verify.h"
 #include "vm/vm.h"
@@ -542,7 +542,7 @@ Test(interp, out_of_memory_is_a_runtime_error) {
     cr_expect(strstr(r->err, "\n    at t.main (t.gcl:4)\n") != NULL, "%s", r->err);
 }
 
-/* ---- superinstructions (vm/interp/quicken.h) ---------------------------------------- */
+/* ---- superinstructions (vm/link/quicken.h) ---------------------------------------- */
 
 Test(interp, quicken_rewrites_only_first_bytes) {
     uint8_t code[] = {

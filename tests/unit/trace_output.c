@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "agents/common/trace_output.h"
+#include "vmpi/agents/common/trace_output.h"
 
 static TraceOutput out;
 static int read_end;

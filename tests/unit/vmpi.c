@@ -24,8 +24,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "vm/interp/internal.h"
-#include "vm/interp/safepoint.h"
+#include "vm/internal.h"
+#include "vm/threads/safepoint.h"
 #include "vm/vm.h"
 #include "vmpi/control.h"
 #include "vmpi/post.h"
@@ -121,7 +121,7 @@ static void notify_a(VMPI_Event *e) { record('a', e); }
  * announces it: the heap's count of bytes allocated goes up first. */
 static void post_alloc(VMPI_ArenaID arena_id, const Obj *obj, size_t size) {
     fake_gc.stats.bytes_allocated += size;
-    vmpi_post_object_alloc(&fake_gc.stats.bytes_allocated, arena_id, obj, size);
+    gc_post_object_alloc(&fake_gc.stats.bytes_allocated, arena_id, obj, size);
 }
 static void notify_b(VMPI_Event *e) { record('b', e); }
 
@@ -138,18 +138,18 @@ Test(vmpi, enabled_event_arrives_and_disabled_never_does) {
     VMPI_Interface *a = vmpi_register_listener(notify_a);
     cr_assert_not_null(a);
     cr_assert_eq(vmpi_enabled[VMPI_EVENT_GC_START], 0);
-    vmpi_post_gc_start();
+    gc_post_gc_start();
     cr_assert_eq(logged, 0, "a disabled event never arrives");
 
     cr_assert_eq(a->EnableEvent(VMPI_EVENT_GC_START, NULL), VMPI_OK);
     cr_assert_neq(vmpi_enabled[VMPI_EVENT_GC_START], 0);
-    vmpi_post_gc_start();
+    gc_post_gc_start();
     cr_assert_eq(count_of('a', VMPI_EVENT_GC_START), 1);
 
     cr_assert_eq(a->DisableEvent(VMPI_EVENT_GC_START, NULL), VMPI_OK);
     cr_assert_eq(vmpi_enabled[VMPI_EVENT_GC_START], 0);
-    vmpi_post_gc_start();
-    vmpi_send_gc_start(); /* even sent directly, it goes only to agents that enabled it */
+    gc_post_gc_start();
+    vmpi_send_GC_START(NULL); /* even sent directly, it goes only to agents that enabled it */
     cr_assert_eq(count_of('a', VMPI_EVENT_GC_START), 1);
 }
 
@@ -169,8 +169,8 @@ Test(vmpi, several_agents_in_load_order) {
     a->EnableEvent(VMPI_EVENT_OBJECT_FREE, NULL);
     b->EnableEvent(VMPI_EVENT_OBJECT_FREE, NULL);
     b->EnableEvent(VMPI_EVENT_OBJECT_MOVE, NULL);
-    vmpi_post_object_free(NODE_A);
-    vmpi_post_object_move(1, NODE_A, 2, NODE_B);
+    gc_post_object_free(NODE_A);
+    gc_post_object_move(1, NODE_A, 2, NODE_B);
     cr_assert_eq(logged, 3);
     cr_assert_eq(log_[0].who, 'a');
     cr_assert_eq(log_[1].who, 'b');
@@ -182,7 +182,7 @@ Test(vmpi, several_agents_in_load_order) {
 
     a->DisableEvent(VMPI_EVENT_OBJECT_FREE, NULL);
     cr_assert_neq(vmpi_enabled[VMPI_EVENT_OBJECT_FREE], 0, "b still wants it");
-    vmpi_post_object_free(NODE_B);
+    gc_post_object_free(NODE_B);
     cr_assert_eq(count_of('a', VMPI_EVENT_OBJECT_FREE), 1);
     cr_assert_eq(count_of('b', VMPI_EVENT_OBJECT_FREE), 2);
 }
@@ -198,7 +198,7 @@ Test(vmpi, object_alloc_fields_and_gc_disabled) {
     array->cls = &array_of_nodes;
     array->length = 2;
     post_alloc(3, array, 32);
-    vmpi_post_gc_finish(5, 160, 4096);
+    gc_post_gc_finish(5, 160, 4096);
     cr_assert_eq(logged, 2);
     const VMPI_Event *e = &log_[0].event;
     cr_assert_eq(e->event_type, VMPI_EVENT_OBJECT_ALLOC);
@@ -411,13 +411,13 @@ Test(vmpi, sampling_interval_0_samples_every_allocation_and_negative_is_refused)
     VMPI_Interface *a = vmpi_register_listener(count_samples_a);
     cr_assert_eq(a->SetHeapSamplingInterval(-1), VMPI_ERR);
     cr_assert_eq(a->SetHeapSamplingInterval(0), VMPI_OK);
-    cr_assert_eq(vmpi_alloc_bytes_left, VMPI_ALLOC_EVENT_NEVER, "an interval alone samples nothing");
+    cr_assert_eq(gc_alloc_event_countdown, GC_ALLOC_EVENT_NEVER, "an interval alone samples nothing");
     cr_assert_eq(a->EnableEvent(VMPI_EVENT_SAMPLED_OBJECT_ALLOC, NULL), VMPI_OK);
     cr_assert_eq(vmpi_enabled[VMPI_EVENT_OBJECT_ALLOC], 0, "sampling does not turn OBJECT_ALLOC on");
     for (int i = 0; i < 100; i++) post_alloc(1, NODE_A, 32);
     cr_assert_eq(samples_a, 100);
     a->DisableEvent(VMPI_EVENT_SAMPLED_OBJECT_ALLOC, NULL);
-    cr_assert_eq(vmpi_alloc_bytes_left, VMPI_ALLOC_EVENT_NEVER, "nothing wanted: the fast path never calls out");
+    cr_assert_eq(gc_alloc_event_countdown, GC_ALLOC_EVENT_NEVER, "nothing wanted: the fast path never calls out");
     for (int i = 0; i < 10; i++) post_alloc(1, NODE_A, 32);
     cr_assert_eq(samples_a, 100, "disabled: no samples");
 }
@@ -449,15 +449,15 @@ Test(vmpi, sampling_alone_calls_out_only_at_sample_points) {
     VMPI_Interface *a = vmpi_register_listener(count_samples_a);
     a->SetHeapSamplingInterval(1024 * 1024);
     a->EnableEvent(VMPI_EVENT_SAMPLED_OBJECT_ALLOC, NULL);
-    cr_assert_eq(vmpi_alloc_bytes_left, VMPI_ALLOC_EVENT_ALWAYS, "the next allocation draws the gap");
+    cr_assert_eq(gc_alloc_event_countdown, GC_ALLOC_EVENT_ALWAYS, "the next allocation draws the gap");
     post_alloc(1, NODE_A, 32);
-    cr_assert_geq(vmpi_alloc_bytes_left, 0, "then it counts down to the sample point");
-    cr_assert_lt(vmpi_alloc_bytes_left, VMPI_ALLOC_EVENT_NEVER);
+    cr_assert_geq(gc_alloc_event_countdown, 0, "then it counts down to the sample point");
+    cr_assert_lt(gc_alloc_event_countdown, GC_ALLOC_EVENT_NEVER);
     a->EnableEvent(VMPI_EVENT_OBJECT_ALLOC, NULL);
-    cr_assert_eq(vmpi_alloc_bytes_left, VMPI_ALLOC_EVENT_ALWAYS, "OBJECT_ALLOC: every allocation calls out");
+    cr_assert_eq(gc_alloc_event_countdown, GC_ALLOC_EVENT_ALWAYS, "OBJECT_ALLOC: every allocation calls out");
     a->DisableEvent(VMPI_EVENT_OBJECT_ALLOC, NULL);
     post_alloc(1, NODE_A, 32);
-    cr_assert_geq(vmpi_alloc_bytes_left, 0);
+    cr_assert_geq(gc_alloc_event_countdown, 0);
 }
 
 Test(vmpi, allocations_in_a_sample_callback_are_not_sampled) {
@@ -480,7 +480,7 @@ Test(vmpi, the_same_seed_draws_the_same_gaps) {
         fake_gc.stats.bytes_allocated = 0;
         for (int i = 0; i < 20; i++) {
             post_alloc(1, NODE_A, 16);
-            points[run][i] = fake_gc.stats.bytes_allocated + (uint64_t)vmpi_alloc_bytes_left;
+            points[run][i] = fake_gc.stats.bytes_allocated + (uint64_t)gc_alloc_event_countdown;
         }
         vmpi_shutdown();
     }
@@ -520,7 +520,7 @@ static void run_gc_in_handler(VMPI_Event *e) {
 Test(vmpi, run_gc_inside_an_object_event_is_refused) {
     VMPI_Interface *a = handler_iface = vmpi_register_listener(run_gc_in_handler);
     a->EnableEvent(VMPI_EVENT_OBJECT_FREE, NULL);
-    vmpi_post_object_free(NODE_A);
+    gc_post_object_free(NODE_A);
     cr_assert_eq(logged, 1);
     cr_assert_eq(collections, 0);
 }
@@ -537,7 +537,7 @@ static void enable_then_run_gc_in_handler(VMPI_Event *e) {
 Test(vmpi, unmatched_enable_gc_inside_an_event_keeps_gc_disabled) {
     VMPI_Interface *a = handler_iface = vmpi_register_listener(enable_then_run_gc_in_handler);
     a->EnableEvent(VMPI_EVENT_OBJECT_FREE, NULL);
-    vmpi_post_object_free(NODE_A);
+    gc_post_object_free(NODE_A);
     cr_assert_eq(logged, 1);
     cr_assert_eq(collections, 0);
     cr_assert_eq(fake_gc.disabled_depth, 0, "the event's disabling is undone once, after it");
@@ -688,7 +688,7 @@ Test(vmpi, profiler_exit_exits_with_the_code, .exit_code = 3) {
     vmpi_attach_vm(NULL); /* the fake VM cannot vm_exit; VMPI then exits itself */
     VMPI_Interface *a = handler_iface = vmpi_register_listener(exit_from_handler);
     a->EnableEvent(VMPI_EVENT_GC_START, NULL);
-    vmpi_post_gc_start();
+    gc_post_gc_start();
     cr_assert_fail("ProfilerExit returned");
 }
 
@@ -754,15 +754,15 @@ Test(vmpi, trace_agent_writes_the_documented_format) {
     snprintf(spec, sizeof spec, "trace=file=%s,methods=y", path);
     cr_assert(vmpi_load_agent(spec, false, err, sizeof err), "%s", err);
 
-    vmpi_post_arena_new(1, "heap \"one\"\n");
+    gc_post_arena_new(1, "heap \"one\"\n");
     vmpi_post_thread_start(&main_thread);
-    vmpi_send_method_event(VMPI_EVENT_METHOD_ENTRY, &main_thread, &methods[0]);
+    vmpi_send_METHOD_ENTRY(&main_thread, &methods[0]);
     post_alloc(1, NODE_A, 24);
-    vmpi_post_gc_start();
-    vmpi_post_object_move(1, NODE_A, 2, NODE_B);
-    vmpi_post_object_free(NODE_B);
-    vmpi_post_arena_delete(2);
-    vmpi_post_gc_finish(1, 24, 4096);
+    gc_post_gc_start();
+    gc_post_object_move(1, NODE_A, 2, NODE_B);
+    gc_post_object_free(NODE_B);
+    gc_post_arena_delete(2);
+    gc_post_gc_finish(1, 24, 4096);
     vmpi_post_class_load(0);
     vmpi_shutdown();
 
@@ -821,7 +821,7 @@ static void load_trace_agent(const char *path) {
     char spec[4200], err[1024];
     snprintf(spec, sizeof spec, "trace=file=%s", path);
     cr_assert(vmpi_load_agent(spec, false, err, sizeof err), "%s", err);
-    vmpi_post_arena_new(1, "heap");
+    gc_post_arena_new(1, "heap");
     post_alloc(1, NODE_A, 24);
 }
 
@@ -835,7 +835,7 @@ Test(vmpi, trace_file_of_a_killed_run_is_absent_and_of_a_normal_run_complete) {
     cr_assert_geq(child, 0);
     if (child == 0) { /* dies mid-run, with the trace open and written to */
         load_trace_agent(path);
-        vmpi_post_gc_start();
+        gc_post_gc_start();
         raise(SIGKILL);
     }
     int status;
@@ -916,6 +916,8 @@ Test(vmpi, event_table_lists_every_field_of_every_member) {
     CHECK_MEMBER(object_dump) CHECK_MEMBER(monitor) CHECK_MEMBER(monitor_wait) CHECK_MEMBER(monitor_dump)
     CHECK_MEMBER(raw_monitor) CHECK_MEMBER(gc_info)
     CHECK_MEMBER(jni_globalref_alloc) CHECK_MEMBER(jni_globalref_free)
+    CHECK_MEMBER(gc_phase) CHECK_MEMBER(gc_object) CHECK_MEMBER(obj_forward) CHECK_MEMBER(refcount_change)
+    CHECK_MEMBER(free_cause)
     /* Every member an event names (but `none`) was checked above. */
     static const char *const named[] = {
 #define MEMBER_NAME(name, code, member) #member,

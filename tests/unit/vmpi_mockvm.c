@@ -26,7 +26,6 @@
 #include <string.h>
 
 #include "gc/gc.h"
-#include "vm/interp/safepoint.h"
 #include "vmpi/control.h"
 #include "vmpi/post.h"
 #include "vmpi/vm_services.h"
@@ -396,25 +395,35 @@ static void refuse_all(VMPI_Event *e) {
     cr_assert_fail("the agent did not ask");
 }
 
+/* What the VM was asked to do at its next safepoint (request_safepoint). */
+static VmpiSafepointWork safepoint_work_asked;
+static void record_safepoint_work(void *vm, VmpiSafepointWork work) {
+    (void)vm;
+    safepoint_work_asked |= work;
+}
+
 /* An agent's thread may ask for DATA_DUMP_REQUEST: it comes at the next
- * safepoint (vm_safepoint calls vmpi_send_requested_data_dumps), once
- * however many requests came, to the requester alone. */
+ * safepoint (the VM's calls vmpi_send_requested_data_dumps), once however
+ * many requests came, to the requester alone. */
 Test(mockvm, requested_data_dump_comes_at_the_next_safepoint_to_the_requester_alone) {
+    VmpiVmServices stopping_vm = mock_vm;
+    stopping_vm.request_safepoint = record_safepoint_work;
+    vmpi_attach_vm(&stopping_vm);
     VMPI_Interface *a = vmpi_register_listener(keep);
     VMPI_Interface *b = vmpi_register_listener(refuse_all);
     cr_assert_eq(b->EnableEvent(VMPI_EVENT_DATA_DUMP_REQUEST, NULL), VMPI_OK);
-    atomic_store(&vm_pending_requests, 0);
+    safepoint_work_asked = 0;
     cr_assert_eq(a->RequestEvent(VMPI_EVENT_DATA_DUMP_REQUEST, NULL), VMPI_OK);
     cr_assert_eq(a->RequestEvent(VMPI_EVENT_DATA_DUMP_REQUEST, NULL), VMPI_OK);
     cr_assert_eq(num_received, 0, "not at once");
-    cr_assert(atomic_load(&vm_pending_requests) & VM_REQUEST_AGENT_DATA_DUMP);
+    cr_assert_eq(safepoint_work_asked, VMPI_AT_SAFEPOINT_DATA_DUMP, "the VM is asked for a safepoint");
     vmpi_send_requested_data_dumps();
     cr_assert_eq(num_received, 1, "two requests, one event");
     cr_assert_eq(received.event_type, VMPI_EVENT_DATA_DUMP_REQUEST | VMPI_REQUESTED_EVENT);
     vmpi_send_requested_data_dumps();
     cr_assert_eq(num_received, 1, "answered once");
     cr_assert_eq(a->RequestEvent(VMPI_EVENT_DATA_DUMP_REQUEST, (void *)0x10), VMPI_ERR, "it takes no argument");
-    atomic_store(&vm_pending_requests, 0);
+    vmpi_attach_vm(&mock_vm);
 }
 
 /* ---- late attach: arenas replayed, objects found without a walk each ------------------------------- */
@@ -433,11 +442,11 @@ static void keep_all(VMPI_Event *e) {
 Test(mockvm, requested_arena_new_replays_the_live_arenas_in_creation_order) {
     /* The collector's arena 1 "heap" was created before any agent; then an
      * arena comes and goes, one is renewed, and one stays empty. */
-    vmpi_post_arena_new(7, "scratch");
-    vmpi_post_arena_new(5, "empty");
-    vmpi_post_arena_delete(7);
-    vmpi_post_arena_delete(1);
-    vmpi_post_arena_new(1, "heap");
+    gc_post_arena_new(7, "scratch");
+    gc_post_arena_new(5, "empty");
+    gc_post_arena_delete(7);
+    gc_post_arena_delete(1);
+    gc_post_arena_new(1, "heap");
     VMPI_Interface *a = vmpi_register_listener(keep_all);
     VMPI_Interface *b = vmpi_register_listener(keep_all);
     cr_assert_eq(b->EnableEvent(VMPI_EVENT_ARENA_NEW, NULL), VMPI_OK);
@@ -671,7 +680,7 @@ Test(mockvm, profiler_exit_goes_through_the_mock_exit, .exit_code = 105) {
     cr_assert_fail("ProfilerExit returned");
 }
 
-/* ---- the guard: bad arguments get the spec's result, never a crash (vmpi/guard.c) -------- */
+/* ---- the guard: bad arguments get the spec's result, never a crash (vmpi/runtime/guard.c) -------- */
 
 static void never_runs(void *arg) { (void)arg; }
 

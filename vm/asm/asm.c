@@ -65,9 +65,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../limits.h"
-#include "../opcodes.h"
-#include "../verify/verify.h"
+#include "vm/limits.h"
+#include "vm/opcodes.h"
+#include "vm/verify/verify.h"
 
 typedef struct Token {
     char *text;   /* NUL-terminated; quoted strings are decoded */

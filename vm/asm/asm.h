@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "../program.h"
+#include "vm/program.h"
 
 /* Assembles source text into a laid-out program that is NOT verified (so
  * tests can build programs the verifier must reject); on failure returns

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../opcodes.h"
+#include "vm/opcodes.h"
 #include "asm.h"
 
 /* Column at which comments start. */

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../program.h"
+#include "vm/program.h"
 
 extern const uint8_t bc_magic[4];
 enum { BC_VERSION_MAJOR = 1, BC_VERSION_MINOR = 1 };

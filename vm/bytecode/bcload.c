@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../readfile.h"
-#include "../verify/verify.h"
+#include "vm/readfile.h"
+#include "vm/verify/verify.h"
 #include "bcformat.h"
 #include "bytecode.h"
 

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../limits.h"
+#include "vm/limits.h"
 #include "bcformat.h"
 #include "bytecode.h"
 

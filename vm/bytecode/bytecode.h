@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../program.h"
+#include "vm/program.h"
 
 /* Serializes p (already laid out) into a new malloc'd buffer. */
 uint8_t *bc_serialize(const Program *p, size_t *len);

@@ -28,7 +28,7 @@
 
 #include <string.h>
 
-#include "../opcodes.h"
+#include "vm/opcodes.h"
 
 typedef struct Checker {
     Session *s;

@@ -31,7 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../opcodes.h"
+#include "vm/opcodes.h"
 
 #define MAX_CODE_BYTES (1u << 30)
 

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../readfile.h"
+#include "vm/readfile.h"
 #include "check.h"
 #include "codegen.h"
 #include "lexer.h"

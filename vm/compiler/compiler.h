@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "../program.h"
+#include "vm/program.h"
 
 /* Compiles source text; `path` names it in messages and its base name (without
  * extension) names the implicit top-level class.  Returns a laid-out program,

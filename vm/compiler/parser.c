@@ -25,7 +25,7 @@
 
 #include <string.h>
 
-#include "../limits.h"
+#include "vm/limits.h"
 
 typedef struct Parser {
     Session *s;

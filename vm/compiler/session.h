@@ -25,7 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../program.h"
+#include "vm/program.h"
 
 /* A place in the source: 1-based line and byte column. */
 typedef struct SrcPos {

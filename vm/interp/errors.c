@@ -30,9 +30,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
-#include "safepoint.h"
-#include "../../vmpi/control.h"
+#include "vm/internal.h"
+#include "vm/threads/safepoint.h"
+#include "vmpi/control.h"
 
 /* Deep recursion would otherwise print thousands of identical lines. */
 #define TRACE_MAX_FRAMES 20u

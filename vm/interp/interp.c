@@ -52,14 +52,14 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../vmpi/post.h"
-#include "../opcodes.h"
-#include "internal.h"
-#include "monitor.h"
-#include "native.h"
-#include "quicken.h"
-#include "safepoint.h"
-#include "scheduler.h"
+#include "vmpi/post.h"
+#include "vm/opcodes.h"
+#include "vm/internal.h"
+#include "vm/threads/monitor.h"
+#include "vm/native/native.h"
+#include "vm/link/quicken.h"
+#include "vm/threads/safepoint.h"
+#include "vm/threads/scheduler.h"
 
 /* Operands are read little-endian straight from the code (opcodes.h). */
 _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "operands are decoded as host integers");
@@ -288,10 +288,18 @@ static uint64_t run(VMThread *thread, Frame *base) {
  * for every value: out-of-range values round to +-inf. */
 #define NARROW_FLOAT(v) ((float)as_double(v))
 #define NARROW_IDENTITY(v) (v)
-/* A reference store into a heap object.  No registers are saved around it:
- * no write barrier collects, allocates or posts an event (gc.h), so the
- * barrier's out-of-line half sees no stack and moves no object. */
-#define STORE_REF(holder, slot, value) gc_write_ref(VM->gc, holder, slot, value)
+/* A reference store into a heap object.  The inline test stores most
+ * without a call; the registers are saved before the out-of-line barrier
+ * when it may post an event or free objects (gc_barrier_calls_out) -- but
+ * it never allocates or moves one, and the operands are popped already,
+ * so nothing need be loaded back. */
+#define STORE_REF(holder, slot, value)                                                               \
+    do {                                                                                             \
+        if (GC_UNLIKELY(!gc_write_ref_fast(VM->gc, holder, slot, value))) {                          \
+            if (gc_barrier_calls_out(VM->gc)) SAVE_STATE();                                          \
+            VM->gc->ops->write_barrier(VM->gc, holder, slot, value);                                 \
+        }                                                                                            \
+    } while (0)
 /* METHOD_EXIT_EVENT(), and METHOD_ENTRY_EVENT() for METHOD_ENTRY and
  * METHOD_ENTRY2 (whose receiver is the entered frame's reference local 0,
  * none for a static method): one branch while no agent enabled them, and
@@ -299,7 +307,7 @@ static uint64_t run(VMThread *thread, Frame *base) {
 #define METHOD_EXIT_EVENT()                                                                          \
     do {                                                                                             \
         if (VMPI_IS_ENABLED(METHOD_EXIT))                                                            \
-            OUT_OF_LINE(vmpi_send_method_event(VMPI_EVENT_METHOD_EXIT, thread, fp->method));         \
+            OUT_OF_LINE(vmpi_send_METHOD_EXIT(thread, fp->method));                                  \
     } while (0)
 #define METHOD_ENTRY_EVENT()                                                                         \
     do {                                                                                             \
@@ -683,7 +691,7 @@ op_RETR: {
     *rsp++ = value;
     RETURN_TO_CALLER();
 }
-op_CALLN: /* vm/interp/native.c: a C function, run with the state saved */
+op_CALLN: /* vm/native/native.c: a C function, run with the state saved */
     OUT_OF_LINE(vm_native_call(thread, U16));
     NEXT(3);
 

@@ -17,8 +17,8 @@
  * strings -- through vmpi_services.c's enumerate_roots: a slot added here
  * must be classified there too (docs/event-mapping.md, "Heap dumps").
  */
-#include "internal.h"
-#include "monitor.h"
+#include "vm/internal.h"
+#include "vm/threads/monitor.h"
 
 typedef struct MonitorRoots {
     GcSlotVisitor visit;
@@ -29,7 +29,7 @@ static void visit_monitor(const VmMonitorInfo *info, void *ctx) {
     const MonitorRoots *roots = ctx;
     roots->visit(info->object, roots->ctx);
 }
-#include "native_env.h"
+#include "vm/native/native_env.h"
 
 static void visit_range(Obj **from, Obj **to, GcSlotVisitor visit, void *ctx) {
     for (Obj **slot = from; slot < to; slot++)

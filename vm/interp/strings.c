@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "vm/internal.h"
 
 size_t vm_format_int(int64_t value, char *buf) {
     char digits[VM_NUMBER_TEXT_MAX];

@@ -26,7 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "vm/interp/internal.h"
+#include "vm/internal.h"
 
 typedef struct VmGcThread {
     VM *vm;

@@ -6,7 +6,7 @@
  */
 #include "optypes.h"
 
-#include "../opcodes.h"
+#include "vm/opcodes.h"
 
 #define T(pin, pout, rin, rout) {pin, pout, rin, rout}
 

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../program.h"
+#include "vm/program.h"
 
 /* What an error is about, so a loader can point at it in its own file: an
  * instruction, or one declaration. */

@@ -29,7 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../opcodes.h"
+#include "vm/opcodes.h"
 #include "optypes.h"
 #include "verify_internal.h"
 

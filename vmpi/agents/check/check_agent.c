@@ -3,11 +3,13 @@
  * the event-stream contract (docs/contracts.md) and stops the VM at the
  * first breach.
  *
- *     -agentlib:check[=gc=NAME][,methods=y][,seed=S][,dump_every=N][,toggle_every=N][,late=N]
+ *     -agentlib:check[=gc=NAME][,methods=y][,mechanism=n][,seed=S][,dump_every=N][,toggle_every=N][,late=N]
  *
  *   gc=NAME         check against NAME's row of the mapping table instead of
  *                   the running collector's (GetCollectorName)
  *   methods=y       also enable METHOD_ENTRY/EXIT, to check their method IDs
+ *   mechanism=n     do not enable gclab's mechanism events (rule 12; on by
+ *                   default, off with late=N)
  *   seed=S          seeds the random points below (default 0): the same
  *                   seed and the same run give the same points
  *   dump_every=N    at random points, on average every N of them, request a
@@ -34,7 +36,9 @@
  * is made with GC disabled (DisableGC, nested inside the event's own), as
  * JVMPI 1.2 section 1.4 asks of any call that takes object IDs.
  *
- * The rules live in check_rules.c (1-9) and check_asked.c (10); this file
+ * The rules live in check_rules.c (1-9, 12), check_asked.c (10) and
+ * check_answers.c (11: GetThreadInfo and GetObjectMonitorUsage agree with
+ * THREAD_START and the monitor events, which it enables); this file
  * feeds them and reports.  At the first violation it prints
  *
  *     check: event #SEQ EVENTNAME: rule N: what is wrong
@@ -56,8 +60,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../agent_common.h"
-#include "../agent_random.h"
+#include "common/agent_common.h"
+#include "vmpi_random.h"
+#include "check_answers.h"
 #include "check_asked.h"
 #include "check_rules.h"
 #include "vmpi.h"
@@ -83,6 +88,8 @@ static uint64_t dumps;
  * catch-up's level-0 dump, while it runs. */
 static uint64_t entries_to_attach;
 static bool attached = true;
+/* mechanism=y (the default): gclab's mechanism events too (rule 12). */
+static bool mechanism = true;
 static bool catching_up;
 static void **dump_ids;
 static size_t num_dump_ids;
@@ -122,6 +129,7 @@ static bool start_rules(const VMPI_Event *event) {
     }
     rules = check_rules_create(row);
     if (!rules) fail(event, CHECK_INTERNAL_ERROR, "out of memory");
+    else if (mechanism) check_rules_expect_mechanism(rules);
     return rules != NULL;
 }
 
@@ -267,6 +275,12 @@ static void check_event(const VMPI_Event *event) {
         fail(event, rule, check_rules_message(rules));
         return;
     }
+    char answer_problem[256];
+    rule = check_answers(vmpi, event, answer_problem, sizeof answer_problem);
+    if (rule) {
+        fail(event, rule, answer_problem);
+        return;
+    }
     if (attached && !requested && (code == VMPI_EVENT_OBJECT_ALLOC || code == VMPI_EVENT_METHOD_ENTRY) &&
         !check_rules_in_collection(rules))
         random_point(event, code);
@@ -309,6 +323,13 @@ static bool count_option(const char *item, const char *value, const char *name, 
     return true;
 }
 
+/* mechanism=y|n: true (setting `mechanism`) if `item` and `value` are it. */
+static bool mechanism_option(const char *item, const char *value) {
+    if (strcmp(item, "mechanism") != 0 || !value || (strcmp(value, "y") != 0 && strcmp(value, "n") != 0)) return false;
+    mechanism = value[0] == 'y';
+    return true;
+}
+
 static bool collector_option(const char *item, const char *value) {
     CheckRow row;
     if (strcmp(item, "gc") != 0 || !value || !check_row_by_name(value, &row)) return false;
@@ -318,22 +339,26 @@ static bool collector_option(const char *item, const char *value) {
 
 static bool parse_options(char *options, bool *methods) {
     *methods = false;
+    mechanism = true;
     uint64_t seed = 0;
     char *item, *value;
     while (agent_next_option(&options, &item, &value)) {
         if (!collector_option(item, value) && !agent_methods_option(item, value, methods) &&
             !count_option(item, value, "seed", &seed) && !count_option(item, value, "dump_every", &dump_every) &&
             !count_option(item, value, "toggle_every", &toggle_every) &&
-            !count_option(item, value, "late", &entries_to_attach)) {
+            !count_option(item, value, "late", &entries_to_attach) && !mechanism_option(item, value)) {
             char rows[128], usage[224];
             check_row_names(rows, sizeof rows, "|");
-            snprintf(usage, sizeof usage, "gc=%s, methods=y|n, seed=S, dump_every=N, toggle_every=N, late=N", rows);
+            snprintf(usage, sizeof usage, "gc=%s, methods=y|n, mechanism=y|n, seed=S, dump_every=N, toggle_every=N, late=N",
+                     rows);
             agent_bad_option("check", item, value, usage);
             return false;
         }
     }
     if (toggle_every || entries_to_attach) *methods = true;
     attached = entries_to_attach == 0;
+    /* A late attach cannot learn the counts and forwards made before it. */
+    if (!attached) mechanism = false;
     random_state = seed;
     points_to_dump = agent_random_gap(&random_state, dump_every);
     points_to_toggle = agent_random_gap(&random_state, toggle_every);
@@ -365,6 +390,18 @@ VMPI_EXPORT int32_t VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved) {
             return VMPI_ERR;
         }
     }
+    for (size_t i = 0; i < sizeof check_answers_monitor_events / sizeof check_answers_monitor_events[0]; i++) {
+        check_asked_enable(&asked, check_answers_monitor_events[i], true);
+        vmpi->EnableEvent(check_answers_monitor_events[i], NULL);
+    }
     methods_on = methods;
+    for (int32_t code = VMPI_FIRST_GCLAB_EVENT; mechanism && code < VMPI_EVENT_CODE_LIMIT; code++) {
+        if (!vmpi_event_name(code)) continue;
+        check_asked_enable(&asked, code, true);
+        if (vmpi->EnableEvent(code, NULL) != VMPI_OK) {
+            fprintf(stderr, "check: the VM cannot send %s\n", vmpi_event_name(code));
+            return VMPI_ERR;
+        }
+    }
     return VMPI_OK;
 }

@@ -21,6 +21,12 @@
  *                 deleted arena is created again with the same ID in the
  *                 same collection
  *   refcount      one arena; frees, never moves, never deletes an arena
+ *
+ * Rule 12 is gclab's mechanism events (docs/mechanism-events.md): phases
+ * nest and close inside their collection, per-object events name defined
+ * objects, a forwarding address is where the object's move then takes it,
+ * a free's cause comes just before it and fits the row, and a reference
+ * count changes by one at a time.
  */
 #include "check_rules.h"
 
@@ -30,13 +36,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common/idmap.h"
+#include "common/idmap.h"
 
 #define MAX_ARENAS 256
 /* Room kept free in the live-object map at GC_START (check_rules.h). */
 #define GC_HEADROOM 1024
 /* The ARENA_NEW name of generational's old generation (gc/generational). */
 #define OLD_GENERATION_NAME "old"
+/* Rule 12: how deep phases nest, and the longest phase name kept. */
+#define MAX_PHASE_DEPTH 8
+#define PHASE_NAME_BYTES 40
 
 /* An arena ID the stream has created.  Arenas are deleted only in
  * collections and (renewing rows) must be created again in the same one, so
@@ -67,6 +76,15 @@ struct CheckRules {
     /* semispace: the direction of this collection's moves. */
     bool moved;
     int32_t moved_from, moved_to;
+    /* Rule 12, gclab's mechanism events.  The open phases, innermost last. */
+    char phases[MAX_PHASE_DEPTH][PHASE_NAME_BYTES];
+    uint32_t phase_depth;
+    /* This collection's OBJECT_FORWARDEDs not yet matched by their move:
+     * the new ID's low half in `size`, its high half in `tag`. */
+    IdMap forwards;
+    uint64_t forwards_to_move;  /* of those, how many give a different ID */
+    uint64_t cause_for;         /* the object the last OBJECT_FREE_CAUSE names, until its OBJECT_FREE */
+    bool expect_mechanism;      /* the agent enabled them: every free has a cause, every move a forward */
     int violation;
     char message[320];
 };
@@ -103,7 +121,7 @@ CheckRules *check_rules_create(CheckRow row) {
     if (!r) return NULL;
     r->row = row;
     if (!idmap_init(&r->objects, 1024) || !idmap_init(&r->classes, 64) ||
-        !idmap_init(&r->methods, 256) || !idmap_init(&r->threads, 16)) {
+        !idmap_init(&r->methods, 256) || !idmap_init(&r->threads, 16) || !idmap_init(&r->forwards, 1024)) {
         check_rules_destroy(r);
         return NULL;
     }
@@ -116,10 +134,12 @@ void check_rules_destroy(CheckRules *r) {
     idmap_free(&r->classes);
     idmap_free(&r->methods);
     idmap_free(&r->threads);
+    idmap_free(&r->forwards);
     free(r);
 }
 
 const char *check_rules_message(const CheckRules *r) { return r->message; }
+void check_rules_expect_mechanism(CheckRules *r) { r->expect_mechanism = true; }
 uint64_t check_rules_events(const CheckRules *r) { return r->events; }
 uint64_t check_rules_collections(const CheckRules *r) { return r->collections; }
 uint64_t check_rules_live_objects(const CheckRules *r) { return r->objects.count; }
@@ -131,6 +151,8 @@ uint32_t check_rules_arenas(const CheckRules *r) {
     for (uint32_t i = 0; i < r->num_arenas; i++) live += r->arenas[i].live;
     return live;
 }
+
+static int forwarding_matches(CheckRules *r, uint64_t obj, uint64_t new_obj);
 
 /* ---- helpers ---------------------------------------------------------------------- */
 
@@ -316,6 +338,12 @@ static int object_free(CheckRules *r, const VMPI_Event *e) {
     if (r->row == CHECK_ROW_GENERATIONAL && r->have_alloc_arena && known->arena_id == r->alloc_arena)
         return violate(r, 9, "generational empties its youngest arena (arena %" PRId32 ") with ARENA_DELETE, "
                              "but frees object %" PRIu64 " in it", known->arena_id, obj);
+    if (r->cause_for && r->cause_for != obj)
+        return violate(r, 12, "object %" PRIu64 " is freed, but the OBJECT_FREE_CAUSE before it named object %" PRIu64,
+                       obj, r->cause_for);
+    if (r->expect_mechanism && !r->cause_for)
+        return violate(r, 12, "object %" PRIu64 " is freed without an OBJECT_FREE_CAUSE before it", obj);
+    r->cause_for = 0;
     r->live_bytes -= known->size;
     idmap_remove(&r->objects, known);
     return 0;
@@ -368,6 +396,7 @@ static int object_move(CheckRules *r, const VMPI_Event *e) {
     if (!new_obj) return violate(r, 3, "object %" PRIu64 " is moved to a NULL new_obj_id", obj);
     int broken = move_pattern(r, from, to);
     if (broken) return broken;
+    if (forwarding_matches(r, obj, new_obj)) return r->violation;
     uint32_t size = known->size;
     idmap_remove(&r->objects, known); /* first: a move may keep its address */
     IdEntry *clash = idmap_find(&r->objects, new_obj);
@@ -378,11 +407,166 @@ static int object_move(CheckRules *r, const VMPI_Event *e) {
     return 0;
 }
 
+/* ---- gclab's mechanism events (rule 12) ---------------------------------------------- */
+
+static uint64_t forward_target(const IdEntry *forward) { return (uint64_t)forward->tag << 32 | forward->size; }
+
+/* At OBJECT_MOVE(obj -> new_obj): the move goes where obj's OBJECT_FORWARDED
+ * said, and (when the agent enabled them) there was one. */
+static int forwarding_matches(CheckRules *r, uint64_t obj, uint64_t new_obj) {
+    IdEntry *forward = idmap_find(&r->forwards, obj);
+    if (!forward) {
+        if (r->expect_mechanism)
+            return violate(r, 12, "object %" PRIu64 " is moved without an OBJECT_FORWARDED giving its new address", obj);
+        return 0;
+    }
+    uint64_t target = forward_target(forward);
+    if (target != new_obj)
+        return violate(r, 12, "object %" PRIu64 " is moved to %" PRIu64 ", but its OBJECT_FORWARDED said %" PRIu64,
+                       obj, new_obj, target);
+    r->forwards_to_move--; /* target != obj: a move keeps no address */
+    idmap_remove(&r->forwards, forward);
+    return 0;
+}
+
+static bool tracing_row(const CheckRules *r) {
+    return r->row == CHECK_ROW_MARKSWEEP || r->row == CHECK_ROW_MARKCOMPACT || r->row == CHECK_ROW_GENERATIONAL;
+}
+
+static int only_in_collection(CheckRules *r, int32_t code) {
+    if (!r->in_gc)
+        return violate(r, 12, "%s outside a collection (allowed only between GC_START and GC_FINISH)",
+                       vmpi_event_name(code));
+    return 0;
+}
+
+/* The defined object a mechanism event names, or NULL (a violation). */
+static IdEntry *named_object(CheckRules *r, int32_t code, const void *id) {
+    IdEntry *known = id ? idmap_find(&r->objects, id_of(id)) : NULL;
+    if (!known) violate(r, 12, "%s names object %" PRIu64 ", which is not defined", vmpi_event_name(code), id_of(id));
+    return known;
+}
+
+static int only_in_rows(CheckRules *r, int32_t code, bool allowed) {
+    if (!allowed) return violate(r, 12, "%s does not post %s (docs/mechanism-events.md)", row_name(r), vmpi_event_name(code));
+    return 0;
+}
+
+static int phase_start(CheckRules *r, const VMPI_Event *e) {
+    const char *name = e->u.gc_phase.phase_name;
+    if (only_in_collection(r, VMPI_EVENT_GC_PHASE_START)) return r->violation;
+    if (!name || !*name) return violate(r, 12, "GC_PHASE_START has no phase_name");
+    if (r->phase_depth == MAX_PHASE_DEPTH) return violate(r, 12, "phases nest deeper than %d", MAX_PHASE_DEPTH);
+    snprintf(r->phases[r->phase_depth++], PHASE_NAME_BYTES, "%s", name);
+    return 0;
+}
+
+static int phase_end(CheckRules *r, const VMPI_Event *e) {
+    const char *name = e->u.gc_phase.phase_name;
+    if (only_in_collection(r, VMPI_EVENT_GC_PHASE_END)) return r->violation;
+    if (!name || !*name) return violate(r, 12, "GC_PHASE_END has no phase_name");
+    if (r->phase_depth == 0) return violate(r, 12, "GC_PHASE_END \"%s\" ends no open phase", name);
+    const char *open = r->phases[r->phase_depth - 1];
+    if (strncmp(open, name, PHASE_NAME_BYTES - 1) != 0)
+        return violate(r, 12, "GC_PHASE_END \"%s\" while \"%s\" is the innermost open phase", name, open);
+    r->phase_depth--;
+    return 0;
+}
+
+/* OBJECT_GREYED and OBJECT_BLACKENED: tracing marks, or Cheney's scan. */
+static int object_coloured(CheckRules *r, const VMPI_Event *e, int32_t code) {
+    bool greys = tracing_row(r), blackens = greys || r->row == CHECK_ROW_SEMISPACE;
+    if (only_in_collection(r, code) || only_in_rows(r, code, code == VMPI_EVENT_OBJECT_GREYED ? greys : blackens))
+        return r->violation;
+    return named_object(r, code, e->u.gc_object.obj_id) ? 0 : r->violation;
+}
+
+static int object_forwarded(CheckRules *r, const VMPI_Event *e) {
+    const int32_t code = VMPI_EVENT_OBJECT_FORWARDED;
+    bool moves = r->row != CHECK_ROW_MARKSWEEP && r->row != CHECK_ROW_REFCOUNT;
+    if (only_in_collection(r, code) || only_in_rows(r, code, moves)) return r->violation;
+    if (!named_object(r, code, e->u.obj_forward.obj_id)) return r->violation;
+    uint64_t obj = id_of(e->u.obj_forward.obj_id), target = id_of(e->u.obj_forward.new_obj_id);
+    if (!target) return violate(r, 12, "object %" PRIu64 " is forwarded to a NULL new_obj_id", obj);
+    if (idmap_find(&r->forwards, obj))
+        return violate(r, 12, "object %" PRIu64 " is forwarded twice before it moved", obj);
+    if (target == obj) return 0; /* it stays where it is: no move follows */
+    if (!idmap_has_room(&r->forwards)) return out_of_memory(r);
+    idmap_insert(&r->forwards, obj, 0, (uint32_t)target)->tag = (uint32_t)(target >> 32);
+    r->forwards_to_move++;
+    return 0;
+}
+
+static bool refcount_cause(const char *cause) {
+    return strcmp(cause, "zero-count") == 0 || strcmp(cause, "cascade") == 0 || strcmp(cause, "cycle") == 0;
+}
+
+static int free_cause(CheckRules *r, const VMPI_Event *e) {
+    const int32_t code = VMPI_EVENT_OBJECT_FREE_CAUSE;
+    if (only_in_collection(r, code)) return r->violation;
+    IdEntry *known = named_object(r, code, e->u.free_cause.obj_id);
+    if (!known) return r->violation;
+    uint64_t obj = known->id;
+    const char *cause = e->u.free_cause.cause ? e->u.free_cause.cause : "";
+    bool fits = r->row == CHECK_ROW_REFCOUNT ? refcount_cause(cause) : strcmp(cause, "unmarked") == 0;
+    if (!fits) return violate(r, 12, "%s does not free objects for the cause \"%s\"", row_name(r), cause);
+    if (r->cause_for)
+        return violate(r, 12, "OBJECT_FREE_CAUSE of object %" PRIu64 " comes before the OBJECT_FREE of object %" PRIu64,
+                       obj, r->cause_for);
+    if (r->row == CHECK_ROW_REFCOUNT && known->tag != 0)
+        return violate(r, 12, "object %" PRIu64 " is freed (%s) with a reference count of %" PRIu32, obj, cause,
+                       known->tag);
+    r->cause_for = obj;
+    return 0;
+}
+
+/* REFCOUNT_CHANGE: a count changes by one at a time, from 0 at OBJECT_ALLOC
+ * (the object entry's tag holds it). */
+static int refcount_change(CheckRules *r, const VMPI_Event *e) {
+    const int32_t code = VMPI_EVENT_REFCOUNT_CHANGE;
+    if (only_in_rows(r, code, r->row == CHECK_ROW_REFCOUNT)) return r->violation;
+    IdEntry *known = named_object(r, code, e->u.refcount_change.obj_id);
+    if (!known) return r->violation;
+    int64_t count = e->u.refcount_change.count, before = known->tag;
+    if (count < 0 || (count != before + 1 && count != before - 1))
+        return violate(r, 12, "object %" PRIu64 "'s reference count goes from %" PRId64 " to %" PRId64
+                              " (it changes by one at a time)", known->id, before, count);
+    known->tag = (uint32_t)count;
+    return 0;
+}
+
+static int remembered(CheckRules *r, const VMPI_Event *e) {
+    const int32_t code = VMPI_EVENT_REMEMBERED_SET_ADD;
+    if (only_in_rows(r, code, r->row == CHECK_ROW_GENERATIONAL)) return r->violation;
+    return named_object(r, code, e->u.gc_object.obj_id) ? 0 : r->violation;
+}
+
+/* At GC_FINISH: every phase ended, every cause had its free, every forward
+ * its move. */
+static int mechanism_settled(CheckRules *r) {
+    if (r->phase_depth)
+        return violate(r, 12, "GC_FINISH while phase \"%s\" is open", r->phases[r->phase_depth - 1]);
+    if (r->cause_for)
+        return violate(r, 12, "the OBJECT_FREE_CAUSE of object %" PRIu64 " had no OBJECT_FREE", r->cause_for);
+    if (r->forwards_to_move) {
+        for (size_t i = 0; i < r->forwards.capacity; i++) {
+            const IdEntry *forward = &r->forwards.slots[i];
+            if (forward->id)
+                return violate(r, 12, "object %" PRIu64 " was forwarded to %" PRIu64 " but never moved", forward->id,
+                               forward_target(forward));
+        }
+    }
+    idmap_clear(&r->forwards);
+    return 0;
+}
+
 /* ---- collections -------------------------------------------------------------------- */
 
 static int gc_start(CheckRules *r) {
     if (r->in_gc) return violate(r, 5, "GC_START while a collection is running (starts and finishes must alternate)");
-    if (!idmap_reserve(&r->objects, r->objects.count + GC_HEADROOM)) return out_of_memory(r);
+    if (!idmap_reserve(&r->objects, r->objects.count + GC_HEADROOM) ||
+        !idmap_reserve(&r->forwards, r->objects.count + GC_HEADROOM))
+        return out_of_memory(r);
     r->in_gc = true;
     r->collections++;
     r->moved = false;
@@ -391,6 +575,7 @@ static int gc_start(CheckRules *r) {
 
 static int gc_finish(CheckRules *r, const VMPI_Event *e) {
     if (!r->in_gc) return violate(r, 5, "GC_FINISH without a GC_START (starts and finishes must alternate)");
+    if (mechanism_settled(r)) return r->violation;
     for (uint32_t i = 0; i < r->num_arenas; i++)
         if (!r->arenas[i].live)
             return violate(r, 9, "%s deleted arena %" PRId32 " but did not create it again (ARENA_NEW with the same ID) before GC_FINISH",
@@ -507,6 +692,14 @@ int check_rules_feed(CheckRules *r, const VMPI_Event *e) {
     case VMPI_EVENT_METHOD_ENTRY:
     case VMPI_EVENT_METHOD_EXIT: return method_event(r, e, vmpi_event_name(code));
     case VMPI_EVENT_HEAP_DUMP: return heap_dump(r, e);
+    case VMPI_EVENT_GC_PHASE_START: return phase_start(r, e);
+    case VMPI_EVENT_GC_PHASE_END: return phase_end(r, e);
+    case VMPI_EVENT_OBJECT_GREYED:
+    case VMPI_EVENT_OBJECT_BLACKENED: return object_coloured(r, e, code);
+    case VMPI_EVENT_OBJECT_FORWARDED: return object_forwarded(r, e);
+    case VMPI_EVENT_OBJECT_FREE_CAUSE: return free_cause(r, e);
+    case VMPI_EVENT_REFCOUNT_CHANGE: return refcount_change(r, e);
+    case VMPI_EVENT_REMEMBERED_SET_ADD: return remembered(r, e);
     default: return 0;
     }
 }

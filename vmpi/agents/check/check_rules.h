@@ -1,5 +1,6 @@
 /*
- * check_rules.h -- the event-stream contract (docs/contracts.md, rules 1-9,
+ * check_rules.h -- the event-stream contract (docs/contracts.md, rules 1-9
+ * and 12,
  * and the collector rows of docs/event-mapping.md), as a pure state
  * machine: feed it events, one at a time, and it says which rule the stream
  * first breaks.  No I/O: the check agent (check_agent.c) prints and exits,
@@ -56,6 +57,12 @@ void check_rules_destroy(CheckRules *rules);
  * the number of the first rule it breaks (or CHECK_INTERNAL_ERROR), and
  * keeps returning it: after a violation the state is no longer meaningful. */
 int check_rules_feed(CheckRules *rules, const VMPI_Event *event);
+
+/* The agent enabled gclab's mechanism events (rule 12) from the start: from
+ * now on every OBJECT_FREE must follow its OBJECT_FREE_CAUSE and every
+ * OBJECT_MOVE its OBJECT_FORWARDED.  Without this call the mechanism events
+ * that do arrive are checked, but none is required. */
+void check_rules_expect_mechanism(CheckRules *rules);
 
 /* What is wrong, once feed has returned non-zero: "object 4096 is freed but
  * not defined". */

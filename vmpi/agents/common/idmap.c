@@ -97,6 +97,12 @@ void idmap_free(IdMap *map) {
     map->capacity = map->count = 0;
 }
 
+void idmap_clear(IdMap *map) {
+    memset(map->slots, 0, map->capacity * sizeof *map->slots);
+    map->count = 0;
+    map->num_arenas = 0;
+}
+
 bool idmap_grow(IdMap *map, size_t count) {
     if (count <= map->capacity / 2) return true;
     size_t capacity = map->capacity;

@@ -93,6 +93,9 @@ IdEntry *idmap_put(IdMap *map, uint64_t id, int32_t arena_id, uint32_t size, IdE
 /* Removes an entry idmap_find returned. */
 void idmap_remove(IdMap *map, IdEntry *entry);
 
+/* Removes every entry, keeping the table (no allocation). */
+void idmap_clear(IdMap *map);
+
 /* Removes every entry in `arena_id`; returns how many, and their bytes.
  * `removing`, unless NULL, sees each entry just before it goes. */
 size_t idmap_remove_arena(IdMap *map, int32_t arena_id, uint64_t *bytes,

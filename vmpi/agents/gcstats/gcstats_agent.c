@@ -49,9 +49,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "../agent_common.h"
-#include "../common/grow.h"
-#include "../common/idmap.h"
+#include "common/agent_common.h"
+#include "common/grow.h"
+#include "common/idmap.h"
 #include "gcstats_chrome.h"
 #include "vmpi.h"
 

@@ -29,7 +29,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../common/trace_output.h"
+#include "common/trace_output.h"
 
 /* The phases of a collection, each a track of its own. */
 typedef enum ChromePhase {

@@ -60,8 +60,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../agent_common.h"
-#include "../common/grow.h"
+#include "common/agent_common.h"
+#include "common/grow.h"
 #include "hprof_batch.h"
 #include "hprof_binary.h"
 #include "hprof_control.h"

@@ -10,8 +10,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "../common/grow.h"
-#include "hprof_reader.h"
+#include "common/dump_reader.h"
+#include "common/grow.h"
 
 /* Record tags and heap dump sub-record tags (the HPROF agent manual,
  * "Binary Dump Format (format=b)"). */
@@ -130,7 +130,7 @@ static uint8_t basic_type(const char *signature) {
     }
 }
 
-static size_t type_size(uint8_t type) { return type == TYPE_OBJECT ? ID_SIZE : hprof_primitive_size(type); }
+static size_t type_size(uint8_t type) { return type == TYPE_OBJECT ? ID_SIZE : dump_primitive_size(type); }
 
 /* ---- start, classes, threads ----------------------------------------------------------- */
 
@@ -321,12 +321,12 @@ static void close_segment(Conversion *c) {
 /* Values as the VM wrote them (native order; a reference in an ID's bytes,
  * a boolean in one byte, any other primitive in an 8-byte slot), written
  * big-endian in their basic type's size. */
-static void convert_values(HprofReader *r, FILE *out, const HprofBinaryField *fields, int32_t n) {
+static void convert_values(DumpReader *r, FILE *out, const HprofBinaryField *fields, int32_t n) {
     for (int32_t i = 0; i < n; i++) {
         uint8_t type = fields[i].type;
-        uint64_t value = type == TYPE_OBJECT    ? hprof_take_id(r)
-                         : type == TYPE_BOOLEAN ? hprof_take_u1(r)
-                                                : hprof_take_u8(r);
+        uint64_t value = type == TYPE_OBJECT    ? dump_take_id(r)
+                         : type == TYPE_BOOLEAN ? dump_take_u1(r)
+                                                : dump_take_u8(r);
         size_t size = type_size(type);
         for (size_t byte = size; byte-- > 0;) put_u1(out, (uint8_t)(value >> (8 * byte)));
     }
@@ -369,12 +369,12 @@ static void put_field_names(FILE *out, const HprofBinaryClass *cls) {
     }
 }
 
-static void convert_class(Conversion *c, HprofReader *r, uint64_t id) {
+static void convert_class(Conversion *c, DumpReader *r, uint64_t id) {
     const HprofBinaryClass *cls = class_of(c->b, id);
-    hprof_take_id(r);                           /* super: gclab has none */
-    for (int i = 0; i < 5; i++) hprof_take_id(r); /* loader, signers, domain, 2 reserved */
-    uint32_t instance_size = hprof_take_u4(r);
-    if (hprof_take_u2(r) != 0 || !cls) {        /* gclab has no constant pools */
+    dump_take_id(r);                           /* super: gclab has none */
+    for (int i = 0; i < 5; i++) dump_take_id(r); /* loader, signers, domain, 2 reserved */
+    uint32_t instance_size = dump_take_u4(r);
+    if (dump_take_u2(r) != 0 || !cls) {        /* gclab has no constant pools */
         r->overrun = true;
         return;
     }
@@ -431,12 +431,12 @@ static void convert_string(Conversion *c, uint64_t id, uint64_t class_id, const 
     fwrite(c->chars, 1, chars, c->dump);
 }
 
-static void convert_instance(Conversion *c, HprofReader *r, uint64_t id) {
-    uint64_t class_id = hprof_take_id(r);
-    uint32_t bytes = hprof_take_u4(r);
+static void convert_instance(Conversion *c, DumpReader *r, uint64_t id) {
+    uint64_t class_id = dump_take_id(r);
+    uint32_t bytes = dump_take_u4(r);
     const HprofBinaryClass *cls = class_of(c->b, class_id);
-    HprofReader values = {.at = r->at, .end = r->at + bytes, .overrun = (size_t)(r->end - r->at) < bytes};
-    hprof_skip(r, bytes);
+    DumpReader values = {.at = r->at, .end = r->at + bytes, .overrun = (size_t)(r->end - r->at) < bytes};
+    dump_skip(r, bytes);
     if (!cls || values.overrun) {
         r->overrun = true;
         return;
@@ -452,9 +452,9 @@ static void convert_instance(Conversion *c, HprofReader *r, uint64_t id) {
     if (values.overrun || values.at != values.end) r->overrun = true; /* not the class's layout */
 }
 
-static void convert_object_array(Conversion *c, HprofReader *r, uint64_t id) {
-    uint32_t length = hprof_take_u4(r);
-    const HprofBinaryClass *array_class = array_class_of(c->b, hprof_take_id(r));
+static void convert_object_array(Conversion *c, DumpReader *r, uint64_t id) {
+    uint32_t length = dump_take_u4(r);
+    const HprofBinaryClass *array_class = array_class_of(c->b, dump_take_id(r));
     if (!array_class) {
         r->overrun = true;
         return;
@@ -462,13 +462,13 @@ static void convert_object_array(Conversion *c, HprofReader *r, uint64_t id) {
     put_object_header(c, SUB_OBJECT_ARRAY_DUMP, id, trace_serial(c, id));
     put_u4(c->dump, length);
     put_id(c->dump, array_class->id);
-    for (uint32_t i = 0; i < length && !r->overrun; i++) put_id(c->dump, hprof_take_id(r));
+    for (uint32_t i = 0; i < length && !r->overrun; i++) put_id(c->dump, dump_take_id(r));
 }
 
-static void convert_primitive_array(Conversion *c, HprofReader *r, uint64_t id) {
-    uint32_t length = hprof_take_u4(r);
-    uint8_t kind = hprof_take_u1(r);
-    size_t size = hprof_primitive_size(kind);
+static void convert_primitive_array(Conversion *c, DumpReader *r, uint64_t id) {
+    uint32_t length = dump_take_u4(r);
+    uint8_t kind = dump_take_u1(r);
+    size_t size = dump_primitive_size(kind);
     if (kind < VMPI_BOOLEAN || kind > VMPI_LONG) {
         r->overrun = true;
         return;
@@ -478,7 +478,7 @@ static void convert_primitive_array(Conversion *c, HprofReader *r, uint64_t id) 
     put_u1(c->dump, kind);
     for (uint32_t i = 0; i < length && !r->overrun; i++) {
         unsigned char element[8];
-        hprof_take(r, element, size);
+        dump_take(r, element, size);
         uint64_t value = 0;
         switch (size) { /* native order to a number */
         case 1: value = element[0]; break;
@@ -491,15 +491,15 @@ static void convert_primitive_array(Conversion *c, HprofReader *r, uint64_t id) 
 }
 
 /* A root with a thread: the object, then the thread's serial number. */
-static void put_thread_root(Conversion *c, uint8_t tag, uint64_t id, HprofReader *r) {
+static void put_thread_root(Conversion *c, uint8_t tag, uint64_t id, DumpReader *r) {
     put_u1(c->dump, tag);
     put_id(c->dump, id);
-    put_u4(c->dump, c->thread_number((VMPI_ThreadID)(uintptr_t)hprof_take_id(r)));
+    put_u4(c->dump, c->thread_number((VMPI_ThreadID)(uintptr_t)dump_take_id(r)));
 }
 
-static void convert_record(Conversion *c, HprofReader *r) {
-    uint8_t type = hprof_take_u1(r);
-    uint64_t id = hprof_take_id(r);
+static void convert_record(Conversion *c, DumpReader *r) {
+    uint8_t type = dump_take_u1(r);
+    uint64_t id = dump_take_id(r);
     switch (type) {
     case VMPI_GC_ROOT_UNKNOWN:
     case VMPI_GC_ROOT_STICKY_CLASS:
@@ -510,12 +510,12 @@ static void convert_record(Conversion *c, HprofReader *r) {
     case VMPI_GC_ROOT_JNI_GLOBAL:
         put_u1(c->dump, SUB_ROOT_JNI_GLOBAL);
         put_id(c->dump, id);
-        put_id(c->dump, hprof_take_id(r));
+        put_id(c->dump, dump_take_id(r));
         return;
     case VMPI_GC_ROOT_JNI_LOCAL:
     case VMPI_GC_ROOT_JAVA_FRAME:
         put_thread_root(c, type == VMPI_GC_ROOT_JNI_LOCAL ? SUB_ROOT_JNI_LOCAL : SUB_ROOT_JAVA_FRAME, id, r);
-        put_u4(c->dump, hprof_take_u4(r)); /* frame */
+        put_u4(c->dump, dump_take_u4(r)); /* frame */
         return;
     case VMPI_GC_ROOT_NATIVE_STACK: put_thread_root(c, SUB_ROOT_NATIVE_STACK, id, r); return;
     case VMPI_GC_ROOT_THREAD_BLOCK: /* a Thread handle: the thread's object (hprof_binary.h) */
@@ -554,7 +554,7 @@ void hprof_binary_read_heap_dump(HprofBinary *b, const VMPI_Event *heap_dump, co
             put_u2(c.dump, 0);
             put_u2(c.dump, 0);
         }
-    HprofReader r = {.at = heap_dump->u.heap_dump.begin, .end = heap_dump->u.heap_dump.end};
+    DumpReader r = {.at = heap_dump->u.heap_dump.begin, .end = heap_dump->u.heap_dump.end};
     while (r.at < r.end && !r.overrun && !b->failed) {
         convert_record(&c, &r);
         if (ftell(c.dump) - c.segment_at >= HPROF_BINARY_SEGMENT_BYTES && r.at < r.end) {

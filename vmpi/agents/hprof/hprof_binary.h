@@ -39,7 +39,7 @@
  *   - a String keeps its name, "String", and has java.lang.String's shape
  *     (as JDK 8 has it): one field, `value`, a char[] of the string's UTF-16
  *     code units, decoded from the UTF-8 bytes the VM's dump gives
- *     (vmpi/heap_dump.c; a byte that starts no valid sequence becomes the
+ *     (vmpi/runtime/heap_dump.c; a byte that starts no valid sequence becomes the
  *     character of the same value).  The char[] has the string's ID with
  *     its low bit set (an odd ID, so no object of the VM's) and its
  *     allocation trace; when the program has no char[] class, hprof adds
@@ -70,8 +70,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "../common/idmap.h"
-#include "../common/trace_output.h"
+#include "common/idmap.h"
+#include "common/trace_output.h"
 #include "hprof_cpu_times.h"
 #include "hprof_sites.h"
 #include "vmpi.h"

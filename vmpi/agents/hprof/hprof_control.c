@@ -3,7 +3,7 @@
  */
 #include "hprof_control.h"
 
-#include "../common/grow.h"
+#include "common/grow.h"
 
 void hprof_cpu_switches_init(HprofCpuSwitches *s) { *s = (HprofCpuSwitches){.all_on = true}; }
 

@@ -6,12 +6,7 @@
 
 #include <stdlib.h>
 
-#include "../common/grow.h"
-
-void hprof_cpu_old_free(HprofCpuOld *o) {
-    free(o->pairs);
-    *o = (HprofCpuOld){0};
-}
+#include "common/grow.h"
 
 uint32_t hprof_cpu_old_pair(HprofCpuOld *o, VMPI_MethodID callee, VMPI_MethodID caller) {
     for (size_t i = o->num_pairs; i-- > 0;)

@@ -37,7 +37,6 @@ typedef struct HprofCpuOld {
     size_t num_pairs, capacity;
 } HprofCpuOld;
 
-void hprof_cpu_old_free(HprofCpuOld *o);
 
 /* The index of the pair, added if new; UINT32_MAX if memory ran out.  A
  * program's call graph has few edges, so a pair is looked up by a scan

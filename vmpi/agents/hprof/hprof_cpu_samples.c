@@ -110,7 +110,7 @@ static void sampler_thread(void *arg) {
 /* If the sampler is suspending a thread that has blocked meanwhile (not
  * runnable, so it reaches no safepoint until it runs again), gives that
  * suspension up with ResumeThread, which makes SuspendThread return
- * (vmpi/threads.c).  A parked thread counts as runnable, so a suspension
+ * (vmpi/runtime/threads.c).  A parked thread counts as runnable, so a suspension
  * that succeeded is left alone. */
 static void unstall(HprofSampler *s) {
     VMPI_Interface *vmpi = s->vmpi;

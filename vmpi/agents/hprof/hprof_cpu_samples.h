@@ -18,7 +18,7 @@
  * The sampler runs on an agent system thread (CreateSystemThread), started
  * at JVM_INIT_DONE and stopped at JVM_SHUT_DOWN before the profile is
  * written.  It reads a thread's stack only while the thread is parked at a
- * safepoint (SuspendThread returns then; vmpi/threads.c), so the trace is
+ * safepoint (SuspendThread returns then; vmpi/runtime/threads.c), so the trace is
  * whole; it holds no lock while it suspends, and takes the agent's lock
  * only to copy the list of threads and to count a trace, after resuming:
  * a thread waiting for that lock could otherwise never reach its safepoint.
@@ -39,7 +39,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../agent_common.h"
+#include "common/agent_common.h"
 #include "vmpi.h"
 
 typedef enum HprofSamplerState {

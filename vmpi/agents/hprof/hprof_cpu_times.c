@@ -7,13 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-void hprof_cpu_times_free(HprofCpuTimes *c) {
-    for (size_t i = 0; i < c->num_threads; i++) free(c->threads[i].calls);
-    free(c->threads);
-    free(c->costs);
-    *c = (HprofCpuTimes){0};
-}
-
 /* The thread's stack, added if new; NULL if memory ran out.  Programs have
  * few threads and the last one asked for is nearly always the next. */
 static HprofThreadCalls *thread_calls(HprofCpuTimes *c, VMPI_ThreadID env) {

@@ -56,7 +56,6 @@ typedef struct HprofCpuTimes {
     uint64_t lost;        /* entries not recorded for want of memory */
 } HprofCpuTimes;
 
-void hprof_cpu_times_free(HprofCpuTimes *c);
 
 /* METHOD_ENTRY on thread `env`, entered under `trace` (an index into the
  * sites' traces, UINT32_MAX if it could not be recorded), at CPU time `now`. */

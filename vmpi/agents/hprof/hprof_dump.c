@@ -3,7 +3,7 @@
  */
 #include "hprof_dump.h"
 
-#include "hprof_reader.h"
+#include "common/dump_reader.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,23 +12,6 @@
 bool hprof_dump_init(HprofDump *d) {
     *d = (HprofDump){0};
     return idmap_init(&d->class_ids, 64);
-}
-
-static void free_fields(HprofDumpField *fields, int32_t n) {
-    for (int32_t i = 0; i < n; i++) free(fields[i].name);
-    free(fields);
-}
-
-void hprof_dump_free(HprofDump *d) {
-    for (size_t i = 0; i < d->num_classes; i++) {
-        free(d->classes[i].name);
-        free_fields(d->classes[i].statics, d->classes[i].num_statics);
-        free_fields(d->classes[i].fields, d->classes[i].num_fields);
-    }
-    free(d->classes);
-    free(d->text);
-    idmap_free(&d->class_ids);
-    *d = (HprofDump){0};
 }
 
 static HprofDumpField *copy_fields(HprofDump *d, const VMPI_Field *fields, int32_t n) {
@@ -81,13 +64,13 @@ static const char *class_name(const HprofDump *d, unsigned long long class_id) {
 }
 
 /* Reference values are printed, "\tNAME\tID", unless null; others skipped. */
-static void read_values(HprofReader *r, FILE *text, const HprofDumpField *fields, int32_t n, const char *prefix) {
+static void read_values(DumpReader *r, FILE *text, const HprofDumpField *fields, int32_t n, const char *prefix) {
     for (int32_t i = 0; i < n && !r->overrun; i++) {
         if (!fields[i].is_ref) {
-            hprof_skip(r, fields[i].is_boolean ? 1 : 8);
+            dump_skip(r, fields[i].is_boolean ? 1 : 8);
             continue;
         }
-        unsigned long long ref = hprof_take_id(r);
+        unsigned long long ref = dump_take_id(r);
         if (ref) fprintf(text, "\t%s%s\t%llx\n", prefix, fields[i].name, ref);
     }
 }
@@ -116,26 +99,26 @@ static void write_size_and_trace(HprofDump *d, FILE *text, const HprofSites *sit
     d->bytes += size;
 }
 
-static void read_record(HprofDump *d, HprofReader *r, FILE *text, const HprofSites *sites,
+static void read_record(HprofDump *d, DumpReader *r, FILE *text, const HprofSites *sites,
                         uint32_t (*thread_number)(VMPI_ThreadID)) {
-    uint8_t type = hprof_take_u1(r);
-    unsigned long long id = hprof_take_id(r);
+    uint8_t type = dump_take_u1(r);
+    unsigned long long id = dump_take_id(r);
     switch (type) {
     case VMPI_GC_ROOT_UNKNOWN: fprintf(text, "ROOT %llx (kind=<unknown>)\n", id); return;
     case VMPI_GC_ROOT_JNI_GLOBAL:
-        fprintf(text, "ROOT %llx (kind=<JNI global ref>, id=%llx, trace=0)\n", id, (unsigned long long)hprof_take_id(r));
+        fprintf(text, "ROOT %llx (kind=<JNI global ref>, id=%llx, trace=0)\n", id, (unsigned long long)dump_take_id(r));
         return;
     case VMPI_GC_ROOT_JNI_LOCAL:
     case VMPI_GC_ROOT_JAVA_FRAME: {
-        VMPI_ThreadID thread = (VMPI_ThreadID)(uintptr_t)hprof_take_id(r);
-        uint32_t frame = hprof_take_u4(r);
+        VMPI_ThreadID thread = (VMPI_ThreadID)(uintptr_t)dump_take_id(r);
+        uint32_t frame = dump_take_u4(r);
         fprintf(text, "ROOT %llx (kind=<%s>, thread=%u, frame=%u)\n", id,
                 type == VMPI_GC_ROOT_JAVA_FRAME ? "Java stack" : "JNI local ref", thread_number(thread), frame);
         return;
     }
     case VMPI_GC_ROOT_NATIVE_STACK:
     case VMPI_GC_ROOT_THREAD_BLOCK: {
-        VMPI_ThreadID thread = (VMPI_ThreadID)(uintptr_t)hprof_take_id(r);
+        VMPI_ThreadID thread = (VMPI_ThreadID)(uintptr_t)dump_take_id(r);
         fprintf(text, "ROOT %llx (kind=<%s>, thread=%u)\n", id,
                 type == VMPI_GC_ROOT_NATIVE_STACK ? "native stack" : "thread block", thread_number(thread));
         return;
@@ -146,10 +129,10 @@ static void read_record(HprofDump *d, HprofReader *r, FILE *text, const HprofSit
     case VMPI_GC_ROOT_MONITOR_USED: fprintf(text, "ROOT %llx (kind=<busy monitor>)\n", id); return;
     case VMPI_GC_CLASS_DUMP: {
         const HprofDumpClass *c = class_of(d, id);
-        unsigned long long super = hprof_take_id(r);
-        for (int i = 0; i < 5; i++) hprof_take_id(r); /* loader, signers, domain, 2 reserved */
-        hprof_take_u4(r);                             /* instance size */
-        if (hprof_take_u2(r) != 0 || !c) {            /* gclab has no constant pools */
+        unsigned long long super = dump_take_id(r);
+        for (int i = 0; i < 5; i++) dump_take_id(r); /* loader, signers, domain, 2 reserved */
+        dump_take_u4(r);                             /* instance size */
+        if (dump_take_u2(r) != 0 || !c) {            /* gclab has no constant pools */
             r->overrun = true;
             return;
         }
@@ -159,36 +142,36 @@ static void read_record(HprofDump *d, HprofReader *r, FILE *text, const HprofSit
         return;
     }
     case VMPI_GC_INSTANCE_DUMP: {
-        unsigned long long class_id = hprof_take_id(r);
-        uint32_t bytes = hprof_take_u4(r);
+        unsigned long long class_id = dump_take_id(r);
+        uint32_t bytes = dump_take_u4(r);
         const HprofDumpClass *c = class_of(d, class_id);
         fprintf(text, "OBJ %llx (", id);
         write_size_and_trace(d, text, sites, id);
         fprintf(text, ", class=%s@%llx)\n", c ? c->name : "<unknown class>", class_id);
-        HprofReader fields = {.at = r->at, .end = r->at + bytes, .overrun = (size_t)(r->end - r->at) < bytes};
+        DumpReader fields = {.at = r->at, .end = r->at + bytes, .overrun = (size_t)(r->end - r->at) < bytes};
         if (c && !fields.overrun) read_values(&fields, text, c->fields, c->num_fields, "");
-        hprof_skip(r, bytes);
+        dump_skip(r, bytes);
         return;
     }
     case VMPI_GC_OBJ_ARRAY_DUMP: {
-        uint32_t length = hprof_take_u4(r);
-        unsigned long long elem_class = hprof_take_id(r);
+        uint32_t length = dump_take_u4(r);
+        unsigned long long elem_class = dump_take_id(r);
         fprintf(text, "ARR %llx (", id);
         write_size_and_trace(d, text, sites, id);
         fprintf(text, ", nelems=%u, elem type=%s@%llx)\n", length, class_name(d, elem_class), elem_class);
         for (uint32_t i = 0; i < length && !r->overrun; i++) {
-            unsigned long long element = hprof_take_id(r);
+            unsigned long long element = dump_take_id(r);
             if (element) fprintf(text, "\t[%u]\t%llx\n", i, element);
         }
         return;
     }
     case VMPI_GC_PRIM_ARRAY_DUMP: {
-        uint32_t length = hprof_take_u4(r);
-        uint8_t ty = hprof_take_u1(r);
+        uint32_t length = dump_take_u4(r);
+        uint8_t ty = dump_take_u1(r);
         fprintf(text, "ARR %llx (", id);
         write_size_and_trace(d, text, sites, id);
         fprintf(text, ", nelems=%u, elem type=%s)\n", length, hprof_primitive_name(ty));
-        hprof_skip(r, (size_t)length * hprof_primitive_size(ty));
+        dump_skip(r, (size_t)length * dump_primitive_size(ty));
         return;
     }
     default: r->overrun = true; /* not a record of JVMPI 1.2 section 4.2 */
@@ -206,7 +189,7 @@ void hprof_dump_read(HprofDump *d, const VMPI_Event *heap_dump, const HprofSites
         d->failed = true;
         return;
     }
-    HprofReader r = {.at = heap_dump->u.heap_dump.begin, .end = heap_dump->u.heap_dump.end};
+    DumpReader r = {.at = heap_dump->u.heap_dump.begin, .end = heap_dump->u.heap_dump.end};
     while (r.at < r.end && !r.overrun) read_record(d, &r, text, sites, thread_number);
     if (fclose(text) != 0 || r.overrun) d->failed = true;
 }

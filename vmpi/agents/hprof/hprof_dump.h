@@ -1,6 +1,6 @@
 /*
  * hprof_dump.h -- hprof's heap=dump: a level-2 HEAP_DUMP (JVMPI 1.2,
- * section 4.2, as vmpi/heap_dump.c writes it) turned into the text section
+ * section 4.2, as vmpi/runtime/heap_dump.c writes it) turned into the text section
  * HPROF writes for heap=dump, `HEAP DUMP BEGIN (N objects, M bytes) DATE`
  * ... `HEAP DUMP END`, in the layout of the JDK's HPROF (the HPROF agent
  * manual, "Heap Dump (heap=dump)"):
@@ -30,8 +30,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../common/idmap.h"
-#include "../common/trace_output.h"
+#include "common/idmap.h"
+#include "common/trace_output.h"
 #include "hprof_sites.h"
 #include "vmpi.h"
 
@@ -58,7 +58,6 @@ typedef struct HprofDump {
 } HprofDump;
 
 bool hprof_dump_init(HprofDump *d);
-void hprof_dump_free(HprofDump *d);
 
 /* A primitive array's element kind (VMPI_BOOLEAN ... VMPI_LONG) as Java
  * names it: "int". */

@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../common/trace_output.h"
+#include "common/trace_output.h"
 #include "hprof_options.h"
 #include "hprof_stacks.h"
 

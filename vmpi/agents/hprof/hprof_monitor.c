@@ -10,16 +10,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "../common/grow.h"
-#include "hprof_reader.h"
+#include "common/dump_reader.h"
+#include "common/grow.h"
 #include "hprof_sites.h"
-
-void hprof_monitors_free(HprofMonitors *m) {
-    for (size_t i = 0; i < m->num_contentions; i++) free(m->contentions[i].name);
-    free(m->contentions);
-    free(m->dump_text);
-    *m = (HprofMonitors){0};
-}
 
 /* ---- MONITOR TIME ------------------------------------------------------------------ */
 
@@ -76,7 +69,7 @@ void hprof_monitor_java_waited(HprofMonitors *m, const char *class_name, uint32_
 
 /* ---- MONITOR DUMP -------------------------------------------------------------------- */
 
-static void *take_pointer(HprofReader *r) { return (void *)(uintptr_t)hprof_take_id(r); }
+static void *take_pointer(DumpReader *r) { return (void *)(uintptr_t)dump_take_id(r); }
 
 /* text NULL: a record read and not written. */
 static void write_thread(FILE *text, VMPI_ThreadID env, HprofThreadNumber thread_number) {
@@ -87,9 +80,9 @@ static void write_thread(FILE *text, VMPI_ThreadID env, HprofThreadNumber thread
 }
 
 /* "\tLABEL: thread 200002, <agent thread>" from a count and that many IDs. */
-static void write_waiters(FILE *text, HprofReader *r, const char *label, HprofThreadNumber thread_number) {
+static void write_waiters(FILE *text, DumpReader *r, const char *label, HprofThreadNumber thread_number) {
     if (text) fprintf(text, "\t%s:", label);
-    uint32_t n = hprof_take_u4(r);
+    uint32_t n = dump_take_u4(r);
     for (uint32_t i = 0; i < n && !r->overrun; i++) {
         if (text) fputs(i ? ", " : " ", text);
         write_thread(text, take_pointer(r), thread_number);
@@ -105,12 +98,12 @@ static void write_owner(FILE *out, VMPI_ThreadID owner, uint32_t entries, HprofT
     fprintf(out, ", entry count: %u\n", entries);
 }
 
-/* One JVMPI_MONITOR_RAW record (vmpi/monitor_dump.c gives its layout). */
-static void read_raw_monitor(FILE *text, HprofReader *r, HprofThreadNumber thread_number) {
+/* One JVMPI_MONITOR_RAW record (vmpi/runtime/monitor_dump.c gives its layout). */
+static void read_raw_monitor(FILE *text, DumpReader *r, HprofThreadNumber thread_number) {
     const char *name = take_pointer(r);
     void *id = take_pointer(r);
     VMPI_ThreadID owner = take_pointer(r);
-    uint32_t entries = hprof_take_u4(r);
+    uint32_t entries = dump_take_u4(r);
     bool shown = !r->overrun && name && name[0] != '_';
     FILE *out = shown ? text : NULL; /* an agent's private lock: read, not written */
     if (out) {
@@ -123,11 +116,11 @@ static void read_raw_monitor(FILE *text, HprofReader *r, HprofThreadNumber threa
 
 /* One JVMPI_MONITOR_JAVA record: a monitor of the language, on an object,
  * named by the object's class and its ID. */
-static void read_java_monitor(FILE *text, HprofReader *r, HprofThreadNumber thread_number,
+static void read_java_monitor(FILE *text, DumpReader *r, HprofThreadNumber thread_number,
                               HprofObjectClassName object_class) {
     void *object = take_pointer(r);
     VMPI_ThreadID owner = take_pointer(r);
-    uint32_t entries = hprof_take_u4(r);
+    uint32_t entries = dump_take_u4(r);
     if (!r->overrun) {
         const char *class_name = object_class(object);
         fprintf(text, "    MONITOR %s(%p)%s\n", class_name ? class_name : "<unknown class>", object,
@@ -170,9 +163,9 @@ void hprof_monitor_read_dump(HprofMonitors *m, const VMPI_Event *event, HprofTra
         write_status(text, event->u.monitor_dump.threads_status[t]);
         fputc('\n', text);
     }
-    HprofReader r = {.at = event->u.monitor_dump.begin, .end = event->u.monitor_dump.end};
+    DumpReader r = {.at = event->u.monitor_dump.begin, .end = event->u.monitor_dump.end};
     while (r.at < r.end && !r.overrun) {
-        uint8_t type = hprof_take_u1(&r);
+        uint8_t type = dump_take_u1(&r);
         if (type == VMPI_MONITOR_RAW) read_raw_monitor(text, &r, thread_number);
         else if (type == VMPI_MONITOR_JAVA) read_java_monitor(text, &r, thread_number, object_class);
         else r.overrun = true; /* the VM makes no other (monitor_dump.c) */

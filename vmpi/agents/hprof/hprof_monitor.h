@@ -26,7 +26,7 @@
  *   MONITOR TIME END
  *
  * MONITOR DUMP is read from a MONITOR_DUMP (JVMPI 1.2 section 4.4, as
- * vmpi/monitor_dump.c builds it), requested at each dump: every live VM
+ * vmpi/runtime/monitor_dump.c builds it), requested at each dump: every live VM
  * thread with the TRACE of its stack and its status (R runnable, MW
  * monitor wait, CW condition wait, with "S|" when suspended and "intr|"
  * when interrupted; a thread that has ended is left out, though the VM
@@ -63,7 +63,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../common/trace_output.h"
+#include "common/trace_output.h"
 #include "vmpi.h"
 
 typedef struct HprofContention {
@@ -92,7 +92,6 @@ typedef struct HprofMonitors {
     bool failed;          /* out of memory, or a malformed dump */
 } HprofMonitors;
 
-void hprof_monitors_free(HprofMonitors *m);
 
 /* RAW_MONITOR_CONTENDED_ENTER, MONITOR_CONTENDED_ENTER or MONITOR_WAIT:
  * the calling thread starts waiting. */

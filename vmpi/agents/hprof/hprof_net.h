@@ -37,7 +37,7 @@
  * FORCE GC (and ALLOC SITES with flag 0x4) is the reader's own: it asks
  * for the safepoint that serves the commands before it, then calls RunGC,
  * which from a system thread collects at the program thread's next
- * safepoint after that one and returns when it is done (vmpi/gc_control.c);
+ * safepoint after that one and returns when it is done (vmpi/runtime/gc_control.c);
  * only then are the commands after it queued.  So a FORCE GC between two
  * ALLOC SITES falls between their tables, as the front end wrote them.
  * (RunGC cannot be called from the agent's DATA_DUMP_REQUEST handler: no
@@ -53,7 +53,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../common/trace_output.h"
+#include "common/trace_output.h"
 #include "vmpi.h"
 
 typedef enum HprofCommandTag {

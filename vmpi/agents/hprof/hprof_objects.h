@@ -16,7 +16,7 @@
 
 #include <stdint.h>
 
-#include "../common/idmap.h"
+#include "common/idmap.h"
 
 typedef void HprofObjectLeaving(const IdEntry *entry, void *context);
 

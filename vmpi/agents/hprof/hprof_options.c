@@ -10,7 +10,7 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "../agent_common.h"
+#include "common/agent_common.h"
 #include "hprof_stacks.h"
 
 void hprof_print_usage(FILE *stream) {

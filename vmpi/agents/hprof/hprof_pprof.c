@@ -15,7 +15,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "../common/idmap.h"
+#include "common/idmap.h"
 #include "profile.pb-c.h"
 
 typedef Perftools__Profiles__Profile Profile;

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../common/grow.h"
+#include "common/grow.h"
 #include "hprof_objects.h"
 
 bool hprof_sampled_init(HprofSampled *s, int32_t interval, bool live) {

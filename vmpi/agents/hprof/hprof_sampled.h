@@ -7,7 +7,7 @@
  * A site is a trace (numbered with heap=sites' traces, hprof_sites.h) and a
  * class.  Each sample adds its weight to its site's estimates: the VM
  * samples an object of s bytes with probability p = 1 - exp(-s / interval)
- * (vmpi/heap_sampling.h), so a sample stands for 1 / p objects and s / p
+ * (vmpi/runtime/heap_sampling.h), so a sample stands for 1 / p objects and s / p
  * bytes -- about `interval` bytes for objects much smaller than the
  * interval, and exactly itself at interval 0.  Summed over the samples,
  * these are unbiased estimates of the bytes and objects each site
@@ -41,7 +41,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../common/trace_output.h"
+#include "common/trace_output.h"
 #include "hprof_sites.h"
 #include "hprof_stacks.h"
 #include "vmpi.h"

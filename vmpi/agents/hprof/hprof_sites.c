@@ -6,7 +6,7 @@
 
 #include <stdlib.h>
 
-#include "../common/grow.h"
+#include "common/grow.h"
 #include "hprof_objects.h"
 
 /* FNV-1a over the bytes of `n` words. */
@@ -22,16 +22,6 @@ static uint64_t hash_words(uint64_t hash, const uint64_t *words, size_t n) {
 bool hprof_sites_init(HprofSites *s) {
     *s = (HprofSites){0};
     return idmap_init(&s->objects, 4096);
-}
-
-void hprof_sites_free(HprofSites *s) {
-    free(s->traces);
-    free(s->frames);
-    free(s->trace_index);
-    free(s->sites);
-    free(s->site_index);
-    idmap_free(&s->objects);
-    *s = (HprofSites){0};
 }
 
 /* An open-addressing index of `count` entries kept at most half full,

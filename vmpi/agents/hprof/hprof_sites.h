@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../common/idmap.h"
+#include "common/idmap.h"
 #include "vmpi.h"
 
 #define HPROF_FIRST_TRACE 300001
@@ -73,7 +73,6 @@ static inline HprofAlloc hprof_alloc_of(const VMPI_Event *alloc) {
 }
 
 bool hprof_sites_init(HprofSites *s);
-void hprof_sites_free(HprofSites *s);
 
 /* OBJECT_ALLOC, with the allocating thread's call trace (already cut to
  * the wanted depth) and its thread number for thread=y (else 0). */

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common/grow.h"
+#include "common/grow.h"
 
 /* Go's heap profile's kinds, in its order (runtime/pprof), so that
  * `go tool pprof -sample_index=inuse_space` and the rest work as on Go's. */

@@ -5,10 +5,12 @@
  * reference; its table of events and fields is generated from vmpi.h, as
  * this file's writer is.
  *
- *     -agentlib:trace[=file=F][,methods=y][,events=NAME:NAME...]
+ *     -agentlib:trace[=file=F][,methods=y][,mechanism=y][,events=NAME:NAME...]
  *
  *   file=F     where to write (default trace.jsonl; "-" is standard output)
  *   methods=y  also METHOD_ENTRY and METHOD_EXIT (off by default: costly)
+ *   mechanism=y  also gclab's mechanism events: each collection's phases
+ *              and per-object steps (docs/mechanism-events.md)
  *   events=..  also these events, by name without the prefix, ':' between
  *              (e.g. events=METHOD_ENTRY2:INSTRUCTION_START); one the VM
  *              cannot send is an error
@@ -40,7 +42,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../agent_common.h"
+#include "common/agent_common.h"
 #include "vmpi.h"
 
 #define MAX_THREADS 1024
@@ -316,23 +318,26 @@ static bool enable_named_events(char *names) {
     return true;
 }
 
-/* Parses "file=F,methods=y,events=..."; on error prints one line and
- * returns false. */
-static bool parse_options(char *options, bool *methods, char **events) {
+/* Parses "file=F,methods=y,mechanism=y,events=..."; on error prints one
+ * line and returns false. */
+static bool parse_options(char *options, bool *methods, bool *mechanism, char **events) {
     snprintf(path, sizeof path, "trace.jsonl");
     *methods = false;
+    *mechanism = false;
     *events = NULL;
     char *item, *value;
     while (agent_next_option(&options, &item, &value)) {
         if (strcmp(item, "events") == 0 && value && *value) {
             *events = value;
+        } else if (strcmp(item, "mechanism") == 0 && value && (strcmp(value, "y") == 0 || strcmp(value, "n") == 0)) {
+            *mechanism = value[0] == 'y';
         } else if (strcmp(item, "file") == 0 && value && *value) {
             if ((size_t)snprintf(path, sizeof path, "%s", value) >= sizeof path) {
                 fprintf(stderr, "trace: file name too long\n");
                 return false;
             }
         } else if (!agent_methods_option(item, value, methods)) {
-            agent_bad_option("trace", item, value, "file=F, methods=y|n, events=NAME:NAME...");
+            agent_bad_option("trace", item, value, "file=F, methods=y|n, mechanism=y|n, events=NAME:NAME...");
             return false;
         }
     }
@@ -342,9 +347,9 @@ static bool parse_options(char *options, bool *methods, char **events) {
 VMPI_EXPORT int32_t VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved) {
     (void)reserved;
     if (!agent_get_env(vm, "trace", &vmpi)) return VMPI_ERR;
-    bool methods;
+    bool methods, mechanism;
     char *events;
-    if (!parse_options(options, &methods, &events)) return VMPI_ERR;
+    if (!parse_options(options, &methods, &mechanism, &events)) return VMPI_ERR;
     if (!agent_open_output(vmpi, "trace", path, &out, &lock)) return VMPI_ERR;
     vmpi->NotifyEvent = notify_event;
     static const int32_t traced[] = {
@@ -359,6 +364,9 @@ VMPI_EXPORT int32_t VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved) {
         vmpi->EnableEvent(VMPI_EVENT_METHOD_ENTRY, NULL);
         vmpi->EnableEvent(VMPI_EVENT_METHOD_EXIT, NULL);
     }
+    if (mechanism) /* gclab's own events, those the VM has (docs/mechanism-events.md) */
+        for (int32_t code = VMPI_FIRST_GCLAB_EVENT; code < VMPI_EVENT_CODE_LIMIT; code++)
+            if (vmpi_event_name(code)) vmpi->EnableEvent(code, NULL);
     if (events && !enable_named_events(events)) {
         trace_output_abandon(&out);
         return VMPI_ERR;

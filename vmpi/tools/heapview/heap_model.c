@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "common/grow.h"
+#include "dump_read.h"
 #include "live_map.h"
 #include "trace_read.h"
 
@@ -48,6 +49,8 @@ typedef struct {
     size_t classes_capacity;
     uint64_t *live_at_start; /* objects live at each GC_START */
     size_t num_gcs, gcs_capacity;
+    uint64_t clock, first_gc_clock; /* bytes allocated so far, and before the first GC_START */
+    size_t names_capacity;
     bool in_gc;
     FILE *records;
 } FirstPass;
@@ -75,6 +78,19 @@ static bool class_of(FirstPass *pass, uint64_t class_id, uint16_t *index) {
         return true;
     }
     return add_class(pass, class_id, class_id ? "(class not loaded)" : "(no class)", index);
+}
+
+/* The index of a phase name or free cause, added if new (at most 256). */
+static bool mechanism_name(FirstPass *pass, const char *name, uint16_t *index) {
+    HeapModel *model = pass->model;
+    size_t i = 0;
+    while (i < model->num_mechanism_names && strcmp(model->mechanism_names[i], name) != 0) i++;
+    if (i == model->num_mechanism_names) {
+        if (i == 256 || !grow_array(model->mechanism_names, model->num_mechanism_names, pass->names_capacity)) return false;
+        snprintf(model->mechanism_names[model->num_mechanism_names++], MODEL_NAME_SIZE, "%s", name);
+    }
+    *index = (uint16_t)i;
+    return true;
 }
 
 static void widen(ModelArena *arena, uint64_t address, uint32_t size) {
@@ -142,9 +158,10 @@ static bool first_pass_event(void *context, const HeapEvent *event, char *err, s
         if (!event->obj_id) return say(err, err_size, "OBJECT_ALLOC with a null obj_id");
         if (live_map_get(&pass->live, event->obj_id)) return say(err, err_size, "OBJECT_ALLOC of an ID already live");
         if (!class_of(pass, event->class_id, &record.class_index)) return say(err, err_size, "out of memory");
-        LiveObject object = {event->obj_id, event->size, record.class_index, (uint8_t)a, LIVE_NO_DETAIL};
+        LiveObject object = {event->obj_id, event->size, record.class_index, (uint8_t)a, LIVE_NO_DETAIL, 0, 0};
         if (!live_map_put(&pass->live, &object)) return say(err, err_size, "out of memory");
         widen(&model->arenas[a], event->obj_id, event->size);
+        pass->clock += event->size;
         break;
     }
     case HEAP_OBJECT_FREE: {
@@ -168,6 +185,7 @@ static bool first_pass_event(void *context, const HeapEvent *event, char *err, s
     case HEAP_GC_START:
         if (pass->in_gc) return say(err, err_size, "GC_START inside a collection");
         pass->in_gc = true;
+        if (!pass->num_gcs) pass->first_gc_clock = pass->clock;
         if (!grow_array(pass->live_at_start, pass->num_gcs, pass->gcs_capacity)) return say(err, err_size, "out of memory");
         pass->live_at_start[pass->num_gcs++] = pass->live.count;
         break;
@@ -183,6 +201,15 @@ static bool first_pass_event(void *context, const HeapEvent *event, char *err, s
             model->arenas[0].hi = model->arenas[0].lo + (uint64_t)event->total_object_space;
         break;
     case HEAP_SHUT_DOWN:
+        break;
+    case HEAP_GC_PHASE_START:
+    case HEAP_OBJECT_FREE_CAUSE:
+        if (!pass->in_gc) return true; /* only a collection's own are drawn */
+        if (!mechanism_name(pass, event->name, &record.class_index)) return say(err, err_size, "out of memory");
+        break;
+    case HEAP_OBJECT_GREYED:
+    case HEAP_OBJECT_BLACKENED:
+        if (!pass->in_gc) return true;
         break;
     }
     record.arena = (uint8_t)(a < 0 ? 0 : a);
@@ -249,6 +276,9 @@ typedef struct {
     size_t phases_capacity, moves_capacity;
     bool moved_any;
     size_t deleting;          /* the phase of the ARENA_DELETE under way */
+    uint64_t first_gc_clock;  /* the early snapshots' clocks lead up to it */
+    size_t early_capacity;
+    DumpReader *dumps;        /* or NULL */
     /* interval scratch for fragmentation */
     uint64_t (*intervals)[2];
     size_t intervals_capacity;
@@ -283,17 +313,20 @@ static uint8_t share(uint64_t bytes, uint64_t whole) {
     return (uint8_t)(scaled > 255 ? 255 : scaled);
 }
 
-static bool snapshot(SecondPass *pass, bool with_emptied) {
+/* Appends the tiles of the live set to *states (a boundary's, or an early
+ * one's). */
+static bool snapshot_into(SecondPass *pass, bool with_emptied, uint8_t **states, size_t *states_size,
+                          size_t *capacity) {
     HeapModel *model = pass->model;
     size_t total_tiles = model->num_arenas * model->tiles;
-    size_t need = model->states_size + total_tiles * 3;
-    if (!agent_grow((void **)&model->states, &pass->states_capacity, need, 1, total_tiles * 3 * 16)) return false;
+    size_t need = *states_size + total_tiles * 3;
+    if (!agent_grow((void **)states, capacity, need, 1, total_tiles * 3 * 16)) return false;
     memset(pass->tile_bytes, 0, total_tiles * sizeof *pass->tile_bytes);
     memset(pass->class_bytes, 0, total_tiles * pass->class_slots * sizeof *pass->class_bytes);
     LIVE_MAP_FOR_EACH(&pass->live, object)
         spread(model, object->arena_index, object->id, object->size, pass->tile_bytes, pass->class_bytes,
                pass->class_slots, object->class_index);
-    uint8_t *out = model->states + model->states_size;
+    uint8_t *out = *states + *states_size;
     for (size_t slot = 0; slot < total_tiles; slot++) {
         uint64_t whole = model->arenas[slot / model->tiles].tile_bytes;
         const uint64_t *classes = pass->class_bytes + slot * pass->class_slots;
@@ -304,8 +337,102 @@ static bool snapshot(SecondPass *pass, bool with_emptied) {
         out[slot * 3 + 1] = with_emptied ? share(pass->tile_emptied[slot], whole) : 0;
         out[slot * 3 + 2] = (uint8_t)top;
     }
-    model->states_size = need;
+    *states_size = need;
     return true;
+}
+
+static bool snapshot(SecondPass *pass, bool with_emptied) {
+    return snapshot_into(pass, with_emptied, &pass->model->states, &pass->model->states_size, &pass->states_capacity);
+}
+
+/* Before the first collection, the heap at even steps of the clock. */
+static bool early_snapshot(SecondPass *pass) {
+    HeapModel *model = pass->model;
+    if (model->totals.collections || model->num_early == EARLY_SNAPSHOTS ||
+        pass->clock * EARLY_SNAPSHOTS < (model->num_early + 1) * pass->first_gc_clock)
+        return true;
+    model->early[model->num_early++].clock = model->totals.allocated;
+    return snapshot_into(pass, false, &model->early_states, &model->early_states_size, &pass->early_capacity);
+}
+
+/* ---- lifetimes ------------------------------------------------------------------------ */
+
+const char *const root_kind_names[NUM_ROOT_KINDS] = {"frame", "native", "global", "thread", "monitor", "static", "unknown"};
+
+static void life_ends(SecondPass *pass, const LiveObject *object) {
+    ClassLife *life = &pass->model->lives[object->class_index];
+    uint64_t survived = pass->model->totals.collections - object->born_gc - 1;
+    life->died_at[survived < LIFE_AGES ? survived : LIFE_AGES - 1]++;
+    size_t span = 0;
+    for (uint64_t limit = 256, lived = pass->clock - object->born_clock; span < LIFE_SPANS - 1 && lived >= limit; limit *= 4)
+        span++;
+    life->span[span]++;
+}
+
+/* ---- scenes: what the step-through view plays ----------------------------------------- */
+
+static bool has_scene(const ModelGc *gc) {
+    return gc->has_detail && gc->detail_window >= 1.0 && gc->detail_count <= SCENE_MAX_OBJECTS;
+}
+
+/* One entry of the collection's scene, in the events' order. */
+static bool scene_entry(SecondPass *pass, SceneEntryKind kind, uint32_t value) {
+    ModelScene *scene = &pass->gc->scene;
+    if (!grow_array(scene->order, scene->num_order, scene->order_capacity)) return false;
+    scene->order[scene->num_order++] = (uint32_t)kind << SCENE_KIND_SHIFT | value;
+    return true;
+}
+
+/* An object's step (moved, freed, greyed, blackened) in its collection's scene. */
+static bool scene_step(SecondPass *pass, const LiveObject *object, SceneEntryKind kind) {
+    ModelGc *gc = pass->gc;
+    if (!gc || !has_scene(gc) || !object || object->detail == LIVE_NO_DETAIL) return true;
+    return scene_entry(pass, kind, (uint32_t)(object->detail - gc->detail_first));
+}
+
+typedef struct {
+    SecondPass *pass;
+    ModelGc *gc;
+} SceneBuild;
+
+/* A survivor's record in the scene, by its address after the collection. */
+static bool scene_index(SceneBuild *build, uint64_t id, uint32_t *index) {
+    LiveObject *object = live_map_get(&build->pass->live, id);
+    if (!object || object->detail == LIVE_NO_DETAIL) return false;
+    *index = (uint32_t)(object->detail - build->gc->detail_first);
+    return true;
+}
+
+static bool scene_root(void *context, const char *kind, uint64_t id) {
+    SceneBuild *build = context;
+    ModelScene *scene = &build->gc->scene;
+    uint32_t index, k = 0;
+    if (!scene_index(build, id, &index)) return true; /* not an object of this heap: ignored */
+    while (k < NUM_ROOT_KINDS - 1 && strcmp(root_kind_names[k], kind) != 0) k++;
+    if (!grow_array(scene->roots, scene->num_roots, scene->roots_capacity)) return false;
+    scene->roots[scene->num_roots][0] = k;
+    scene->roots[scene->num_roots++][1] = index;
+    return true;
+}
+
+static bool scene_reference(void *context, uint64_t from, uint64_t to) {
+    SceneBuild *build = context;
+    ModelScene *scene = &build->gc->scene;
+    uint32_t from_index, to_index;
+    if (!scene_index(build, from, &from_index) || !scene_index(build, to, &to_index)) return true;
+    if (!grow_array(scene->refs, scene->num_refs, scene->refs_capacity)) return false;
+    scene->refs[scene->num_refs][0] = from_index;
+    scene->refs[scene->num_refs++][1] = to_index;
+    return true;
+}
+
+/* The references the collection's survivors hold, from the dump taken after
+ * it, while the live map still knows each survivor's detail record. */
+static bool scene_references(SecondPass *pass, ModelGc *gc, char *err, size_t err_size) {
+    if (!pass->dumps || !has_scene(gc)) return true;
+    SceneBuild build = {pass, gc};
+    DumpSink sink = {&build, scene_root, scene_reference};
+    return dump_read_after(pass->dumps, (long)(gc - pass->model->gcs) + 1, &sink, &gc->scene.has_refs, err, err_size);
 }
 
 static void count_live(SecondPass *pass, Count *per_arena) {
@@ -441,6 +568,7 @@ static void empty(SecondPass *pass, const LiveObject *object, int a) {
 
 static void died_with_arena(void *context, const LiveObject *object) {
     SecondPass *pass = context;
+    life_ends(pass, object);
     Phase *deleted = &pass->gc->phases[pass->deleting];
     deleted->count.objects++;
     deleted->count.bytes += object->size;
@@ -472,7 +600,7 @@ static bool gc_start(SecondPass *pass) {
     return snapshot(pass, false);
 }
 
-static bool gc_finish(SecondPass *pass, const Record *record) {
+static bool gc_finish(SecondPass *pass, const Record *record, char *err, size_t err_size) {
     ModelGc *gc = pass->gc;
     gc->used_objects = (int64_t)record->id;
     gc->used_object_space = (int64_t)record->new_id;
@@ -483,11 +611,12 @@ static bool gc_finish(SecondPass *pass, const Record *record) {
      * most FRAGMENTATION_SAMPLES collections, spread evenly, get it. */
     size_t k = (size_t)(gc - pass->model->gcs);
     size_t stride = (pass->model->num_gcs + FRAGMENTATION_SAMPLES - 1) / FRAGMENTATION_SAMPLES;
-    if (!pass->moved_any && k % stride == 0 && !fragmentation(pass, gc)) return false;
+    if (!pass->moved_any && k % stride == 0 && !fragmentation(pass, gc)) return say(err, err_size, "out of memory");
+    if (!scene_references(pass, gc, err, err_size)) return false;
     if (gc->has_detail)
         LIVE_MAP_FOR_EACH(&pass->live, object) object->detail = LIVE_NO_DETAIL;
     pass->gc = NULL;
-    return snapshot(pass, true);
+    return snapshot(pass, true) || say(err, err_size, "out of memory");
 }
 
 static bool second_pass_record(SecondPass *pass, const Record *record, char *err, size_t err_size) {
@@ -504,14 +633,17 @@ static bool second_pass_record(SecondPass *pass, const Record *record, char *err
         pass->deleting = (size_t)(deleting - pass->gc->phases);
         return empty_arena(&pass->live, a, died_with_arena, pass) || say(err, err_size, "out of memory");
     case HEAP_OBJECT_ALLOC: {
-        LiveObject object = {record->id, record->size, record->class_index, (uint8_t)a, LIVE_NO_DETAIL};
+        LiveObject object = {record->id, record->size, record->class_index, (uint8_t)a, LIVE_NO_DETAIL,
+                             (uint32_t)model->totals.collections, pass->clock};
         if (!live_map_put(&pass->live, &object)) return say(err, err_size, "out of memory");
+        model->lives[record->class_index].allocated.objects++;
+        model->lives[record->class_index].allocated.bytes += record->size;
         pass->clock += record->size;
         pass->allocated[a].objects++;
         pass->allocated[a].bytes += record->size;
         model->totals.allocated.objects++;
         model->totals.allocated.bytes += record->size;
-        return true;
+        return early_snapshot(pass) || say(err, err_size, "out of memory");
     }
     case HEAP_OBJECT_FREE: {
         LiveObject freed;
@@ -524,7 +656,8 @@ static bool second_pass_record(SecondPass *pass, const Record *record, char *err
         model->totals.freed.bytes += freed.size;
         empty(pass, &freed, freed.arena_index);
         set_fate(pass, &freed, FATE_FREED, freed.arena_index, 0);
-        return true;
+        life_ends(pass, &freed);
+        return scene_step(pass, &freed, SCENE_MOVED_OR_FREED) || say(err, err_size, "out of memory");
     }
     case HEAP_OBJECT_MOVE: {
         LiveObject moved;
@@ -539,6 +672,7 @@ static bool second_pass_record(SecondPass *pass, const Record *record, char *err
         pass->moved_any = true;
         empty(pass, &moved, a);
         set_fate(pass, &moved, FATE_MOVED, to, record->new_id);
+        if (!scene_step(pass, &moved, SCENE_MOVED_OR_FREED)) return say(err, err_size, "out of memory");
         moved.id = record->new_id;
         moved.arena_index = (uint8_t)to;
         if (!live_map_put(&pass->live, &moved)) return say(err, err_size, "out of memory");
@@ -547,28 +681,41 @@ static bool second_pass_record(SecondPass *pass, const Record *record, char *err
     case HEAP_GC_START:
         return gc_start(pass) || say(err, err_size, "out of memory");
     case HEAP_GC_FINISH:
-        return gc_finish(pass, record) || say(err, err_size, "out of memory");
+        return gc_finish(pass, record, err, err_size);
     case HEAP_SHUT_DOWN:
         model->end_clock = pass->clock;
         memcpy(model->end_allocated, pass->allocated, sizeof model->end_allocated);
         count_live(pass, model->end_live);
+        LIVE_MAP_FOR_EACH(&pass->live, object) model->lives[object->class_index].live_at_end++;
         memset(pass->tile_emptied, 0, model->num_arenas * model->tiles * sizeof *pass->tile_emptied);
         return snapshot(pass, false) || say(err, err_size, "out of memory");
     case HEAP_CLASS_LOAD:
         return true;
+    case HEAP_GC_PHASE_START:
+    case HEAP_OBJECT_FREE_CAUSE:
+        if (!pass->gc || !has_scene(pass->gc)) return true;
+        return scene_entry(pass, record->kind == HEAP_GC_PHASE_START ? SCENE_PHASE : SCENE_FREE_CAUSE, record->class_index) ||
+               say(err, err_size, "out of memory");
+    case HEAP_OBJECT_GREYED:
+    case HEAP_OBJECT_BLACKENED:
+        return scene_step(pass, live_map_get(&pass->live, record->id),
+                          record->kind == HEAP_OBJECT_GREYED ? SCENE_GREYED : SCENE_BLACKENED) ||
+               say(err, err_size, "out of memory");
     }
     return true;
 }
 
-static bool second_pass(HeapModel *model, const ModelOptions *options, FILE *records, char *err, size_t err_size) {
-    SecondPass pass = {.model = model, .options = options};
+static bool second_pass(HeapModel *model, const ModelOptions *options, FILE *records, uint64_t first_gc_clock,
+                        DumpReader *dumps, char *err, size_t err_size) {
+    SecondPass pass = {.model = model, .options = options, .first_gc_clock = first_gc_clock, .dumps = dumps};
     live_map_init(&pass.live);
     size_t total_tiles = model->num_arenas * model->tiles;
     pass.class_slots = model->num_classes < 256 ? (model->num_classes ? model->num_classes : 1) : 256;
     pass.tile_bytes = calloc(total_tiles ? total_tiles : 1, sizeof *pass.tile_bytes);
     pass.tile_emptied = calloc(total_tiles ? total_tiles : 1, sizeof *pass.tile_emptied);
     pass.class_bytes = calloc((total_tiles ? total_tiles : 1) * pass.class_slots, sizeof *pass.class_bytes);
-    bool ok = pass.tile_bytes && pass.tile_emptied && pass.class_bytes;
+    model->lives = calloc(model->num_classes ? model->num_classes : 1, sizeof *model->lives);
+    bool ok = pass.tile_bytes && pass.tile_emptied && pass.class_bytes && model->lives;
     if (!ok) say(err, err_size, "out of memory");
     Record record;
     rewind(records);
@@ -584,7 +731,8 @@ static bool second_pass(HeapModel *model, const ModelOptions *options, FILE *rec
 
 /* ---- the whole ------------------------------------------------------------------------ */
 
-HeapModel *heap_model_build(const char *path, const ModelOptions *options, char *err, size_t err_size) {
+HeapModel *heap_model_build(const char *path, const char *dumps, const ModelOptions *options, char *err,
+                            size_t err_size) {
     HeapModel *model = calloc(1, sizeof *model);
     if (!model) return say(err, err_size, "out of memory"), NULL;
     snprintf(model->source, sizeof model->source, "%s", path);
@@ -608,7 +756,11 @@ HeapModel *heap_model_build(const char *path, const ModelOptions *options, char 
         if (ok) {
             model->num_gcs = first.num_gcs;
             choose_detail(model, first.live_at_start, options->object_budget);
-            ok = second_pass(model, options, first.records, err, err_size);
+            DumpReader reader;
+            ok = !dumps || dump_read_open(&reader, dumps, err, err_size);
+            uint64_t first_gc_clock = first.num_gcs ? first.first_gc_clock : first.clock;
+            ok = ok && second_pass(model, options, first.records, first_gc_clock, dumps ? &reader : NULL, err, err_size);
+            if (dumps) dump_read_close(&reader);
         }
     }
     free(first.live_at_start);
@@ -625,7 +777,13 @@ void heap_model_free(HeapModel *model) {
     for (size_t k = 0; k < model->num_gcs; k++) {
         free(model->gcs[k].phases);
         free(model->gcs[k].moves);
+        free(model->gcs[k].scene.order);
+        free(model->gcs[k].scene.refs);
+        free(model->gcs[k].scene.roots);
     }
+    free(model->lives);
+    free(model->mechanism_names);
+    free(model->early_states);
     free(model->gcs);
     free(model->class_names);
     free(model->states);

@@ -69,6 +69,33 @@ enum { FATE_STAYED, FATE_MOVED, FATE_FREED, FATE_DIED };
 /* One detail record: five little-endian uint32s. */
 enum { DETAIL_OFFSET, DETAIL_SIZE, DETAIL_CLASS_ARENA, DETAIL_FATE, DETAIL_NEW_OFFSET, DETAIL_WORDS };
 
+/* A collection's scene, for the step-through view, when heapview has the
+ * heap dump its collection left (the heapdump agent) and detail of all of
+ * its objects: indexes are detail records counted from detail_first. */
+/* A scene's entries: the kind in the top 4 bits, under it a detail record
+ * (moved or freed, greyed, blackened) or a mechanism name (a phase begins,
+ * the cause of the next free). */
+enum { SCENE_KIND_SHIFT = 28 };
+typedef enum { SCENE_MOVED_OR_FREED, SCENE_PHASE, SCENE_GREYED, SCENE_BLACKENED, SCENE_FREE_CAUSE } SceneEntryKind;
+
+typedef struct {
+    uint32_t *order;                       /* its entries, in the events' order */
+    size_t num_order, order_capacity;
+    uint32_t (*refs)[2];                   /* from, to: a reference between survivors */
+    size_t num_refs, refs_capacity;
+    uint32_t (*roots)[2];                  /* kind (RootKind), object */
+    size_t num_roots, roots_capacity;
+    bool has_refs;
+} ModelScene;
+
+/* Collections with at most this many objects get a scene: the step-through
+ * view is for small heaps, and a scene's data grows with its objects. */
+#define SCENE_MAX_OBJECTS 4096
+
+/* What holds a root, as the heapdump agent names it. */
+typedef enum { ROOT_FRAME, ROOT_NATIVE, ROOT_GLOBAL, ROOT_THREAD, ROOT_MONITOR, ROOT_STATIC, ROOT_UNKNOWN, NUM_ROOT_KINDS } RootKind;
+extern const char *const root_kind_names[NUM_ROOT_KINDS];
+
 typedef struct {
     uint64_t clock;                        /* bytes allocated before its GC_START */
     Count allocated[MODEL_MAX_ARENAS];     /* since the previous boundary */
@@ -84,7 +111,27 @@ typedef struct {
     bool has_detail;
     double detail_window;                  /* the leading share of each arena's addresses detailed */
     size_t detail_first, detail_count;     /* records in HeapModel.detail */
+    ModelScene scene;                      /* order kept when detail_window is 1 */
 } ModelGc;
+
+/* Lifetimes per class: the program's demographics (docs/heapview.md,
+ * "Lifetimes").  An object's age is the collections it survived; its span,
+ * the bytes the program allocated from its allocation to its death. */
+#define LIFE_AGES 8     /* died at its 1st .. 7th collection, or later */
+#define LIFE_SPANS 10   /* span under 256 bytes, 1 KiB, 4 KiB, ... 16 MiB, or more */
+typedef struct {
+    Count allocated;
+    uint64_t died_at[LIFE_AGES];
+    uint64_t span[LIFE_SPANS];
+    uint64_t live_at_end;
+} ClassLife;
+
+/* The heap before the first collection, at EARLY_SNAPSHOTS even steps of the
+ * clock up to it (or to the end of a run that never collects). */
+#define EARLY_SNAPSHOTS 8
+typedef struct {
+    Count clock;        /* objects and bytes allocated when taken */
+} ModelEarly;
 
 typedef struct {
     Count allocated, moved, freed, died;   /* died: with an ARENA_DELETE */
@@ -112,6 +159,13 @@ typedef struct {
     size_t states_size;
     uint32_t *detail;      /* DETAIL_WORDS per record */
     size_t num_detail;
+    ClassLife *lives;      /* per class */
+    char (*mechanism_names)[MODEL_NAME_SIZE]; /* phase names and free causes the trace gave */
+    size_t num_mechanism_names;
+    ModelEarly early[EARLY_SNAPSHOTS];
+    size_t num_early;
+    uint8_t *early_states; /* as states, one snapshot per early entry */
+    size_t early_states_size;
 } HeapModel;
 
 typedef struct {
@@ -120,8 +174,10 @@ typedef struct {
     size_t tile_moves;      /* tile-to-tile moves kept per collection */
 } ModelOptions;
 
-/* Builds the model of the trace at `path`; NULL, with why in err. */
-HeapModel *heap_model_build(const char *path, const ModelOptions *options, char *err, size_t err_size);
+/* Builds the model of the trace at `path`, with the heapdump agent's dumps
+ * at `dumps` if not NULL; NULL, with why in err. */
+HeapModel *heap_model_build(const char *path, const char *dumps, const ModelOptions *options, char *err,
+                            size_t err_size);
 void heap_model_free(HeapModel *model);
 
 #endif

@@ -5,10 +5,12 @@
  *   heapview [options] -o PAGE.html TRACE.jsonl...
  *   heapview [options] -o PAGE.html --run[=GC,GC...] -- [vmrun options] PROGRAM [ARGS]
  *
- * The first form reads traces the trace agent wrote (docs/trace-format.md);
- * the second runs vmrun (the one beside heapview, or --vmrun=PATH) with the
- * trace agent once per collector (all five unless named), with the same
- * options, and draws those runs.  The program's standard output is dropped.
+ * The first form reads traces the trace agent wrote (docs/trace-format.md),
+ * each with the heapdump agent's dumps if a file TRACE.dumps is beside
+ * TRACE.jsonl; the second runs vmrun (the one beside heapview, or
+ * --vmrun=PATH) with the trace and heapdump agents once per collector (all
+ * five unless named), with the same options, and draws those runs.  The
+ * program's standard output is dropped.
  *
  *   --tiles=N     tiles per arena strip (default 128)
  *   --objects=N   object detail kept per run, in objects (default 200000)
@@ -64,16 +66,19 @@ static bool sibling_vmrun(char *path, size_t size) {
 /* Runs vmrun once with the trace agent writing `trace`; false if it left no
  * trace.  A program that ends with an error still leaves a complete trace
  * (docs/trace-format.md), which is drawn. */
-static bool run_traced(const char *vmrun, const char *gc, const char *trace, char **vm_args, int num_vm_args) {
-    char gc_option[320], agent_option[PATH_MAX + 64];
+static bool run_traced(const char *vmrun, const char *gc, const char *trace, const char *dumps, char **vm_args,
+                       int num_vm_args) {
+    char gc_option[320], agent_option[PATH_MAX + 64], dump_option[PATH_MAX + 64];
     snprintf(gc_option, sizeof gc_option, "--gc=%s", gc);
     snprintf(agent_option, sizeof agent_option, "-agentlib:trace=file=%s", trace);
-    char **argv = calloc((size_t)num_vm_args + 4, sizeof *argv);
+    snprintf(dump_option, sizeof dump_option, "-agentlib:heapdump=file=%s,max=%d", dumps, SCENE_MAX_OBJECTS);
+    char **argv = calloc((size_t)num_vm_args + 5, sizeof *argv);
     if (!argv) return false;
     argv[0] = (char *)vmrun;
     argv[1] = gc_option;
     argv[2] = agent_option;
-    memcpy(argv + 3, vm_args, (size_t)num_vm_args * sizeof *argv);
+    argv[3] = dump_option;
+    memcpy(argv + 4, vm_args, (size_t)num_vm_args * sizeof *argv);
     fflush(NULL);
     pid_t child = fork();
     if (child == 0) {
@@ -135,8 +140,8 @@ int main(int argc, char **argv) {
     if (i >= argc) return refuse(run_gcs ? "no program to run" : "no trace to draw", NULL);
 
     /* The traces to read: the ones given, or those of the runs made here. */
-    const char *traces[MAX_RUNS];
-    char run_traces[MAX_RUNS][PATH_MAX];
+    const char *traces[MAX_RUNS], *dumps[MAX_RUNS] = {0};
+    char run_traces[MAX_RUNS][PATH_MAX], run_dumps[MAX_RUNS][PATH_MAX], given_dumps[MAX_RUNS][PATH_MAX];
     char scratch[PATH_MAX] = "";
     int num_traces = 0;
     if (run_gcs) {
@@ -152,13 +157,22 @@ int main(int argc, char **argv) {
         for (char *gc = strtok(gcs, ","); gc; gc = strtok(NULL, ",")) {
             if (num_traces == MAX_RUNS) return refuse("too many collectors in --run", NULL);
             snprintf(run_traces[num_traces], PATH_MAX, "%s/%s.jsonl", scratch, gc);
+            snprintf(run_dumps[num_traces], PATH_MAX, "%s/%s.dumps", scratch, gc);
             traces[num_traces] = run_traces[num_traces];
+            dumps[num_traces] = run_dumps[num_traces];
             num_traces++;
         }
         if (!num_traces) return refuse("--run= names no collector", NULL);
     } else {
         if (argc - i > MAX_RUNS) return refuse("too many traces (at most 16)", NULL);
-        for (; i < argc; i++) traces[num_traces++] = argv[i];
+        /* TRACE.jsonl's dumps, if the heapdump agent wrote them beside it as TRACE.dumps */
+        for (; i < argc; i++, num_traces++) {
+            traces[num_traces] = argv[i];
+            const char *dot = strrchr(argv[i], '.');
+            int stem = dot && !strchr(dot, '/') ? (int)(dot - argv[i]) : (int)strlen(argv[i]);
+            snprintf(given_dumps[num_traces], PATH_MAX, "%.*s.dumps", stem, argv[i]);
+            if (access(given_dumps[num_traces], R_OK) == 0) dumps[num_traces] = given_dumps[num_traces];
+        }
     }
 
     HeapModel *models[MAX_RUNS] = {0};
@@ -169,14 +183,17 @@ int main(int argc, char **argv) {
             const char *gc = strrchr(traces[r], '/') + 1;
             char name[64];
             snprintf(name, sizeof name, "%.*s", (int)(strlen(gc) - strlen(".jsonl")), gc);
-            ok = run_traced(vmrun, name, traces[r], argv + i, argc - i);
+            ok = run_traced(vmrun, name, traces[r], dumps[r], argv + i, argc - i);
             if (!ok) snprintf(err, sizeof err, "no trace of the run under %s", name);
         }
         if (ok) {
-            models[r] = heap_model_build(traces[r], &options, err, sizeof err);
+            models[r] = heap_model_build(traces[r], dumps[r], &options, err, sizeof err);
             ok = models[r] != NULL;
         }
-        if (run_gcs) unlink(traces[r]);
+        if (run_gcs) {
+            unlink(traces[r]);
+            unlink(dumps[r]);
+        }
     }
     if (run_gcs) rmdir(scratch);
     if (!title) { /* the program run, or the first trace */

@@ -22,6 +22,8 @@ typedef struct {
     uint16_t class_index;
     uint8_t arena_index;
     uint32_t detail;    /* its record in the current collection's detail, or LIVE_NO_DETAIL */
+    uint32_t born_gc;   /* collections before its allocation (its lifetime in collections) */
+    uint64_t born_clock;/* bytes allocated before it (its lifetime in bytes allocated) */
 } LiveObject;
 
 typedef struct {

@@ -13,12 +13,16 @@
 'use strict';
 
 const PHASE_MOVE = 0, PHASE_FREE = 1, PHASE_DELETE = 2, PHASE_RENEW = 3;
-const FATE_STAYED = 0, FATE_MOVED = 1; /* the others, 2 freed and 3 died with the arena, draw alike */
+const FATE_STAYED = 0, FATE_MOVED = 1, FATE_FREED = 2, FATE_DIED = 3; /* freed and died draw alike */
 const DETAIL_WORDS = 5;
 const STRIP_HEIGHT = 30, STRIP_GAP = 14;
 const CHART_HEIGHT = 90;
 const MAX_OBJECT_ARROWS = 600;
 const MAX_TILE_ARROWS = 64;      /* the biggest tile-to-tile moves, at overview zoom */
+/* Space a collection emptied: a grey, so no class's colour (every class is
+ * a hue at 62% saturation), darker than the strip's never-used background. */
+const FREE_RGB = [176, 176, 176], STRIP_RGB = [238, 238, 238];
+const FREE_COLOUR = 'rgb(' + FREE_RGB + ')', STRIP_COLOUR = 'rgb(' + STRIP_RGB + ')';
 
 const summary = document.createElement('output');
 summary.id = 'heapview-summary';
@@ -54,6 +58,19 @@ function classColour(name, alpha) {
   const hue = classHues.has(name) ? classHues.get(name) : 0;
   return 'hsla(' + hue.toFixed(0) + ',62%,' + (classHues.has(name) ? 48 : 30) + '%,' + alpha + ')';
 }
+/* The red, green and blue a class is drawn in at full alpha (for the tests'
+ * screenshot probes): the CSS conversion from HSL. */
+function classRgb(name) {
+  const h = (classHues.has(name) ? Math.round(classHues.get(name)) : 0) / 360, sat = 0.62;
+  const light = classHues.has(name) ? 0.48 : 0.30;
+  const q = light < 0.5 ? light * (1 + sat) : light + sat - light * sat, p = 2 * light - q;
+  const channel = t => {
+    t = (t + 1) % 1;
+    const v = t < 1 / 6 ? p + (q - p) * 6 * t : t < 1 / 2 ? q : t < 2 / 3 ? p + (q - p) * (2 / 3 - t) * 6 : p;
+    return Math.round(v * 255);
+  };
+  return [channel(h + 1 / 3), channel(h), channel(h - 1 / 3)];
+}
 
 /* ---- the data ------------------------------------------------------------------------- */
 
@@ -68,9 +85,11 @@ async function inflate(base64) {
 async function loadRuns(data) {
   for (const run of data.runs) {
     run.states = await inflate(run.states);
+    run.earlyStates = await inflate(run.early_states);
     const detail = await inflate(run.detail);
     run.detail = new Uint32Array(detail.buffer, 0, detail.length >> 2);
     run.arenaSpan = run.arenas.map(arena => Math.max(1, arena.span));
+    run.maxSpan = largest(run.arenaSpan); /* strips are drawn to one scale: the biggest is the full width */
     run.pause = run.gcs.map(gc => gc.phases.reduce((sum, p) =>
       sum + (p[0] === PHASE_MOVE || p[0] === PHASE_FREE ? p[3] : 0), 0));
     run.nonMoving = run.gcs.length > 0 && run.totals.moved[0] === 0;
@@ -116,14 +135,17 @@ function buildMoments(runs) {
   return moments;
 }
 
-/* The boundary a run shows at a moment, and its collection (or -1). */
-function runView(run, r, moment, showBefore) {
-  if (moment.kind === 'end') return { boundary: 2 * run.gcs.length, gc: run.gcs.length - 1, own: false };
+/* The boundary a run shows at a moment, and its collection (or -1); before
+ * its first collection, the latest early snapshot (or -1: nothing yet). */
+function runView(run, r, moment, showBefore, clockColumn) {
+  if (moment.kind === 'end') return { boundary: 2 * run.gcs.length, gc: run.gcs.length - 1, own: false, early: -1 };
   let k = -1;
   while (k + 1 < run.gcs.length && run.gcs[k + 1].at <= moment.clock) k++;
   const own = moment.gcs.find(g => g.r === r);
-  if (own) return { boundary: 2 * own.k + (showBefore ? 0 : 1), gc: own.k, own: true };
-  return { boundary: k < 0 ? -1 : 2 * k + 1, gc: k, own: false };
+  if (own) return { boundary: 2 * own.k + (showBefore ? 0 : 1), gc: own.k, own: true, early: -1 };
+  let early = -1;
+  while (k < 0 && early + 1 < run.early.length && run.early[early + 1][clockColumn] <= moment.clock) early++;
+  return { boundary: k < 0 ? -1 : 2 * k + 1, gc: k, own: false, early };
 }
 
 /* ---- plain words for one collection ----------------------------------------------------- */
@@ -179,6 +201,19 @@ function context2d(canvas) {
   return { g, width, height };
 }
 
+/* Lifetime spans' buckets, as heap_model.h counts them. */
+const LIFE_SPAN_LABELS = ['<256B', '<1K', '<4K', '<16K', '<64K', '<256K', '<1M', '<4M', '<16M', 'more'];
+
+/* The classes with objects, most allocated first (at most 12). */
+function lifeClasses(run) {
+  return run.lives.map((life, c) => c).filter(c => run.lives[c].allocated[0] > 0)
+    .sort((x, y) => run.lives[y].allocated[0] - run.lives[x].allocated[0]).slice(0, 12);
+}
+
+function sceneTitle(run, scene) {
+  return run.collector + ' collection ' + (scene.k + 1) + ' of ' + run.gcs.length + ' (' + objects(scene.objs.length) + ')';
+}
+
 class RunPanel {
   constructor(page, run, r) {
     this.page = page; this.run = run; this.r = r;
@@ -192,6 +227,9 @@ class RunPanel {
     section.appendChild(this.events);
     const mapHeight = run.arenas.length * (STRIP_HEIGHT + STRIP_GAP) + 16; /* and a line of notes */
     this.map = canvasFor(section, mapHeight, 'map');
+    this.sceneCanvas = canvasFor(section, 100, 'scene');
+    this.sceneCanvas.hidden = true;
+    this.scenes = new Map(); /* collection -> its scene, built when first shown */
     this.map.title = 'wheel: zoom the addresses; drag: pan; double-click: whole arenas';
     this.legend = document.createElement('div');
     this.legend.className = 'legend';
@@ -227,6 +265,10 @@ class RunPanel {
     chart('survival', 'survival (line, % of live bytes kept) and promotion to old (bars)');
     if (run.nonMoving) chart('fragmentation', 'fragmentation: free bytes (line) vs largest free block (bars)');
     section.appendChild(charts);
+    const lifeHeading = document.createElement('h3');
+    lifeHeading.textContent = 'lifetimes per class: of the objects allocated, the share that died at their 1st, 2nd, ... collection (dark to light), or lived to the end (grey); right, the bytes the program allocated in their lives';
+    section.appendChild(lifeHeading);
+    this.lifetimes = canvasFor(section, lifeClasses(run).length * 18 + 16, 'lifetimes');
     this.totals = document.createElement('table');
     this.totals.className = 'totals';
     section.appendChild(this.totals);
@@ -291,21 +333,95 @@ class RunPanel {
   }
 
   update(moment) {
-    this.view = runView(this.run, this.r, moment, this.page.showBefore);
+    this.view = runView(this.run, this.r, moment, this.page.showBefore, this.page.clock === 'bytes' ? 1 : 0);
+    const early = this.run.early[this.view.early];
     if (this.view.gc < 0) this.events.textContent = moment.kind === 'end'
       ? this.run.collector + ' never collected: ' + objects(runCounts(this.run).allocated) + ' allocated, all still live at the end.'
-      : this.run.collector + ' has not collected yet.';
+      : this.run.collector + ' has not collected yet' + (early ? ': the heap after ' + objects(early[0]) +
+        ' (' + bytes(early[1]) + ') allocated.' : '.');
     else if (this.view.own) this.events.textContent = (this.page.showBefore ? '[before] ' : '[after] ') + describe(this.run, this.view.gc);
     else this.events.textContent = 'Latest: ' + describe(this.run, this.view.gc);
     if (moment.kind === 'end') this.events.textContent += ' At the end: ' +
       objects(this.run.end.live.reduce((s, c) => s + c[0], 0)) + ' live.';
     this.drawMap();
     this.drawCharts(moment);
+    this.drawLifetimes();
+    this.drawStep();
   }
 
-  /* x of a fraction of an arena's range, at the current zoom */
+  /* The scene of the collection on show: the run's own at this moment,
+   * else its latest, else its first. */
+  sceneShown() {
+    const k = this.view.gc >= 0 ? this.view.gc : 0;
+    if (k >= this.run.gcs.length) return null;
+    if (!this.scenes.has(k)) this.scenes.set(k, buildScene(this.run, k));
+    return this.scenes.get(k);
+  }
+
+  drawStep() {
+    const stepping = this.page.stepMode;
+    this.map.hidden = stepping;
+    this.sceneCanvas.hidden = !stepping;
+    if (!stepping) return;
+    const scene = this.sceneShown();
+    if (!scene) {
+      this.events.textContent = this.run.collector + ': no step-through for ' + (this.run.gcs.length
+        ? 'this collection: its heap is too big, or its objects were not kept in full (see --objects)' : 'a run that never collected') + '.';
+      this.sceneCanvas.style.height = '0px';
+      return;
+    }
+    const at = Math.min(this.page.sceneStep, scene.steps.length - 1), step = scene.steps[at];
+    this.events.textContent = sceneTitle(this.run, scene) + ', step ' + (at + 1) + ' of ' + scene.steps.length +
+      (step.phase ? ' (' + step.phase + ')' : '') + ': ' + step.words;
+    drawScene(this.sceneCanvas, this.run, scene, at);
+  }
+
+  drawLifetimes() {
+    const run = this.run, list = lifeClasses(run);
+    const { g, width } = context2d(this.lifetimes);
+    g.font = '10px system-ui, sans-serif';
+    const nameWidth = 110, barWidth = (width - nameWidth - 12) * 0.6, spanLeft = nameWidth + barWidth + 12;
+    const spanWidth = width - spanLeft;
+    list.forEach((c, i) => {
+      const life = run.lives[c], y = i * 18 + 4, all = life.allocated[0];
+      g.fillStyle = '#333';
+      g.fillText(run.classes[c] + ' ' + count(all), 0, y + 10);
+      let x = nameWidth;
+      life.died_at.forEach((n, age) => {
+        g.fillStyle = 'hsl(215,60%,' + (28 + age * 8) + '%)';
+        g.fillRect(x, y, n / all * barWidth, 13);
+        x += n / all * barWidth;
+      });
+      g.fillStyle = '#bbb';
+      g.fillRect(x, y, life.live_at_end / all * barWidth, 13);
+      const dead = life.span.reduce((sum, n) => sum + n, 0) || 1;
+      life.span.forEach((n, b) => {
+        g.fillStyle = 'rgba(200,110,40,0.85)';
+        const w = spanWidth / LIFE_SPAN_LABELS.length;
+        const h = n / dead * 13;
+        g.fillRect(spanLeft + b * w + 1, y + 13 - h, w - 2, h);
+      });
+    });
+    g.fillStyle = '#555';
+    g.fillText(LIFE_SPAN_LABELS.join(' \u00b7 '), spanLeft, list.length * 18 + 12);
+  }
+
+  /* x of a share of the biggest arena's range, at the current zoom */
   xOf(fraction, width) {
     return (fraction - this.zoom.from) / (this.zoom.to - this.zoom.from) * width;
+  }
+
+  /* x of a fraction of arena a's own range: every strip is to one scale */
+  arenaX(a, fraction, width) {
+    return this.xOf(fraction * this.run.arenaSpan[a] / this.run.maxSpan, width);
+  }
+
+  /* The tiles shown: [bytes, offset of arena a's first tile], or null. */
+  tilesOf(a) {
+    const run = this.run, size = run.arenas.length * run.tiles * 3;
+    if (this.view.early >= 0) return [run.earlyStates, this.view.early * size + a * run.tiles * 3];
+    if (this.view.boundary < 0) return null;
+    return [run.states, this.view.boundary * size + a * run.tiles * 3];
   }
 
   stripTop(a) { return a * (STRIP_HEIGHT + STRIP_GAP) + STRIP_GAP - 2; }
@@ -318,31 +434,42 @@ class RunPanel {
     /* the collection whose start or finish is shown, if any (not the end) */
     const detailGc = this.view && this.view.gc >= 0 && boundary >> 1 === this.view.gc ? run.gcs[this.view.gc] : null;
     const showObjects = detailGc && detailGc.detail && (this.zoom.to - this.zoom.from) <= 0.25;
+    const probes = [];
     for (let a = 0; a < arenas; a++) {
       const top = this.stripTop(a);
-      g.fillStyle = '#eee';
-      g.fillRect(0, top, width, STRIP_HEIGHT);
-      if (boundary < 0) continue;
-      const base = (boundary * arenas + a) * tiles * 3;
+      const left = this.arenaX(a, 0, width), right = this.arenaX(a, 1, width);
+      g.fillStyle = STRIP_COLOUR;
+      g.fillRect(left, top, right - left, STRIP_HEIGHT);
+      probes.push({ kind: 'strip', arena: a, x0: left, x1: right, y: top + 1 });
+      const shown = this.view ? this.tilesOf(a) : null;
+      if (!shown) continue;
+      const [states, base] = shown;
       /* zoomed in on a detailed collection, tiles only past the detailed share */
       const firstTile = showObjects ? Math.ceil(detailGc.detail[2] * tiles) : 0;
       for (let t = firstTile; t < tiles; t++) {
-        const x0 = this.xOf(t / tiles, width), x1 = this.xOf((t + 1) / tiles, width);
+        const x0 = this.arenaX(a, t / tiles, width), x1 = this.arenaX(a, (t + 1) / tiles, width);
         if (x1 < 0 || x0 > width) continue;
-        const occupied = run.states[base + t * 3] / 255, emptied = run.states[base + t * 3 + 1] / 255;
-        const name = run.classes[run.states[base + t * 3 + 2]] || '?';
+        const occupied = states[base + t * 3] / 255, emptied = states[base + t * 3 + 1] / 255;
+        const name = run.classes[states[base + t * 3 + 2]] || '?';
         const w = Math.max(1, x1 - x0 - (x1 - x0 > 4 ? 1 : 0));
         if (emptied > 0) {
-          g.fillStyle = classColour(name, 0.22);
-          g.fillRect(x0, top, w, STRIP_HEIGHT * Math.min(1, emptied + occupied));
+          g.fillStyle = FREE_COLOUR;
+          g.fillRect(x0, top + STRIP_HEIGHT * Math.max(0, 1 - emptied - occupied), w, STRIP_HEIGHT * Math.min(1, emptied));
         }
         if (occupied > 0) {
-          g.fillStyle = classColour(name, 0.95);
+          g.fillStyle = classColour(name, 1);
           g.fillRect(x0, top + STRIP_HEIGHT * (1 - occupied), w, STRIP_HEIGHT * occupied);
         }
+        /* a pixel the tests can check in a screenshot: the middle of a
+         * tile's live part, or of its emptied part */
+        if (w >= 2 && occupied * STRIP_HEIGHT >= 6)
+          probes.push({ kind: 'class', x: x0 + w / 2, y: top + STRIP_HEIGHT * (1 - occupied / 2), rgb: classRgb(name) });
+        if (w >= 2 && emptied * STRIP_HEIGHT >= 6 && emptied + occupied <= 1)
+          probes.push({ kind: 'free', x: x0 + w / 2, y: top + STRIP_HEIGHT * (1 - occupied - emptied / 2), rgb: FREE_RGB });
         drawnTiles++;
       }
     }
+    this.probes = probes;
     if (showObjects) this.drawObjects(g, width, detailGc);
     else if (this.view && this.view.own && !this.page.showBefore) this.drawTileMoves(g, width, run.gcs[this.view.gc]);
     if (detailGc && !detailGc.detail && this.zoom.to - this.zoom.from <= 0.25) {
@@ -380,7 +507,7 @@ class RunPanel {
     const tiles = this.run.tiles;
     const biggest = gc.moves.reduce((m, move) => Math.max(m, move[5]), 1);
     for (const [fa, ft, ta, tt, , size] of gc.moves.slice(0, MAX_TILE_ARROWS)) {
-      const x0 = this.xOf((ft + 0.5) / tiles, width), x1 = this.xOf((tt + 0.5) / tiles, width);
+      const x0 = this.arenaX(fa, (ft + 0.5) / tiles, width), x1 = this.arenaX(ta, (tt + 0.5) / tiles, width);
       const y0 = this.stripTop(fa) + (fa === ta ? 0 : fa < ta ? STRIP_HEIGHT : 0);
       const y1 = this.stripTop(ta) + (fa === ta ? 0 : fa < ta ? 0 : STRIP_HEIGHT);
       this.arrow(g, x0, y0, x1, y1, 0.4 + 2.6 * Math.sqrt(size / biggest), 'rgba(20,40,120,0.3)');
@@ -390,7 +517,7 @@ class RunPanel {
   drawObjects(g, width, gc) {
     const run = this.run, detail = run.detail, before = this.view.boundary % 2 === 0;
     const first = gc.detail[0], n = gc.detail[1];
-    const place = (a, offset) => this.xOf(offset / run.arenaSpan[a], width);
+    const place = (a, offset) => this.xOf(offset / run.maxSpan, width);
     const scale = width / (this.zoom.to - this.zoom.from);
     let arrows = 0;
     const moved = [];
@@ -400,16 +527,16 @@ class RunPanel {
       const cls = detail[word + 2] >>> 8, a = detail[word + 2] & 255;
       const fate = detail[word + 3] & 255, to = detail[word + 3] >>> 8, newOffset = detail[word + 4];
       const name = run.classes[cls] || '?';
-      const x = place(a, offset), w = Math.max(1, size / run.arenaSpan[a] * scale - 0.5);
+      const x = place(a, offset), w = Math.max(1, size / run.maxSpan * scale - 0.5);
       const gone = !before && fate !== FATE_STAYED;
       if (x + w >= 0 && x <= width) {
-        g.fillStyle = classColour(name, gone ? 0.2 : 0.95);
+        g.fillStyle = gone ? FREE_COLOUR : classColour(name, 1);
         g.fillRect(x, this.stripTop(a) + 2, w, STRIP_HEIGHT - 4);
       }
       if (!before && fate === FATE_MOVED) {
-        const nx = place(to, newOffset), nw = Math.max(1, size / run.arenaSpan[to] * scale - 0.5);
+        const nx = place(to, newOffset), nw = Math.max(1, size / run.maxSpan * scale - 0.5);
         if (nx + nw >= 0 && nx <= width) {
-          g.fillStyle = classColour(name, 0.95);
+          g.fillStyle = classColour(name, 1);
           g.fillRect(nx, this.stripTop(to) + 2, nw, STRIP_HEIGHT - 4);
         }
         moved.push([x + w / 2, a, nx + nw / 2, to]);
@@ -546,6 +673,8 @@ class Page {
     this.runs = data.runs;
     this.at = 0;
     this.showBefore = false;
+    this.stepMode = false;
+    this.sceneStep = 0;
     this.setClock('bytes');
     document.title = 'heapview: ' + data.title;
     const header = document.createElement('header');
@@ -564,6 +693,15 @@ class Page {
     button('\u25c0 collection', 'the previous collection (\u2190)', () => this.go(this.at - 1));
     button('collection \u25b6', 'the next collection (\u2192)', () => this.go(this.at + 1));
     button('end', 'the end (End)', () => this.go(this.moments.length - 1));
+    this.stepButton = button('step-through', 'play one collection step by step: roots, references, the collector\'s phases (s)', () => this.toggleStepMode());
+    button('\u25c0 step', 'the previous step (,)', () => this.advance(-1));
+    this.playButton = button('\u25b6 play', 'play or pause the steps or collections (space)', () => this.togglePlay());
+    button('step \u25b6', 'the next step (.)', () => this.advance(1));
+    this.speed = document.createElement('select');
+    this.speed.title = 'steps per second';
+    for (const rate of [1, 2, 4, 8, 16, 32, 64]) this.speed.add(new Option(rate + '/s', rate, rate === 4, rate === 4));
+    this.speed.addEventListener('change', () => { if (this.timer) { this.togglePlay(); this.togglePlay(); } });
+    header.appendChild(this.speed);
     this.beforeButton = button('after', 'show the heap before or after the collection (b)', () => this.toggleBefore());
     this.where = document.createElement('span');
     this.where.className = 'where';
@@ -587,6 +725,10 @@ class Page {
       else if (event.key === 'End') this.go(this.moments.length - 1);
       else if (event.key === 'b') this.toggleBefore();
       else if (event.key === 'c') this.clockButton.click();
+      else if (event.key === 's') this.toggleStepMode();
+      else if (event.key === ' ') { event.preventDefault(); this.togglePlay(); }
+      else if (event.key === '.') this.advance(1);
+      else if (event.key === ',') this.advance(-1);
     });
     window.addEventListener('resize', () => this.go(this.at));
   }
@@ -616,6 +758,49 @@ class Page {
     this.go(same);
   }
 
+  /* Play: a step (or, outside the step-through, a collection) at the chosen rate. */
+  togglePlay() {
+    if (this.timer) {
+      clearInterval(this.timer);
+      this.timer = null;
+    } else {
+      this.timer = setInterval(() => { if (!this.advance(1)) this.togglePlay(); }, 1000 / Number(this.speed.value));
+    }
+    this.playButton.textContent = this.timer ? '\u275a\u275a pause' : '\u25b6 play';
+  }
+
+  /* One step on or back; false at either end. */
+  advance(delta) {
+    if (!this.stepMode) {
+      const before = this.at;
+      this.go(this.at + delta);
+      return this.at !== before;
+    }
+    const longest = Math.max(1, ...this.panels.map(p => { const sc = p.sceneShown(); return sc ? sc.steps.length : 1; }));
+    const next = Math.max(0, Math.min(longest - 1, this.sceneStep + delta));
+    if (next === this.sceneStep) return false;
+    this.sceneStep = next;
+    for (const panel of this.panels) panel.drawStep();
+    return true;
+  }
+
+  /* How many steps on the middle step of the first run's phase `name` is. */
+  middleOfPhase(name) {
+    const scene = this.panels[0].sceneShown(), steps = scene ? scene.steps : [];
+    const first = steps.findIndex(step => step.phase === name);
+    if (first < 0) return 0;
+    let last = first;
+    while (last + 1 < steps.length && steps[last + 1].phase === name) last++;
+    return Math.floor((first + last) / 2) - this.sceneStep;
+  }
+
+  toggleStepMode() {
+    this.stepMode = !this.stepMode;
+    this.stepButton.textContent = this.stepMode ? 'overview' : 'step-through';
+    this.sceneStep = 0;
+    this.go(this.at);
+  }
+
   toggleBefore() {
     this.showBefore = !this.showBefore;
     this.beforeButton.textContent = this.showBefore ? 'before' : 'after';
@@ -628,7 +813,9 @@ class Page {
   }
 
   go(index) {
-    this.at = Math.max(0, Math.min(this.moments.length - 1, index));
+    const at = Math.max(0, Math.min(this.moments.length - 1, index));
+    if (at !== this.at) this.sceneStep = 0;
+    this.at = at;
     const moment = this.moments[this.at];
     this.where.textContent = 'step ' + this.at + ' of ' + (this.moments.length - 1) + ': ' +
       (moment.kind === 'start' ? 'the start' : moment.kind === 'end' ? 'the end' :
@@ -636,6 +823,31 @@ class Page {
       ', ' + (this.clock === 'bytes' ? bytes(moment.clock) : objects(moment.clock)) + ' allocated';
     for (const panel of this.panels) panel.update(moment);
   }
+}
+
+/* The page's own model, for the tests (tests/heapview): per run its scenes'
+ * facts, its lifetimes, and points of the screenshot whose colour the
+ * page knows (the first panel's map, in viewport pixels). */
+function exposeModel(page) {
+  const facts = page.runs.map((run, r) => {
+    const scenes = [];
+    run.gcs.forEach((gc, k) => { const s = gc.scene && buildScene(run, k); if (s) scenes.push(sceneFacts(run, s)); });
+    const panel = page.panels[r], rect = panel.map.getBoundingClientRect();
+    return {
+      collector: run.collector,
+      arenas: run.arenas.map(arena => ({ name: arena.name, span: arena.span })),
+      classes: run.classes.map(name => ({ name, rgb: classRgb(name) })),
+      lives: run.lives.map((life, c) => ({ class: run.classes[c], ...life })),
+      scenes,
+      probes: panel.map.hidden ? [] : (panel.probes || []).map(p => ({ ...p, x: p.x + rect.left, x0: p.x0 + rect.left,
+        x1: p.x1 + rect.left, y: p.y + rect.top })),
+    };
+  });
+  const holder = document.createElement('script');
+  holder.type = 'application/json';
+  holder.id = 'heapview-model';
+  holder.textContent = JSON.stringify({ free_rgb: FREE_RGB, strip_rgb: STRIP_RGB, runs: facts });
+  document.body.appendChild(holder);
 }
 
 (async function main() {
@@ -650,11 +862,15 @@ class Page {
      * arena's addresses shown, from its start) */
     const wanted = new URLSearchParams(location.hash.slice(1));
     if (wanted.has('before')) page.toggleBefore();
+    if (wanted.has('steps')) page.toggleStepMode();
     if (wanted.has('zoom')) {
       const share = Math.min(1, Math.max(1e-6, Number(wanted.get('zoom')) || 1));
       for (const panel of page.panels) panel.zoom = { from: 0, to: share };
     }
     page.go(wanted.has('step') ? Number(wanted.get('step')) || 0 : Math.floor((page.moments.length - 1) / 2));
+    if (wanted.has('at')) page.advance(Number(wanted.get('at')) || 0);
+    if (wanted.has('phase')) page.advance(page.middleOfPhase(wanted.get('phase')));
+    exposeModel(page);
     summary.dataset.runs = String(data.runs.length);
     summary.dataset.strips = String(document.querySelectorAll('canvas.map').length);
     summary.dataset.arenasDrawn = String(page.panels.reduce((s, p) => s + p.run.arenas.length, 0));

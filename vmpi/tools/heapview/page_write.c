@@ -73,6 +73,43 @@ static json_object *row(size_t n, const uint64_t *values) {
     return array;
 }
 
+/* A flat array of `n` pairs. */
+static json_object *pairs(const uint32_t (*values)[2], size_t n) {
+    json_object *array = json_object_new_array_ext((int)(2 * n));
+    for (size_t i = 0; i < n; i++) {
+        json_object_array_add(array, json_object_new_int64(values[i][0]));
+        json_object_array_add(array, json_object_new_int64(values[i][1]));
+    }
+    return array;
+}
+
+static json_object *scene_json(const ModelScene *scene) {
+    json_object *object = json_object_new_object();
+    json_object *order = json_object_new_array_ext((int)scene->num_order);
+    for (size_t i = 0; i < scene->num_order; i++) json_object_array_add(order, json_object_new_int64(scene->order[i]));
+    json_object_object_add(object, "order", order);
+    if (scene->has_refs) {
+        json_object_object_add(object, "refs", pairs((const uint32_t (*)[2])scene->refs, scene->num_refs));
+        json_object_object_add(object, "roots", pairs((const uint32_t (*)[2])scene->roots, scene->num_roots));
+    }
+    return object;
+}
+
+/* Per class: allocated, the deaths by age and by span, and those live at the end. */
+static json_object *lives_json(const HeapModel *model) {
+    json_object *lives = json_object_new_array();
+    for (size_t c = 0; c < model->num_classes; c++) {
+        const ClassLife *life = &model->lives[c];
+        json_object *entry = json_object_new_object();
+        json_object_object_add(entry, "allocated", pair(life->allocated));
+        json_object_object_add(entry, "died_at", row(LIFE_AGES, life->died_at));
+        json_object_object_add(entry, "span", row(LIFE_SPANS, life->span));
+        json_object_object_add(entry, "live_at_end", number(life->live_at_end));
+        json_object_array_add(lives, entry);
+    }
+    return lives;
+}
+
 static json_object *gc_json(const HeapModel *model, const ModelGc *gc) {
     json_object *object = json_object_new_object();
     json_object_object_add(object, "clock", number(gc->clock));
@@ -105,6 +142,7 @@ static json_object *gc_json(const HeapModel *model, const ModelGc *gc) {
         }
         json_object_object_add(object, "fragmentation", fragments);
     }
+    if (gc->scene.num_order || gc->scene.has_refs) json_object_object_add(object, "scene", scene_json(&gc->scene));
     if (gc->has_detail) {
         json_object *detail = json_object_new_array();
         json_object_array_add(detail, number(gc->detail_first));
@@ -138,6 +176,17 @@ static json_object *model_json(const HeapModel *model) {
         json_object_array_add(classes, json_object_new_string(model->class_names[c]));
     json_object_object_add(object, "classes", classes);
     json_object_object_add(object, "tiles", number(model->tiles));
+    json_object_object_add(object, "lives", lives_json(model));
+    json_object *names = json_object_new_array();
+    for (size_t i = 0; i < model->num_mechanism_names; i++)
+        json_object_array_add(names, json_object_new_string(model->mechanism_names[i]));
+    json_object_object_add(object, "mechanism_names", names);
+    json_object *roots = json_object_new_array();
+    for (size_t k = 0; k < NUM_ROOT_KINDS; k++) json_object_array_add(roots, json_object_new_string(root_kind_names[k]));
+    json_object_object_add(object, "root_kinds", roots);
+    json_object *early = json_object_new_array();
+    for (size_t e = 0; e < model->num_early; e++) json_object_array_add(early, pair(model->early[e].clock));
+    json_object_object_add(object, "early", early);
     json_object *gcs = json_object_new_array();
     for (size_t k = 0; k < model->num_gcs; k++) json_object_array_add(gcs, gc_json(model, &model->gcs[k]));
     json_object_object_add(object, "gcs", gcs);
@@ -162,13 +211,16 @@ static json_object *model_json(const HeapModel *model) {
 /* Adds the packed states and detail to `object`; false if memory ran out. */
 static bool add_packed(json_object *object, const HeapModel *model) {
     char *states = packed(model->states, model->states_size);
+    char *early = packed(model->early_states, model->early_states_size);
     char *detail = packed(model->detail, model->num_detail * DETAIL_WORDS * sizeof *model->detail);
-    bool ok = states && detail;
+    bool ok = states && early && detail;
     if (ok) {
         json_object_object_add(object, "states", json_object_new_string(states));
+        json_object_object_add(object, "early_states", json_object_new_string(early));
         json_object_object_add(object, "detail", json_object_new_string(detail));
     }
     free(states);
+    free(early);
     free(detail);
     return ok;
 }
@@ -210,7 +262,8 @@ bool page_write(const char *path, const char *title, HeapModel *const *models, s
               write_all(file, "\">\n<title>heapview</title>\n<style>\n") && write_all(file, heapview_page_css) &&
               write_all(file, "</style></head>\n<body>\n<script type=\"application/json\" id=\"heapview-data\">") &&
               write_all(file, json_object_to_json_string_ext(data, JSON_C_TO_STRING_PLAIN)) &&
-              write_all(file, "</script>\n<script>\n") && write_all(file, heapview_page_js) &&
+              write_all(file, "</script>\n<script>\n") && write_all(file, heapview_scene_js) &&
+              write_all(file, heapview_page_js) &&
               write_all(file, "</script>\n</body></html>\n");
     json_object_put(data);
     if (fclose(file) != 0) ok = false;

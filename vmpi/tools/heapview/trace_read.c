@@ -92,7 +92,9 @@ static const struct {
     {"OBJECT_ALLOC", HEAP_OBJECT_ALLOC}, {"OBJECT_FREE", HEAP_OBJECT_FREE},
     {"OBJECT_MOVE", HEAP_OBJECT_MOVE},   {"GC_START", HEAP_GC_START},
     {"GC_FINISH", HEAP_GC_FINISH},       {"CLASS_LOAD", HEAP_CLASS_LOAD},
-    {"JVM_SHUT_DOWN", HEAP_SHUT_DOWN},
+    {"JVM_SHUT_DOWN", HEAP_SHUT_DOWN},   {"GC_PHASE_START", HEAP_GC_PHASE_START},
+    {"OBJECT_GREYED", HEAP_OBJECT_GREYED}, {"OBJECT_BLACKENED", HEAP_OBJECT_BLACKENED},
+    {"OBJECT_FREE_CAUSE", HEAP_OBJECT_FREE_CAUSE},
 };
 
 /* Fills *event from one event line; false on a malformed line.  *wanted is
@@ -134,6 +136,16 @@ static bool read_event(const Where *where, json_object *line, HeapEvent *event, 
     case HEAP_CLASS_LOAD:
         event->name = get_string(line, "class_name");
         return get_id(where, line, "class_id", &event->class_id);
+    case HEAP_GC_PHASE_START:
+        event->name = get_string(line, "phase_name");
+        return event->name || fail(where, "missing field", "phase_name");
+    case HEAP_OBJECT_FREE_CAUSE:
+        event->name = get_string(line, "cause");
+        if (!event->name) return fail(where, "missing field", "cause");
+        return get_id(where, line, "obj_id", &event->obj_id);
+    case HEAP_OBJECT_GREYED:
+    case HEAP_OBJECT_BLACKENED:
+        return get_id(where, line, "obj_id", &event->obj_id);
     case HEAP_GC_START:
     case HEAP_SHUT_DOWN:
         return true;

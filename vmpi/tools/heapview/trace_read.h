@@ -24,6 +24,12 @@ typedef enum {
     HEAP_GC_FINISH,
     HEAP_CLASS_LOAD,
     HEAP_SHUT_DOWN,
+    /* gclab's mechanism events (docs/heapview.md, "The step-through view"),
+     * when the trace has them */
+    HEAP_GC_PHASE_START,
+    HEAP_OBJECT_GREYED,
+    HEAP_OBJECT_BLACKENED,
+    HEAP_OBJECT_FREE_CAUSE,
 } HeapEventKind;
 
 typedef struct {
@@ -33,7 +39,8 @@ typedef struct {
     uint64_t obj_id, new_obj_id;
     uint64_t class_id;
     int64_t used_objects, used_object_space, total_object_space; /* GC_FINISH */
-    const char *name; /* ARENA_NEW's arena_name, CLASS_LOAD's class_name; valid during the call */
+    const char *name; /* ARENA_NEW's arena_name, CLASS_LOAD's class_name, the phase_name, the cause;
+                       * valid during the call */
 } HeapEvent;
 
 /* Returns false to stop reading, having written why into err. */

@@ -1,0 +1,539 @@
+/*
+ * scheduler.c -- VM threads: one OS thread each, and a baton that only one
+ * of them holds at a time.
+ *
+ * Invariant: exactly one VM thread runs bytecode, posts events or touches
+ * the heap at a time -- the one named by sched->running, the baton holder.
+ * Every other VM thread's OS thread waits on its own condition variable in
+ * await_baton, with its state saved at a safepoint (its frames, pc and
+ * stack tops in its VMThread), so its stack is as still as a suspended
+ * thread's and a collection scans it like any other.  So the collectors,
+ * the monitor table and the VM's other shared state need no locks.  The
+ * baton changes hands only at a safepoint, under `lock`: in a poll whose
+ * time slice is over (vm_thread_tick), when the running thread blocks
+ * (join, sleep, a contended monitor, wait) or parks for an agent's
+ * SuspendThread, and when it ends.  Each VM thread keeps its own OS thread,
+ * so the _Thread_local current thread, per-thread CPU time
+ * (CLOCK_THREAD_CPUTIME_ID) and vmpi_serve_suspension's parking work as for
+ * the main thread.  Agent system threads are no VM threads and run
+ * concurrently, as before.
+ *
+ * Preemption costs single-threaded programs nothing: the interpreter's poll
+ * is still one load and one branch.  While a second thread lives,
+ * VM_REQUEST_SCHEDULE stays set in vm_pending_requests, so every poll also
+ * counts vm_slice_polls_left down, inline (safepoint.h), and goes out of
+ * line to vm_thread_tick when the slice is over.  A slice is a
+ * number of polls drawn from a generator seeded with --seed (a fixed seed
+ * without one), and the next thread is the next runnable one in creation
+ * order, so the interleaving depends only on the program and the seed.
+ * Sleeps and timed waits run on a clock: under --seed a logical one, one
+ * microsecond per poll of a multi-threaded program (the polls of the slice
+ * so far are added when the clock is read, see logical_now), which jumps
+ * to the earliest deadline when every thread is blocked; otherwise CLOCK_MONOTONIC
+ * (then timed threads wake themselves with pthread_cond_timedwait).  So
+ * under --seed the interleaving and every event stream repeat exactly.
+ *
+ * When no thread can run and none has a deadline or is parked (an agent
+ * could resume it), the program is deadlocked: a runtime error in the
+ * thread that blocked last.
+ *
+ * Interrupts (docs/language.md "Threads"): interrupt(t), run by the baton
+ * holder, sets t's flag and, if t sleeps or waits, makes it runnable there
+ * and then, as its deadline would; so no deadlock check or --seed schedule
+ * ever sees a wake that is still to come.  A thread blocked in join or
+ * entering a monitor is not woken.  sleep and wait return at once while
+ * the flag is set; only interrupted() clears it.
+ */
+#include "scheduler.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "vmpi/post.h"
+#include "vm/internal.h"
+#include "monitor.h"
+#include "safepoint.h"
+
+/* A time slice, in safepoint polls: drawn from [SLICE_MIN, SLICE_MIN + SLICE_SPREAD). */
+#define SLICE_MIN 20000u
+#define SLICE_SPREAD 80000u
+
+typedef struct VmThreadSched {
+    pthread_t os_thread;
+    bool has_os_thread;          /* main runs on the process's own */
+    pthread_cond_t wake;         /* signalled when handed the baton */
+    _Atomic int state;           /* VmThreadState */
+    uint64_t deadline_us;        /* SLEEPING or timed WAITING: when it wakes; 0 for none */
+    bool woke_unnotified;        /* the last block ended by its deadline or an interrupt */
+    _Atomic bool interrupted;    /* interrupt() set it, interrupted() clears it; agents read it */
+    const VMThread *join_target; /* JOINING: the thread; NULL for main waiting for all */
+    const LinkedMethod *entry;   /* what a started thread runs */
+    bool unannounced;            /* started, not yet run: its THREAD_START not posted */
+    char *name;                  /* the name VMThread.name points to */
+    VmMonitorWait monitor;       /* monitor.c's record of what it enters or waits on */
+} VmThreadSched;
+
+typedef struct VmScheduler {
+    pthread_mutex_t lock;
+    VMThread *running;           /* the baton holder; NULL while every thread is blocked or parked */
+    uint32_t live;               /* threads that have not ended */
+    uint32_t slice_polls;        /* the current slice's length; vm_slice_polls_left counts it down */
+    uint64_t random_state;
+    bool seeded;
+    uint64_t logical_us;         /* --seed's clock when the current slice began */
+} VmScheduler;
+
+static uint64_t next_random(VmScheduler *s) {
+    /* splitmix64 */
+    uint64_t z = (s->random_state += 0x9e3779b97f4a7c15u);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    return z ^ (z >> 31);
+}
+
+uint32_t vm_slice_polls_left;
+
+/* --seed's clock now: where the slice began, plus the polls made in it. */
+static uint64_t logical_now(const VmScheduler *s) { return s->logical_us + (s->slice_polls - vm_slice_polls_left); }
+
+/* Moves the slice's start to now, so that logical_us is the clock. */
+static void fold_clock(VmScheduler *s) {
+    s->logical_us = logical_now(s);
+    s->slice_polls = vm_slice_polls_left;
+}
+
+static void new_slice(VmScheduler *s) {
+    fold_clock(s);
+    s->slice_polls = vm_slice_polls_left = SLICE_MIN + (uint32_t)(next_random(s) % SLICE_SPREAD);
+}
+
+static uint64_t monotonic_us(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (uint64_t)now.tv_sec * 1000000u + (uint64_t)now.tv_nsec / 1000u;
+}
+
+uint64_t vm_thread_clock_us(const VM *vm) {
+    const VmScheduler *s = vm->scheduler;
+    return s && s->seeded ? logical_now(s) : monotonic_us();
+}
+
+static VmThreadState state_of(const VMThread *t) { return (VmThreadState)atomic_load(&t->sched->state); }
+
+static void set_state(VMThread *t, VmThreadState state) { atomic_store(&t->sched->state, (int)state); }
+
+VmThreadState vm_thread_state(const VMThread *thread) {
+    return thread->sched ? state_of(thread) : VM_THREAD_RUNNABLE;
+}
+
+static VmThreadSched *new_sched_record(void) {
+    VmThreadSched *record = calloc(1, sizeof *record);
+    if (!record) return NULL;
+    pthread_condattr_t attr;
+    pthread_condattr_init(&attr);
+    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+    pthread_cond_init(&record->wake, &attr);
+    pthread_condattr_destroy(&attr);
+    atomic_init(&record->state, VM_THREAD_RUNNABLE);
+    return record;
+}
+
+/* The scheduler, made when the program starts its first thread: until
+ * then main runs alone and nothing here costs anything. */
+static VmScheduler *scheduler_of(VMThread *running) {
+    VM *vm = running->vm;
+    if (vm->scheduler) return vm->scheduler;
+    VmScheduler *s = calloc(1, sizeof *s);
+    running->sched = new_sched_record();
+    if (!s || !running->sched) vm_runtime_errorf(running, "out of memory starting a thread");
+    pthread_mutex_init(&s->lock, NULL);
+    s->running = running;
+    s->live = 1;
+    s->seeded = vm->seeded;
+    s->random_state = vm->seeded ? vm->seed : 0x67636c6162u; /* "gclab" */
+    s->slice_polls = vm_slice_polls_left; /* what an earlier VM of the process left: no time yet */
+    new_slice(s);
+    vm->scheduler = s;
+    return s;
+}
+
+/* ---- the baton (all with s->lock held) ----------------------------------------- */
+
+/* Ends a sleep or wait without a notify: its deadline passed, or it was
+ * interrupted.  The thread runs when next handed the baton. */
+static void wake_unnotified(VMThread *t) {
+    t->sched->deadline_us = 0;
+    t->sched->woke_unnotified = true;
+    set_state(t, VM_THREAD_RUNNABLE);
+}
+
+/* Makes runnable every timed thread whose deadline has passed on the
+ * logical clock (--seed); without --seed timed threads wake themselves. */
+static void wake_due(VM *vm, VmScheduler *s) {
+    if (!s->seeded) return;
+    fold_clock(s);
+    for (uint32_t i = 0; i < vm->num_threads; i++) {
+        VMThread *t = vm->threads[i];
+        if (!t->sched || !t->sched->deadline_us || t->sched->deadline_us > s->logical_us) continue;
+        VmThreadState state = state_of(t);
+        if (state != VM_THREAD_SLEEPING && state != VM_THREAD_WAITING) continue;
+        wake_unnotified(t);
+    }
+}
+
+/* The next runnable thread after `self` in creation order (self last). */
+static VMThread *next_runnable(VM *vm, const VMThread *self) {
+    uint32_t n = vm->num_threads, at = 0;
+    while (at < n && vm->threads[at] != self) at++;
+    for (uint32_t k = 1; k <= n; k++) {
+        VMThread *t = vm->threads[(at + k) % n];
+        if (t->sched && state_of(t) == VM_THREAD_RUNNABLE) return t;
+    }
+    return NULL;
+}
+
+/* With no thread runnable: the earliest deadline of a timed thread (0 if
+ * none), and whether some thread is parked by an agent. */
+static uint64_t earliest_deadline(const VM *vm, bool *parked) {
+    uint64_t earliest = 0;
+    *parked = false;
+    for (uint32_t i = 0; i < vm->num_threads; i++) {
+        const VMThread *t = vm->threads[i];
+        if (!t->sched) continue;
+        VmThreadState state = state_of(t);
+        if (state == VM_THREAD_PARKED) *parked = true;
+        uint64_t d = t->sched->deadline_us;
+        if ((state == VM_THREAD_SLEEPING || state == VM_THREAD_WAITING) && d && (!earliest || d < earliest))
+            earliest = d;
+    }
+    return earliest;
+}
+
+/* Hands the baton from `self` to the next runnable thread, or to nobody
+ * while every thread waits for time to pass or an agent to resume one.
+ * Returns false if no thread can ever run again (a deadlock). */
+static bool pass_baton(VM *vm, VmScheduler *s, VMThread *self) {
+    VMThread *next = next_runnable(vm, self);
+    while (!next) {
+        bool parked;
+        uint64_t deadline = earliest_deadline(vm, &parked);
+        if (!deadline && !parked) return false;
+        if (!deadline || !s->seeded) break; /* timed threads wake themselves; an agent resumes */
+        fold_clock(s);
+        if (deadline > s->logical_us) s->logical_us = deadline;
+        wake_due(vm, s);
+        next = next_runnable(vm, self);
+    }
+    s->running = next;
+    new_slice(s);
+    if (next && next != self) pthread_cond_signal(&next->sched->wake);
+    return true;
+}
+
+/* Waits until `self` holds the baton.  Without --seed a timed thread
+ * wakes itself at its deadline: it becomes runnable, and takes the baton
+ * if nobody holds it. */
+static void await_baton(VmScheduler *s, VMThread *self) {
+    VmThreadSched *me = self->sched;
+    while (s->running != self) {
+        bool timed = !s->seeded && me->deadline_us != 0;
+        if (!timed) {
+            pthread_cond_wait(&me->wake, &s->lock);
+            continue;
+        }
+        struct timespec until = {.tv_sec = (time_t)(me->deadline_us / 1000000u),
+                                 .tv_nsec = (long)(me->deadline_us % 1000000u) * 1000};
+        pthread_cond_timedwait(&me->wake, &s->lock, &until);
+        if (s->running == self || monotonic_us() < me->deadline_us) continue;
+        VmThreadState state = state_of(self);
+        if (state == VM_THREAD_SLEEPING || state == VM_THREAD_WAITING) wake_unnotified(self);
+        if (!s->running && state_of(self) == VM_THREAD_RUNNABLE) s->running = self;
+    }
+    /* The allocation countdown (gc/event_port.h, for heap sampling) was the last
+     * thread's: the next allocation goes out of line and counts this one's. */
+    if (gc_alloc_event_countdown != GC_ALLOC_EVENT_NEVER) gc_alloc_event_countdown = GC_ALLOC_EVENT_ALWAYS;
+}
+
+/* Gives the baton away in `state` (with a deadline if timeout_us > 0)
+ * and returns holding it again. */
+static bool block(VMThread *self, VmThreadState state, uint64_t timeout_us) {
+    VM *vm = self->vm;
+    VmScheduler *s = scheduler_of(self);
+    pthread_mutex_lock(&s->lock);
+    self->sched->woke_unnotified = false;
+    self->sched->deadline_us = timeout_us ? vm_thread_clock_us(vm) + timeout_us : 0;
+    set_state(self, state);
+    if (!pass_baton(vm, s, self)) {
+        pthread_mutex_unlock(&s->lock);
+        vm_runtime_errorf(self, "deadlock: every thread is blocked");
+    }
+    await_baton(s, self);
+    bool unnotified = self->sched->woke_unnotified;
+    pthread_mutex_unlock(&s->lock);
+    return unnotified;
+}
+
+bool vm_thread_block(VMThread *thread, VmThreadState state, int64_t timeout_ms) {
+    return block(thread, state, timeout_ms > 0 ? (uint64_t)timeout_ms * 1000u : 0);
+}
+
+void vm_thread_wake(VMThread *thread) {
+    VmScheduler *s = thread->vm->scheduler;
+    pthread_mutex_lock(&s->lock);
+    thread->sched->deadline_us = 0;
+    set_state(thread, VM_THREAD_RUNNABLE);
+    pthread_mutex_unlock(&s->lock);
+}
+
+bool vm_thread_transition(VMThread *thread, VmThreadState from, VmThreadState to) {
+    VmScheduler *s = thread->vm->scheduler;
+    pthread_mutex_lock(&s->lock);
+    bool moved = state_of(thread) == from;
+    if (moved) {
+        thread->sched->deadline_us = 0;
+        set_state(thread, to);
+    }
+    pthread_mutex_unlock(&s->lock);
+    return moved;
+}
+
+VmMonitorWait *vm_thread_monitor_wait(VMThread *thread) {
+    scheduler_of(thread);
+    return &thread->sched->monitor;
+}
+
+void vm_thread_tick(VMThread *thread) {
+    VmScheduler *s = thread->vm->scheduler;
+    /* A poll that came out of line for another request has not counted
+     * itself yet (safepoint.h, vm_safepoint_due). */
+    if (vm_slice_polls_left > 0 && --vm_slice_polls_left > 0) return;
+    pthread_mutex_lock(&s->lock);
+    wake_due(thread->vm, s);
+    pass_baton(thread->vm, s, thread); /* `thread` is runnable: never a deadlock */
+    await_baton(s, thread);
+    pthread_mutex_unlock(&s->lock);
+}
+
+/* vmpi_serve_suspension_handing_off's hooks: the baton goes to another
+ * thread while `thread` is parked, and comes back once it is resumed. */
+static void release_for_park(void *arg) {
+    VMThread *thread = arg;
+    VmScheduler *s = thread->vm->scheduler;
+    pthread_mutex_lock(&s->lock);
+    set_state(thread, VM_THREAD_PARKED);
+    pass_baton(thread->vm, s, thread); /* a parked thread may be resumed: never a deadlock */
+    pthread_mutex_unlock(&s->lock);
+}
+
+static void reacquire_after_park(void *arg) {
+    VMThread *thread = arg;
+    VmScheduler *s = thread->vm->scheduler;
+    pthread_mutex_lock(&s->lock);
+    set_state(thread, VM_THREAD_RUNNABLE);
+    if (!s->running) s->running = thread;
+    await_baton(s, thread);
+    pthread_mutex_unlock(&s->lock);
+}
+
+void vm_thread_serve_suspension(VMThread *thread) {
+    if (!thread->vm->scheduler) {
+        vmpi_serve_suspension(thread);
+        return;
+    }
+    vmpi_serve_suspension_handing_off(thread, release_for_park, reacquire_after_park, thread);
+}
+
+/* ---- starting, joining, sleeping, ending --------------------------------------- */
+
+VMThread *vm_thread_of_object(const VM *vm, const Obj *object) {
+    uint64_t index = *obj_prim_field((Obj *)object, 0);
+    if (index >= vm->num_threads || vm->threads[index]->object != object) return NULL;
+    return vm->threads[index];
+}
+
+void vm_thread_make_object(VMThread *thread) {
+    VM *vm = thread->vm;
+    Obj *object = vm_alloc(thread, &vm->thread_class, 0);
+    uint32_t index = 0;
+    while (vm->threads[index] != thread) index++;
+    *obj_prim_field(object, 0) = index;
+    thread->object = object;
+}
+
+static void *run_started_thread(void *arg) {
+    VMThread *thread = arg;
+    VmScheduler *s = thread->vm->scheduler;
+    vm_set_current_thread(thread);
+    pthread_mutex_lock(&s->lock);
+    await_baton(s, thread);
+    pthread_mutex_unlock(&s->lock);
+    thread->sched->unannounced = false;
+    vmpi_post_thread_start(thread);
+    vm_run_entry(thread, thread->sched->entry);
+    vm_thread_finish(thread);
+    return NULL;
+}
+
+VMThread *vm_thread_start(VMThread *parent, const LinkedMethod *entry) {
+    VM *vm = parent->vm;
+    VmScheduler *s = scheduler_of(parent);
+    if (!parent->object) vm_thread_make_object(parent);
+    VMThread *child = vm_thread_new(vm, NULL);
+    if (child) child->sched = new_sched_record();
+    if (!child || !child->sched) vm_runtime_errorf(parent, "out of memory starting a thread");
+    child->parent = parent;
+    child->sched->entry = entry;
+    child->sched->unannounced = true;
+    /* The arguments move from the parent's stacks to the child's; the name
+     * stays on the parent's, above them, until the interpreter pops it. */
+    Obj **name_slot = parent->rtop - 1;
+    Obj **ref_args = name_slot - entry->num_ref_args;
+    memcpy(child->rstack, ref_args, entry->num_ref_args * sizeof *ref_args);
+    memcpy(child->pstack, parent->ptop - entry->num_prim_args, entry->num_prim_args * sizeof *child->pstack);
+    child->rtop = child->rstack + entry->num_ref_args;
+    child->ptop = child->pstack + entry->num_prim_args;
+    const Obj *name = *name_slot;
+    size_t len = name ? name->length : 0;
+    child->sched->name = malloc(len + sizeof "thread-4294967295");
+    if (!child->sched->name) vm_runtime_errorf(parent, "out of memory starting a thread");
+    if (name) {
+        memcpy(child->sched->name, str_chars(name), len);
+        child->sched->name[len] = '\0';
+    } else {
+        sprintf(child->sched->name, "thread-%u", child->id);
+    }
+    child->name = child->sched->name;
+    vm_thread_make_object(child);
+    pthread_mutex_lock(&s->lock);
+    s->live++;
+    pthread_mutex_unlock(&s->lock);
+    vm_request(VM_REQUEST_SCHEDULE);
+    if (pthread_create(&child->sched->os_thread, NULL, run_started_thread, child) != 0)
+        vm_runtime_errorf(parent, "cannot create an OS thread for a new thread");
+    child->sched->has_os_thread = true;
+    return child;
+}
+
+void vm_thread_join(VMThread *thread, const Obj *target_object) {
+    VMThread *target = vm_thread_of_object(thread->vm, target_object);
+    if (target == thread) vm_runtime_errorf(thread, "a thread cannot join itself");
+    if (!target || !target->sched || state_of(target) == VM_THREAD_ENDED) return;
+    thread->sched->join_target = target;
+    block(thread, VM_THREAD_JOINING, 0);
+}
+
+void vm_thread_sleep(VMThread *thread, int64_t ms) {
+    if (vm_thread_is_interrupted(thread)) return;
+    if (!thread->vm->scheduler) {
+        /* Alone: nobody to hand the baton to, only time to let pass. */
+        if (ms <= 0) return;
+        if (thread->vm->seeded) return; /* the logical clock jumps */
+        struct timespec span = {.tv_sec = (time_t)(ms / 1000), .tv_nsec = (long)(ms % 1000) * 1000000};
+        while (nanosleep(&span, &span) != 0 && !vm_stop_requested()) {}
+        return;
+    }
+    if (ms <= 0) {
+        vm_thread_yield(thread);
+        return;
+    }
+    block(thread, VM_THREAD_SLEEPING, (uint64_t)ms * 1000u);
+}
+
+void vm_thread_yield(VMThread *thread) {
+    VmScheduler *s = thread->vm->scheduler;
+    pthread_mutex_lock(&s->lock);
+    pass_baton(thread->vm, s, thread);
+    await_baton(s, thread);
+    pthread_mutex_unlock(&s->lock);
+}
+
+/* ---- interrupts ------------------------------------------------------------------ */
+
+void vm_thread_interrupt(VMThread *thread, const Obj *target_object) {
+    VMThread *target = vm_thread_of_object(thread->vm, target_object);
+    if (!target || !target->sched) return;
+    VmScheduler *s = thread->vm->scheduler;
+    pthread_mutex_lock(&s->lock);
+    VmThreadState state = state_of(target);
+    if (state != VM_THREAD_ENDED) atomic_store(&target->sched->interrupted, true);
+    if (state == VM_THREAD_SLEEPING || state == VM_THREAD_WAITING) wake_unnotified(target);
+    pthread_mutex_unlock(&s->lock);
+}
+
+bool vm_thread_interrupted(VMThread *thread) {
+    return thread->sched && atomic_exchange(&thread->sched->interrupted, false);
+}
+
+bool vm_thread_is_interrupted(const VMThread *thread) {
+    return thread->sched && atomic_load(&thread->sched->interrupted);
+}
+
+bool vm_thread_announced(const VMThread *thread) { return !thread->sched || !thread->sched->unannounced; }
+
+/* With the lock held: makes runnable the threads that wait for `ended`
+ * (and main, waiting for every thread, when only it is left). */
+static void wake_joiners(VM *vm, VmScheduler *s, const VMThread *ended) {
+    for (uint32_t i = 0; i < vm->num_threads; i++) {
+        VMThread *t = vm->threads[i];
+        if (!t->sched || state_of(t) != VM_THREAD_JOINING) continue;
+        if (t->sched->join_target == ended || (t->sched->join_target == NULL && s->live == 1))
+            set_state(t, VM_THREAD_RUNNABLE);
+    }
+}
+
+void vm_thread_finish(VMThread *thread) {
+    VM *vm = thread->vm;
+    VmScheduler *s = vm->scheduler;
+    if (!thread->parent) {
+        /* main: the program ends with its last thread. */
+        if (s && s->live > 1) {
+            thread->sched->join_target = NULL;
+            block(thread, VM_THREAD_JOINING, 0);
+        }
+        vm_thread_end(thread);
+        return;
+    }
+    vm_monitors_release(thread);
+    vm_thread_end(thread);
+    /* Its stacks are only reserved address space, but a program may start
+     * many threads: an ended one gives them back. */
+    free(thread->pstack);
+    free(thread->rstack);
+    free(thread->frames);
+    thread->pstack = thread->ptop = thread->pstack_end = NULL;
+    thread->rstack = thread->rtop = thread->rstack_end = NULL;
+    thread->frames = NULL;
+    pthread_mutex_lock(&s->lock);
+    set_state(thread, VM_THREAD_ENDED);
+    s->live--;
+    if (s->live == 1) atomic_fetch_and(&vm_pending_requests, ~(uint32_t)VM_REQUEST_SCHEDULE);
+    wake_joiners(vm, s, thread);
+    if (!pass_baton(vm, s, thread)) {
+        /* Every thread left waits forever: report it in the one that waits. */
+        fprintf(stderr, "error: deadlock: every thread is blocked\n");
+        pthread_mutex_unlock(&s->lock);
+        vm_exit(vm, 1);
+    }
+    pthread_mutex_unlock(&s->lock);
+}
+
+void vm_scheduler_free(VM *vm) {
+    VmScheduler *s = vm->scheduler;
+    if (!s) return;
+    for (uint32_t i = 0; i < vm->num_threads; i++) {
+        VmThreadSched *record = vm->threads[i]->sched;
+        if (!record) continue;
+        if (record->has_os_thread) pthread_join(record->os_thread, NULL);
+        pthread_cond_destroy(&record->wake);
+        free(record->name);
+        free(record);
+        vm->threads[i]->sched = NULL;
+    }
+    pthread_mutex_destroy(&s->lock);
+    free(s);
+    vm->scheduler = NULL;
+}

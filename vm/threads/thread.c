@@ -1,0 +1,77 @@
+/*
+ * thread.c -- VM thread records: their two stacks, their frames, and which
+ * one is running on this OS thread.
+ *
+ * Invariant: a thread's roots are exactly rstack[0 .. rtop) (vm.h).  A new
+ * thread has rtop == rstack, so it adds no roots until the interpreter
+ * pushes some.  vm_current_thread() is a _Thread_local, so each OS thread
+ * sees its own VM thread, and NULL when it runs none (agent threads).
+ */
+#include <stdlib.h>
+
+#include "vmpi/post.h"
+#include "vm/internal.h"
+
+static _Thread_local VMThread *current_thread;
+
+VMThread *vm_current_thread(void) { return current_thread; }
+
+void vm_set_current_thread(VMThread *thread) { current_thread = thread; }
+
+VMThread *vm_thread_new(VM *vm, const char *name) {
+    VMThread **grown = realloc(vm->threads, (vm->num_threads + 1) * sizeof *grown);
+    if (!grown) return NULL;
+    vm->threads = grown;
+
+    /* A record of the fixed-address heap under --seed: its address is the
+     * thread's VMPI ID (gc/common/fixed.h). */
+    VMThread *thread = gc_record_calloc(1, sizeof *thread);
+    if (!thread) return NULL;
+    thread->vm = vm;
+    thread->id = vm->num_threads + 1;
+    thread->name = name;
+    /* malloc, not calloc: the interpreter writes every slot before reading
+     * it (the verifier proves it for operands; calls clear new locals). */
+    thread->pstack = malloc(VM_STACK_SLOTS * sizeof *thread->pstack);
+    thread->rstack = malloc(VM_STACK_SLOTS * sizeof *thread->rstack);
+    thread->frames = malloc(VM_MAX_FRAMES * sizeof *thread->frames);
+    if (!thread->pstack || !thread->rstack || !thread->frames) {
+        vm_thread_free(thread);
+        return NULL;
+    }
+    thread->pstack_end = thread->pstack + VM_STACK_SLOTS;
+    thread->rstack_end = thread->rstack + VM_STACK_SLOTS;
+    thread->rtop = thread->rstack;
+    thread->ptop = thread->pstack;
+    thread->depth = 0;
+    thread->max_depth = VM_MAX_FRAMES;
+
+    vm->threads[vm->num_threads++] = thread;
+    return thread;
+}
+
+VMThread *vm_thread_create(VM *vm, const char *name) {
+    VMThread *thread = vm_thread_new(vm, name);
+    if (!thread) return NULL;
+    current_thread = thread;
+    vmpi_post_thread_start(thread);
+    return thread;
+}
+
+void vm_thread_end(VMThread *thread) {
+    vmpi_post_THREAD_END(thread);
+    vmpi_thread_ended(thread);
+    thread->rtop = thread->rstack; /* an ended thread holds no roots */
+    thread->ptop = thread->pstack;
+    thread->depth = 0;
+    if (current_thread == thread) current_thread = NULL;
+}
+
+void vm_thread_free(VMThread *thread) {
+    if (!thread) return;
+    if (current_thread == thread) current_thread = NULL;
+    free(thread->pstack);
+    free(thread->rstack);
+    free(thread->frames);
+    gc_record_free(thread);
+}

@@ -1,0 +1,224 @@
+/*
+ * dispatch.c -- the table of loaded agents and how an event reaches them:
+ * which events are enabled, delivery in load order, requested events, and
+ * the agents' lifecycle (attach, register, shut down, unload).
+ *
+ * Invariant: vmpi_enabled[] always equals what the agents' own enabled sets
+ * say; every change to a set goes through vmpi_refresh_enabled.
+ *
+ * Shutting down may start inside an agent's NotifyEvent: the check agent
+ * calls ProfilerExit when it sees a violation, possibly in the middle of a
+ * collection, and ProfilerExit ends in vm_exit -> vmpi_shutdown.  So
+ * JVM_SHUT_DOWN is offered to each agent at most once, marking the agent
+ * before calling it (a nested shutdown continues with the agents after it,
+ * never recurses into the same one), the event in flight first reaches the
+ * agents that had not had it yet (finish_broadcasts), and libraries are not
+ * unloaded while an agent's code is still on this thread's stack (the
+ * process is exiting).
+ */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vmpi/control.h"
+#include "dispatch.h"
+#include "strict.h"
+
+uint8_t vmpi_enabled[VMPI_EVENT_CODE_LIMIT];
+
+VmpiAgent vmpi_agents[VMPI_MAX_AGENTS];
+uint32_t vmpi_num_agents;
+const VmpiVmServices *vmpi_vm;
+_Thread_local VmpiAgent *vmpi_requester;
+_Thread_local const VMPI_Event *vmpi_delivering;
+
+/* How many NotifyEvent calls are running on this thread. */
+static _Thread_local int notify_depth;
+
+/* The attached VM's table, copied: the VM's may be a temporary. */
+static VmpiVmServices attached_vm;
+
+void vmpi_attach_vm(const VmpiVmServices *services) {
+    gc_set_event_listener(&vmpi_gc_listener); /* before the VM makes its collector */
+    if (services) attached_vm = *services;
+    vmpi_vm = services ? &attached_vm : NULL;
+    vmpi_forget_arenas(); /* the arenas were the last VM's */
+    vmpi_forget_threads();
+}
+
+bool vmpi_any_agent(void) { return vmpi_num_agents > 0; }
+
+VmpiAgent *vmpi_agent_claim(void) {
+    if (vmpi_num_agents == VMPI_MAX_AGENTS) return NULL;
+    uint32_t slot = vmpi_num_agents++;
+    VmpiAgent *agent = &vmpi_agents[slot];
+    memset(agent, 0, sizeof *agent);
+    gc_set_event_listener(&vmpi_gc_listener); /* a collector without a VM: unit tests */
+    agent->sampling_interval = VMPI_DEFAULT_SAMPLING_INTERVAL;
+    vmpi_interface_init(agent, slot);
+    return agent;
+}
+
+void vmpi_agent_release_last(void) {
+    VmpiAgent *agent = &vmpi_agents[--vmpi_num_agents];
+    free(agent->options);
+    memset(agent, 0, sizeof *agent);
+    for (int32_t code = 0; code < VMPI_EVENT_CODE_LIMIT; code++) vmpi_refresh_enabled(code);
+}
+
+/* Which of the collector's events vmpi wants (gc/event_port.h). */
+static void tell_collector(int32_t code, uint8_t wanted) {
+    switch (code) {
+    case VMPI_EVENT_OBJECT_FREE: gc_event_wanted[GC_EVENT_OBJECT_FREE] = wanted; break;
+    case VMPI_EVENT_OBJECT_MOVE: gc_event_wanted[GC_EVENT_OBJECT_MOVE] = wanted; break;
+    case VMPI_EVENT_GC_START: gc_event_wanted[GC_EVENT_GC_START] = wanted; break;
+    case VMPI_EVENT_GC_FINISH: gc_event_wanted[GC_EVENT_GC_FINISH] = wanted; break;
+    case VMPI_EVENT_GC_PHASE_START: gc_event_wanted[GC_EVENT_PHASE_START] = wanted; break;
+    case VMPI_EVENT_GC_PHASE_END: gc_event_wanted[GC_EVENT_PHASE_END] = wanted; break;
+    case VMPI_EVENT_OBJECT_GREYED: gc_event_wanted[GC_EVENT_OBJECT_GREYED] = wanted; break;
+    case VMPI_EVENT_OBJECT_BLACKENED: gc_event_wanted[GC_EVENT_OBJECT_BLACKENED] = wanted; break;
+    case VMPI_EVENT_OBJECT_FORWARDED: gc_event_wanted[GC_EVENT_OBJECT_FORWARDED] = wanted; break;
+    case VMPI_EVENT_REMEMBERED_SET_ADD: gc_event_wanted[GC_EVENT_REMEMBERED_SET_ADD] = wanted; break;
+    case VMPI_EVENT_REFCOUNT_CHANGE: gc_event_wanted[GC_EVENT_REFCOUNT_CHANGE] = wanted; break;
+    case VMPI_EVENT_OBJECT_FREE_CAUSE: gc_event_wanted[GC_EVENT_OBJECT_FREE_CAUSE] = wanted; break;
+    default: break;
+    }
+}
+
+void vmpi_refresh_enabled(int32_t code) {
+    uint8_t any = 0;
+    for (uint32_t i = 0; i < vmpi_num_agents; i++)
+        if (vmpi_agents[i].enabled[code]) any = 1;
+    vmpi_enabled[code] = any;
+    tell_collector(code, any);
+    if (code == VMPI_EVENT_OBJECT_ALLOC || code == VMPI_EVENT_SAMPLED_OBJECT_ALLOC) vmpi_refresh_alloc_bytes_left();
+}
+
+/* One NotifyEvent call, with the record `answer` wants back (NULL: none).
+ * Inline in both callers, so that a broadcast's delivery, with no answer,
+ * tests nothing for one. */
+static inline void deliver(VmpiAgent *agent, const VMPI_Event *event, VMPI_Event *answer) {
+    if (answer) *answer = *event;
+    if (!agent->iface.NotifyEvent) return;
+    VmpiAgent *outer_caller = vmpi_caller; /* a handler's call may post events in turn */
+    const VMPI_Event *outer_event = vmpi_delivering;
+    vmpi_caller = agent;
+    vmpi_delivering = event;
+    notify_depth++;
+    if (vmpi_strict) {
+        vmpi_strict_notify(agent, event, answer);
+    } else {
+        /* A private copy: an agent that scribbles on its record cannot
+         * change what the next agent sees. */
+        VMPI_Event copy = *event;
+        agent->iface.NotifyEvent(&copy);
+        if (answer) *answer = copy;
+    }
+    notify_depth--;
+    vmpi_caller = outer_caller;
+    vmpi_delivering = outer_event;
+}
+
+void vmpi_deliver(VmpiAgent *agent, const VMPI_Event *event) { deliver(agent, event, NULL); }
+
+void vmpi_deliver_answered(VmpiAgent *agent, const VMPI_Event *event, VMPI_Event *answer) {
+    deliver(agent, event, answer);
+}
+
+/* The broadcasts under way on this thread, innermost first (a handler's
+ * call may post events in turn).  A shutdown that starts inside one -- an
+ * agent's ProfilerExit from its NotifyEvent -- first offers the event to the
+ * agents after the one that exited (finish_broadcasts), so that every
+ * agent's stream is whole when its JVM_SHUT_DOWN comes: an agent loaded
+ * after the one that exits must not be asked about an object whose
+ * OBJECT_ALLOC it never got.  With one agent loaded there is none after it,
+ * so vmpi_dispatch records no broadcast. */
+typedef struct Broadcast {
+    const VMPI_Event *event;
+    uint32_t next;              /* the first agent not yet offered it */
+    struct Broadcast *outer;
+} Broadcast;
+
+static _Thread_local Broadcast *broadcasts;
+
+static void offer(VmpiAgent *agent, const VMPI_Event *event) {
+    if (agent->enabled[event->event_type & ~VMPI_REQUESTED_EVENT]) deliver(agent, event, NULL);
+}
+
+/* Offers each broadcast under way to the agents it has not reached yet. */
+static void finish_broadcasts(void) {
+    for (Broadcast *broadcast = broadcasts; broadcast; broadcast = broadcast->outer)
+        while (broadcast->next < vmpi_num_agents) {
+            VmpiAgent *agent = &vmpi_agents[broadcast->next++];
+            if (!agent->shut_down) offer(agent, broadcast->event);
+        }
+}
+
+void vmpi_dispatch(const VMPI_Event *event, bool with_gc_disabled) {
+    Gc *gc = with_gc_disabled ? vmpi_gc() : NULL;
+    if (gc) gc_disable(gc);
+    if ((event->event_type & VMPI_REQUESTED_EVENT) && vmpi_requester) {
+        vmpi_deliver(vmpi_requester, event);
+    } else if (vmpi_num_agents == 1) {
+        /* The usual case: with no agent after this one, a shutdown inside
+         * the delivery has no broadcast to finish. */
+        offer(&vmpi_agents[0], event);
+    } else {
+        Broadcast broadcast = {.event = event, .next = 0, .outer = broadcasts};
+        broadcasts = &broadcast;
+        /* vmpi_num_agents is re-read each time: a NotifyEvent may shut down. */
+        while (broadcast.next < vmpi_num_agents) offer(&vmpi_agents[broadcast.next++], event);
+        broadcasts = broadcast.outer;
+    }
+    if (gc) gc_enable(gc);
+}
+
+struct VMPI_Interface *vmpi_register_listener(void (*notify)(struct VMPI_Event *event)) {
+    VmpiAgent *agent = vmpi_agent_claim();
+    if (!agent) return NULL;
+    snprintf(agent->name, sizeof agent->name, "listener %u", (unsigned)(agent - vmpi_agents));
+    agent->iface.NotifyEvent = notify;
+    return &agent->iface;
+}
+
+/* Offers JVM_SHUT_DOWN to every agent that has not had it yet. */
+static void vmpi_post_shutdown(void) {
+    finish_broadcasts();
+    VMPI_Event event = {.event_type = VMPI_EVENT_JVM_SHUT_DOWN,
+                        .env_id = vmpi_current_env()};
+    for (uint32_t i = 0; i < vmpi_num_agents; i++) {
+        VmpiAgent *agent = &vmpi_agents[i];
+        if (agent->shut_down) continue;
+        agent->shut_down = true; /* before the call: it may exit and shut down again */
+        if (agent->enabled[VMPI_EVENT_JVM_SHUT_DOWN]) vmpi_deliver(agent, &event);
+    }
+}
+
+void vmpi_shutdown(void) {
+    vmpi_threads_shut_down(); /* an agent thread waiting in SuspendThread goes on */
+    vmpi_post_shutdown();
+    /* Nothing more reaches an agent after its JVM_SHUT_DOWN: its files are
+     * closed.  The collector may still post while the VM is torn down. */
+    for (uint32_t i = 0; i < vmpi_num_agents; i++)
+        memset(vmpi_agents[i].enabled, 0, sizeof vmpi_agents[i].enabled);
+    memset(vmpi_enabled, 0, sizeof vmpi_enabled);
+    vmpi_refresh_alloc_bytes_left();
+    /* Strict mode: every DisableGC matched by now (an agent may still
+     * re-enable in its JVM_SHUT_DOWN).  The VM has flushed its output and
+     * every agent has shut down, so the run ends here with status 1. */
+    static bool balance_checked;
+    if (vmpi_strict && !balance_checked && !vmpi_breach_reported) {
+        balance_checked = true;
+        if (vmpi_report_unbalanced_gc()) exit(1);
+    }
+    if (notify_depth > 0) return; /* an agent's code is on the stack: no dlclose */
+    /* Likewise while a system thread may still be in it: a daemon that never
+     * returns keeps its library loaded until the process ends. */
+    if (!vmpi_system_threads_returned(1000)) return;
+    for (uint32_t i = 0; i < vmpi_num_agents; i++) {
+        if (vmpi_agents[i].library) dlclose(vmpi_agents[i].library);
+        free(vmpi_agents[i].options);
+    }
+    vmpi_num_agents = 0;
+}

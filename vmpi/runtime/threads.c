@@ -1,0 +1,395 @@
+/*
+ * threads.c -- the thread functions of VMPI: call traces, CPU time,
+ * suspend/resume and status (JVMPI 1.2, and SuspendThreadList /
+ * ResumeThreadList from JVMPI 1.4.2), system threads and thread-local
+ * storage.
+ *
+ * A thread ID (env) is what the VM's thread_at gives (vm_services.h).
+ * Every function checks that an env names one of the attached VM's threads
+ * before using it, so a stale or made-up ID does nothing instead of
+ * crashing.
+ *
+ * Suspension stops a VM thread at its next safepoint.  SuspendThread from
+ * another OS thread (an agent's system thread) records the suspension,
+ * asks the VM for a safepoint (VmpiVmServices.request_safepoint: one bit
+ * of vm_pending_requests, so the interpreter's poll is all it costs), and
+ * waits until the target has parked there, in vmpi_serve_suspension, on a
+ * condition variable until ResumeThread.  So when SuspendThread returns the
+ * target's stack is still and GetCallTrace reads it whole.  A thread parks
+ * only at the interpreter's safepoints, never inside a collection or an
+ * event, so the heap is consistent and it holds no agent's lock while
+ * parked; a suspender must not hold a lock the target may be waiting for
+ * (the agent's lock, taken by its event handlers), or neither goes on.
+ * SuspendThread gives up, leaving the thread unsuspended, when the target
+ * cannot reach a safepoint any more: it ended (vmpi_thread_ended), or the
+ * VM is shutting down (vmpi_threads_shut_down, before JVM_SHUT_DOWN is
+ * posted), or another thread resumed it first.
+ *
+ * A thread that suspends itself only gets the flag (there would be nobody
+ * to resume it): it keeps running, and ThreadHasRun compares its stack mark
+ * with the one taken when it suspended itself.  Likewise on a VM that
+ * cannot stop its threads (no request_safepoint: a mock VM).
+ *
+ * ThreadHasRun is false from the moment a thread parks until it wakes after
+ * ResumeThread; a thread never suspended has run.  GetThreadStatus has
+ * VMPI_THREAD_SUSPENDED from SuspendThread to ResumeThread (JVMPI 1.4.2).
+ *
+ * Invariant: `suspensions` holds one entry per thread that has been
+ * suspended and has not ended; `parked` is true only while the thread waits
+ * in vmpi_serve_suspension; `ended_threads` lists the threads that ended
+ * since the VM attached.  All of it under `suspension_lock`.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "dispatch.h"
+
+bool vmpi_is_thread(VMPI_ThreadID env) {
+    if (!vmpi_vm || !env) return false;
+    uint32_t num_threads = vmpi_vm->num_threads(vmpi_vm->vm);
+    for (uint32_t i = 0; i < num_threads; i++)
+        if (vmpi_vm->thread_at(vmpi_vm->vm, i) == env) return true;
+    return false;
+}
+
+/* An agent asks for its own thread's trace at every allocation: the
+ * running thread is live without walking the VM's table. */
+bool vmpi_is_thread_or_current(VMPI_ThreadID env, VMPI_ThreadID current) {
+    return (env && env == current) || vmpi_is_thread(env);
+}
+
+/* ---- call traces ---------------------------------------------------------------- */
+
+/* JVMPI 1.2, GetCallTrace: frames callee first, at most `depth` of them,
+ * for the thread trace->env_id (gclab: NULL means the calling thread;
+ * num_frames 0 if that is no VM thread).  A thread ID given must name a
+ * live thread: guard.c checks an agent's once, here it is not looked up
+ * again. */
+void vmpi_get_call_trace(VMPI_CallTrace *trace, int32_t depth) {
+    if (!trace->env_id) trace->env_id = vmpi_current_env();
+    trace->num_frames = 0;
+    if (!trace->env_id || depth <= 0) return;
+    trace->num_frames = vmpi_vm->call_trace(vmpi_vm->vm, trace->env_id, trace->frames, depth);
+}
+
+int64_t vmpi_get_current_thread_cpu_time(void) {
+    struct timespec now;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now) != 0) return 0;
+    return (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+}
+
+/* ---- suspension ------------------------------------------------------------------ */
+
+#define MAX_SUSPENDED 64
+
+typedef struct Suspension {
+    VMPI_ThreadID thread;
+    bool suspended;         /* by SuspendThread, until ResumeThread */
+    bool by_itself;         /* it suspended itself: bookkeeping only, it runs on */
+    bool parked;            /* stopped at a safepoint (vmpi_serve_suspension) */
+    bool ran;               /* has run since it was last suspended */
+    VmpiStackMark mark;     /* by_itself: its stack when it suspended itself */
+} Suspension;
+
+static Suspension suspensions[MAX_SUSPENDED];
+static uint32_t num_suspensions;
+static VMPI_ThreadID *ended_threads;
+static size_t num_ended, ended_capacity;
+static bool shutting_down;
+static pthread_mutex_t suspension_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Broadcast when a thread parks, is resumed or ends, and at shutdown. */
+static pthread_cond_t suspension_changed = PTHREAD_COND_INITIALIZER;
+
+static Suspension *find_suspension(VMPI_ThreadID thread) {
+    for (uint32_t i = 0; i < num_suspensions; i++)
+        if (suspensions[i].thread == thread) return &suspensions[i];
+    return NULL;
+}
+
+static bool has_ended(VMPI_ThreadID thread) {
+    for (size_t i = 0; i < num_ended; i++)
+        if (ended_threads[i] == thread) return true;
+    return false;
+}
+
+static VmpiStackMark stack_mark(VMPI_ThreadID thread) { return vmpi_vm->stack_mark(vmpi_vm->vm, thread); }
+
+static bool same_mark(VmpiStackMark a, VmpiStackMark b) {
+    return a.depth == b.depth && a.top_pc == b.top_pc && a.ref_top == b.ref_top;
+}
+
+/* With the lock held: asks the VM to stop `env` at its next safepoint and
+ * waits until it has parked there (0), or until it cannot: it ended, the
+ * VM is shutting down, or another thread resumed it first (1). */
+static int32_t wait_until_parked(VMPI_ThreadID env) {
+    vmpi_request_safepoint(VMPI_AT_SAFEPOINT_SUSPEND);
+    for (;;) {
+        Suspension *s = find_suspension(env); /* entries move when a thread ends */
+        if (!s || !s->suspended) return 1;
+        if (s->parked) return 0;
+        if (shutting_down || has_ended(env)) {
+            s->suspended = false;
+            return 1;
+        }
+        pthread_cond_wait(&suspension_changed, &suspension_lock);
+    }
+}
+
+/* 0 on success, non-zero otherwise (JVMPI 1.4.2, SuspendThreadList results). */
+static int32_t suspend_one(VMPI_ThreadID env) {
+    if (!vmpi_is_thread(env)) return 1;
+    bool by_itself = env == vmpi_current_env() || !vmpi_vm->request_safepoint;
+    pthread_mutex_lock(&suspension_lock);
+    Suspension *s = find_suspension(env);
+    int32_t result = 0;
+    if (shutting_down || has_ended(env) || (s && s->suspended)) {
+        result = 1;
+    } else if (!s && num_suspensions == MAX_SUSPENDED) {
+        result = 2;
+    } else {
+        if (!s) {
+            s = &suspensions[num_suspensions++];
+            *s = (Suspension){.thread = env, .ran = true};
+        }
+        /* Resumed but not yet awake, it is still parked and has not run. */
+        s->suspended = true;
+        s->by_itself = by_itself;
+        if (by_itself) s->mark = stack_mark(env);
+        else result = wait_until_parked(env);
+    }
+    pthread_mutex_unlock(&suspension_lock);
+    return result;
+}
+
+static int32_t resume_one(VMPI_ThreadID env) {
+    if (!vmpi_is_thread(env)) return 1;
+    pthread_mutex_lock(&suspension_lock);
+    Suspension *s = find_suspension(env);
+    bool was_suspended = s && s->suspended;
+    if (was_suspended) {
+        s->suspended = false;
+        if (s->by_itself) s->ran = true; /* it never stopped */
+        pthread_cond_broadcast(&suspension_changed);
+    }
+    pthread_mutex_unlock(&suspension_lock);
+    return was_suspended ? 0 : 1;
+}
+
+void vmpi_suspend_thread(VMPI_ThreadID env) { (void)suspend_one(env); }
+
+void vmpi_resume_thread(VMPI_ThreadID env) { (void)resume_one(env); }
+
+void vmpi_serve_suspension(const struct VMThread *thread) { vmpi_serve_suspension_handing_off(thread, NULL, NULL, NULL); }
+
+/* The VM thread `thread`, at a safepoint: parks while another thread has it
+ * suspended; `release` runs as it parks, `reacquire` once it is resumed
+ * (outside the lock, which a suspender may need meanwhile). */
+void vmpi_serve_suspension_handing_off(const struct VMThread *thread, void (*release)(void *ctx),
+                                       void (*reacquire)(void *ctx), void *ctx) {
+    VMPI_ThreadID env = (VMPI_ThreadID)(uintptr_t)thread;
+    bool parked = false;
+    pthread_mutex_lock(&suspension_lock);
+    Suspension *s = find_suspension(env);
+    if (s && s->suspended && !s->by_itself) {
+        s->parked = parked = true;
+        s->ran = false;
+        if (release) release(ctx);
+        pthread_cond_broadcast(&suspension_changed);
+        while ((s = find_suspension(env)) && s->suspended) pthread_cond_wait(&suspension_changed, &suspension_lock);
+        if (s) {
+            s->parked = false;
+            s->ran = true;
+        }
+    }
+    /* The request is one bit for every thread: this one may have taken
+     * another's.  Ask again for a thread still on its way to park. */
+    for (uint32_t i = 0; i < num_suspensions; i++) {
+        const Suspension *other = &suspensions[i];
+        if (other->suspended && !other->by_itself && !other->parked) vmpi_request_safepoint(VMPI_AT_SAFEPOINT_SUSPEND);
+    }
+    pthread_mutex_unlock(&suspension_lock);
+    if (parked && reacquire) reacquire(ctx);
+}
+
+void vmpi_thread_ended(const struct VMThread *thread) {
+    VMPI_ThreadID env = (VMPI_ThreadID)(uintptr_t)thread;
+    pthread_mutex_lock(&suspension_lock);
+    Suspension *s = find_suspension(env);
+    if (s) *s = suspensions[--num_suspensions];
+    if (num_ended == ended_capacity) {
+        size_t capacity = ended_capacity ? 2 * ended_capacity : 8;
+        VMPI_ThreadID *grown = realloc(ended_threads, capacity * sizeof *grown);
+        if (grown) {
+            ended_threads = grown;
+            ended_capacity = capacity;
+        }
+    }
+    /* Out of memory: a suspender of the ended thread waits for shutdown. */
+    if (num_ended < ended_capacity) ended_threads[num_ended++] = env;
+    pthread_cond_broadcast(&suspension_changed);
+    pthread_mutex_unlock(&suspension_lock);
+}
+
+void vmpi_threads_shut_down(void) {
+    pthread_mutex_lock(&suspension_lock);
+    shutting_down = true;
+    pthread_cond_broadcast(&suspension_changed);
+    pthread_mutex_unlock(&suspension_lock);
+    vmpi_run_gc_shutting_down(true); /* and one waiting in RunGC */
+}
+
+void vmpi_forget_threads(void) {
+    pthread_mutex_lock(&suspension_lock);
+    num_suspensions = 0;
+    num_ended = 0;
+    shutting_down = false;
+    pthread_mutex_unlock(&suspension_lock);
+    vmpi_run_gc_shutting_down(false);
+}
+
+/* JVMPI 1.4.2 SuspendThreadList and ResumeThreadList: `one` for each
+ * thread, its result in results[i]; VMPI_ERR if any of them failed. */
+static int32_t for_each_thread(int32_t count, VMPI_ThreadID *threads, int32_t *results,
+                               int32_t (*one)(VMPI_ThreadID env)) {
+    bool failed = false;
+    for (int32_t i = 0; i < count; i++) {
+        results[i] = one(threads[i]);
+        if (results[i]) failed = true;
+    }
+    return failed ? VMPI_ERR : VMPI_OK;
+}
+
+int32_t vmpi_suspend_thread_list(int32_t count, VMPI_ThreadID *threads, int32_t *results) {
+    return for_each_thread(count, threads, results, suspend_one);
+}
+
+int32_t vmpi_resume_thread_list(int32_t count, VMPI_ThreadID *threads, int32_t *results) {
+    return for_each_thread(count, threads, results, resume_one);
+}
+
+/* JVMPI 1.2 GetThreadStatus: runnable, waiting to enter a monitor or
+ * waiting on one (or sleeping, or joining: a condition variable in JVMPI's
+ * terms), with the INTERRUPTED bit while the thread's interrupted flag is
+ * set, from the VM; the SUSPENDED bit as JVMPI 1.4.2 sets it. */
+int32_t vmpi_get_thread_status(VMPI_ThreadID env) {
+    if (!vmpi_is_thread(env)) return 0;
+    pthread_mutex_lock(&suspension_lock);
+    const Suspension *s = find_suspension(env);
+    bool suspended = s && s->suspended;
+    pthread_mutex_unlock(&suspension_lock);
+    int32_t status = vmpi_vm->thread_status ? vmpi_vm->thread_status(vmpi_vm->vm, env) : VMPI_THREAD_RUNNABLE;
+    return status | (suspended ? VMPI_THREAD_SUSPENDED : 0);
+}
+
+/* The TPTP thread profiler's "Get Thread Information" (JVMTI's
+ * GetThreadInfo): what THREAD_START says of the thread, and its status. */
+int32_t vmpi_get_thread_info(VMPI_ThreadID env, VMPI_ThreadInfo *info) {
+    if (!vmpi_is_thread(env)) return VMPI_ERR;
+    VMPI_ThreadID parent = vmpi_vm->thread_parent ? vmpi_vm->thread_parent(vmpi_vm->vm, env) : NULL;
+    const Obj *handle = vmpi_vm->thread_object ? vmpi_vm->thread_object(vmpi_vm->vm, env) : NULL;
+    *info = (VMPI_ThreadInfo){
+        .thread_name = (char *)(uintptr_t)vmpi_vm->thread_name(vmpi_vm->vm, env),
+        .group_name = VMPI_THREAD_GROUP,
+        .parent_name = parent ? (char *)(uintptr_t)vmpi_vm->thread_name(vmpi_vm->vm, parent) : NULL,
+        .thread_object = (VMPI_ObjectID)(uintptr_t)handle,
+        .status = vmpi_get_thread_status(env),
+    };
+    return VMPI_OK;
+}
+
+int32_t vmpi_thread_has_run(VMPI_ThreadID env) {
+    if (!vmpi_is_thread(env)) return 0;
+    pthread_mutex_lock(&suspension_lock);
+    const Suspension *s = find_suspension(env);
+    bool ran = !s || (s->suspended && s->by_itself ? !same_mark(s->mark, stack_mark(env)) : s->ran);
+    pthread_mutex_unlock(&suspension_lock);
+    return ran;
+}
+
+/* ---- system threads and thread-local storage --------------------------------------- */
+
+bool vmpi_jvm_init_done;
+
+typedef struct SystemThreadStart {
+    void (*f)(void *);
+} SystemThreadStart;
+
+/* How many system threads are still inside their agent's function: at
+ * shutdown the agents' libraries are closed only once none is, since a
+ * thread that has just woken its stopper may not have left the agent's
+ * code yet. */
+static unsigned system_threads_in_agent;
+static pthread_mutex_t system_threads_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t system_thread_returned = PTHREAD_COND_INITIALIZER;
+
+_Thread_local bool vmpi_on_system_thread;
+
+static void *run_system_thread(void *arg) {
+    SystemThreadStart start = *(SystemThreadStart *)arg;
+    free(arg);
+    vmpi_on_system_thread = true;
+    start.f(NULL);
+    pthread_mutex_lock(&system_threads_lock);
+    system_threads_in_agent--;
+    pthread_cond_broadcast(&system_thread_returned);
+    pthread_mutex_unlock(&system_threads_lock);
+    return NULL;
+}
+
+bool vmpi_system_threads_returned(int timeout_ms) {
+    struct timespec deadline;
+    clock_gettime(CLOCK_REALTIME, &deadline);
+    deadline.tv_sec += timeout_ms / 1000;
+    deadline.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
+    if (deadline.tv_nsec >= 1000000000L) {
+        deadline.tv_sec++;
+        deadline.tv_nsec -= 1000000000L;
+    }
+    pthread_mutex_lock(&system_threads_lock);
+    int rc = 0;
+    while (system_threads_in_agent > 0 && rc == 0)
+        rc = pthread_cond_timedwait(&system_thread_returned, &system_threads_lock, &deadline);
+    bool returned = system_threads_in_agent == 0;
+    pthread_mutex_unlock(&system_threads_lock);
+    return returned;
+}
+
+/* JVMPI 1.2 CreateSystemThread: a daemon thread running f(NULL).  Refused
+ * while GC is disabled (JVMPI 1.2 section 1.5 forbids the call then).  The
+ * thread is no VM thread: it gets no THREAD_START and runs no bytecode.
+ * Priorities are not supported and ignored. */
+int32_t vmpi_create_system_thread(char *name, int32_t priority, void (*f)(void *)) {
+    (void)name;
+    (void)priority;
+    Gc *gc = vmpi_gc();
+    if (!f || (gc && gc_is_disabled(gc))) return VMPI_ERR;
+    SystemThreadStart *start = malloc(sizeof *start);
+    if (!start) return VMPI_ERR;
+    start->f = f;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    pthread_mutex_lock(&system_threads_lock);
+    system_threads_in_agent++;
+    pthread_mutex_unlock(&system_threads_lock);
+    pthread_t id;
+    int rc = pthread_create(&id, &attr, run_system_thread, start);
+    pthread_attr_destroy(&attr);
+    if (rc != 0) {
+        pthread_mutex_lock(&system_threads_lock);
+        system_threads_in_agent--;
+        pthread_mutex_unlock(&system_threads_lock);
+        free(start);
+        return VMPI_ERR;
+    }
+    return VMPI_OK;
+}
+
+void vmpi_set_thread_local_storage(VMPI_ThreadID env, void *ptr) {
+    if (vmpi_is_thread(env)) *vmpi_vm->local_storage(vmpi_vm->vm, env) = ptr;
+}
+
+void *vmpi_get_thread_local_storage(VMPI_ThreadID env) {
+    return vmpi_is_thread(env) ? *vmpi_vm->local_storage(vmpi_vm->vm, env) : NULL;
+}
