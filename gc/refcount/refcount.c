@@ -526,6 +526,9 @@ static Obj *rc_alloc_slow(Gc *gc, const RtClass *cls, uint32_t length, size_t by
     RefCount *rc = (RefCount *)gc;
     if (!rc_make_room(rc, bytes)) return NULL;
     if (GC_UNLIKELY(rc->objects.count >= RC_MAX_OBJECTS)) return NULL;
+    /* The object's two entries, or the request fails here, where the VM can
+     * still report the program's out of memory. */
+    if (!gc_objlist_make_room(&rc->objects) || !gc_objlist_make_room(&rc->zct)) return NULL;
     RcLinks *links = gc_memory_alloc_zeroed(&rc->memory, sizeof *links + bytes);
     if (GC_UNLIKELY(links == NULL)) return NULL;
     Obj *obj = (Obj *)(links + 1);
