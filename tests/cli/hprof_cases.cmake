@@ -13,7 +13,7 @@ case(cli/hprof/help 0 - ""
 # to help (the usage itself is not printed: exit 97), status 1, nothing run
 # and no profile written (exit 99 if java.hprof.txt appears; 98 if the
 # first line is not the error).
-set(hprof_refused "rm -f java.hprof.txt\n\"$0\" \"$1\" \"$2\" 2>refused.err\nstatus=$?\ncat refused.err >&2\nif [ -e java.hprof.txt ]\nthen exit 99\nfi\nhead -n 1 refused.err | grep -q '^hprof: option ' || exit 98\n! grep -q '^hprof usage' refused.err || exit 97\nexit $status")
+set(hprof_refused "rm -f java.hprof.txt\n\"$0\" \"$1\" \"$2\" 2>refused.err\nstatus=$?\ncat refused.err >&2\nif [ -e java.hprof.txt ]\nthen exit 99\nfi\nhead -n 1 refused.err | grep -q '^hprof: ' || exit 98\n! grep -q '^hprof usage' refused.err || exit 97\nexit $status")
 set(hprof_see_help "^hprof: -agentlib:hprof=help lists every option$")
 foreach(bad
     "bogus=1@@option 'bogus=1': unknown option"
