@@ -37,6 +37,10 @@ VMThread *vm_thread_new(VM *vm, const char *name);
  * (interp.c); returns its primitive result (0 for void). */
 uint64_t vm_run_entry(VMThread *thread, const LinkedMethod *entry);
 
+/* LinkedMethod.enter_out_of_line while no agent asks for call sites:
+ * clears the callee's locals beyond its arguments (interp.c). */
+void vm_enter_clearing_locals(const LinkedMethod *callee, Frame *caller, uint64_t *pl, Obj **rl);
+
 /* Posts THREAD_END and stops naming `thread` as the current thread. */
 void vm_thread_end(VMThread *thread);
 

@@ -36,6 +36,9 @@ typedef struct Frame {
     const uint8_t *pc;
     uint64_t *plocals;      /* first primitive local */
     Obj **rlocals;          /* first reference local */
+    /* Its calling context while an agent asks for call sites
+     * (vm/interp/call_sites.h); unset otherwise. */
+    const struct CallSiteNode *site_node;
 } Frame;
 
 /* The offset in frame->method->code of the frame's current instruction
@@ -74,7 +77,13 @@ typedef struct LinkedMethod {
     uint32_t pstack_need_bytes, rstack_need_bytes;
     bool has_receiver;                   /* an instance method: ref arg 0 must not be null */
     bool has_more_locals;                /* locals beyond the arguments, which a call clears */
-    bool has_entry_work;                 /* either of the two: CALL's one test when neither */
+    /* What CALL runs out of line when has_out_of_line_entry: clear the
+     * locals beyond the arguments (vm_enter_clearing_locals) and, while an
+     * agent asks for call sites, give the callee's frame its node too
+     * (vm_enter_with_call_site, set in every method at once: call_sites.h). */
+    void (*enter_out_of_line)(const struct LinkedMethod *callee, Frame *caller, uint64_t *pl, Obj **rl);
+    bool has_out_of_line_entry;
+    bool has_entry_work;                 /* a receiver or out-of-line entry: CALL's one test when none */
 } LinkedMethod;
 
 typedef struct VMOptions {
@@ -118,6 +127,7 @@ struct VM {
     VMThread **threads;
     uint32_t num_threads;
     struct VmScheduler *scheduler; /* scheduler.c: made when a second thread starts */
+    struct VmGcThread *gc_thread;  /* vm/threads/gc_thread.c: where collections run, from the first */
     bool seeded;                   /* --seed, and its value: the scheduler's slices and clock */
     uint64_t seed;
     struct VmMonitors *monitors;   /* monitor.c: the monitors in use, made at the first MONENTER */

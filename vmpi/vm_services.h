@@ -183,6 +183,14 @@ typedef struct VmpiVmServices {
     /* An instance's fields, in CLASS_LOAD's order; none for arrays and strings. */
     void (*instance_field_values)(void *vm, const Obj *obj, VmpiValueVisitor visit, void *ctx);
 
+    /* ---- natives' references (vm/native/gclab_native.h) ---------------------- */
+    /* Whether `ref` is a live global or weak global reference (looked up,
+     * never followed), and then *object its object (NULL: a weak one the
+     * collector cleared); and a live reference to `object`, or NULL when no
+     * native holds one.  NULL in a VM without natives (a mock). */
+    bool (*reference_object)(void *vm, VMPI_JNIRef ref, const Obj **object);
+    VMPI_JNIRef (*reference_to)(void *vm, const Obj *object);
+
     /* ---- the collector and the way out ------------------------------------------------ */
     /* The collector; NULL until it exists (it posts ARENA_NEW while created). */
     Gc *(*collector)(void *vm);
@@ -196,6 +204,15 @@ typedef struct VmpiVmServices {
      * by the crash report (vmpi/runtime/crash.c) from a signal handler, so it
      * allocates nothing.  May be NULL (a mock VM). */
     void (*print_stack_trace)(void *vm);
+
+    /* ---- call sites (vmpi.h, EnableCallSites) ----------------------------------- */
+    /* Starts keeping call sites of up to `depth` frames; false if the VM
+     * cannot (a mock VM leaves all three NULL). */
+    bool (*enable_call_sites)(void *vm, uint32_t depth);
+    /* The thread's site now, 0 if none. */
+    VMPI_CallSiteID (*call_site)(void *vm, VMPI_ThreadID thread);
+    /* The site's frames, as call_trace fills them; -1 if `site` names none. */
+    int32_t (*call_site_frames)(void *vm, VMPI_CallSiteID site, VMPI_CallFrame *frames, int32_t max_frames);
 } VmpiVmServices;
 
 #endif

@@ -49,18 +49,22 @@ VMPI_EXPORT int32_t VMPI_OnLoad(struct VMPI_VM *vm, char *options, void *reserve
 #define VMPI_OK 0
 #define VMPI_ERR (-1)
 #define VMPI_NOT_AVAILABLE 1
+#define VMPI_EDETACHED (-2) /* GetEnv: the thread is not one of the VM's (JNI_EDETACHED) */
 #define VMPI_EVERSION (-3) /* GetEnv: version not supported (JNI_EVERSION) */
 
 /* IDs (JVMPI 1.2 section 1.4).  An object ID is the object's address while
  * it lives there; a class ID is the object ID of the class's object; a thread
- * ID names the VM's thread record; a method ID names the method's record. */
-typedef struct VMPI_Object_ *VMPI_ObjectID;
-typedef struct VMPI_Method_ *VMPI_MethodID;
-typedef struct VMPI_Thread_ *VMPI_ThreadID;
-typedef struct VMPI_RawMonitor_ *VMPI_RawMonitor;
+ * ID names the VM's thread record; a method ID names the method's record.
+ * The struct tags are the ones jvmpi.h and jni.h give jobjectID, jmethodID,
+ * JNIEnv, JVMPI_RawMonitor and jobject, so that a JVMPI agent's view of the
+ * same interface table has exactly these function types (docs/jvmpi.md). */
+typedef struct _jobjectID *VMPI_ObjectID;
+typedef struct _jmethodID *VMPI_MethodID;
+typedef struct JNIEnv_ *VMPI_ThreadID;
+typedef struct JVMPI_RawMonitor *VMPI_RawMonitor;
 /* A native's global or weak global reference (JVMPI's jobject ref_id): the
  * handle vm/native/gclab_native.h gives the native. */
-typedef struct VMPI_JNIRef_ *VMPI_JNIRef;
+typedef struct _jobject *VMPI_JNIRef;
 typedef int32_t VMPI_ArenaID;
 
 /*
@@ -367,6 +371,12 @@ typedef struct VMPI_CallFrame {
     VMPI_MethodID method_id;
 } VMPI_CallFrame;
 
+/* gclab extension: where a thread is -- its calling context cut to the
+ * depth asked for (EnableCallSites) and its top frame's bytecode offset --
+ * as one number, stable for the VM's life; 0 is no site (docs/contracts.md,
+ * "Call sites"). */
+typedef uint64_t VMPI_CallSiteID;
+
 typedef struct VMPI_CallTrace {
     VMPI_ThreadID env_id;
     int32_t num_frames;
@@ -441,6 +451,12 @@ typedef struct VMPI_Event {
             int32_t is_array;
             int32_t size;
             VMPI_ObjectID obj_id;
+            /* gclab extension, after JVMPI's members: the allocating
+             * thread's call site (GetCallSite at the allocation) while an
+             * agent has enabled call sites, else 0; 0 in a requested
+             * OBJECT_ALLOC and in SAMPLED_OBJECT_ALLOC (whose members
+             * differ from here on). */
+            VMPI_CallSiteID site;
         } obj_alloc;
         /* JVMTI 11, SampledObjectAlloc: the allocation as OBJECT_ALLOC
          * gives it (the same first members, so reading it as obj_alloc is
@@ -589,7 +605,19 @@ typedef struct VMPI_Interface {
     VMPI_ObjectID (*GetThreadObject)(VMPI_ThreadID env);
     VMPI_ObjectID (*GetMethodClass)(VMPI_MethodID method);
 
-    /* JVMPI 1.4.2 */
+    /* JVMPI 1.4.2 (VERSION_1_1): a native's global or weak global reference
+     * (vm/native/gclab_native.h) and the object ID it refers to, both ways.
+     * jobjectID2jobject gives a live reference to the object, or NULL when
+     * no native holds one (gclab makes none for an agent: a new reference
+     * would be a root the program never made); jobject2jobjectID gives the
+     * object of a live reference, NULL for a cleared weak one or a handle
+     * that is no reference.  As with every object ID, call with GC
+     * disabled. */
+    VMPI_JNIRef (*jobjectID2jobject)(VMPI_ObjectID object);
+    VMPI_ObjectID (*jobject2jobjectID)(VMPI_JNIRef ref);
+
+    /* JVMPI 1.4.2 (VERSION_1_2); JVMPI's return nothing, VMPI's say whether
+     * every thread was suspended (resumed). */
     int32_t (*SuspendThreadList)(int32_t count, VMPI_ThreadID *threads, int32_t *results);
     int32_t (*ResumeThreadList)(int32_t count, VMPI_ThreadID *threads, int32_t *results);
 
@@ -613,11 +641,38 @@ typedef struct VMPI_Interface {
      * information; VMPI_ERR for a thread that is not live or a NULL `info`. */
     int32_t (*GetObjectMonitorUsage)(VMPI_ObjectID object, VMPI_MonitorUsage *usage);
     int32_t (*GetThreadInfo)(VMPI_ThreadID env, VMPI_ThreadInfo *info);
+
+    /* gclab extension: call sites, the identity of "where this thread is,
+     * with its callers to depth N" the interpreter keeps while an agent
+     * asks for it (docs/contracts.md, "Call sites").  Added at the end, so
+     * agents built before them still find every other entry in place.
+     *
+     * EnableCallSites: from now on until the VM exits, call sites name
+     * contexts of up to `depth` frames (1 .. VMPI_MAX_CALL_SITE_DEPTH).
+     * VMPI_OK; VMPI_NOT_AVAILABLE if the VM keeps none, or already
+     * keeps shallower ones (the depth may grow only until the program has
+     * run a frame: ask in JVM_OnLoad); VMPI_ERR for a depth out of range.
+     * GetCallSite: the site of thread `env` (NULL: the calling thread) now;
+     * 0 if it runs no frame or call sites are not enabled.  Constant time.
+     * GetCallSiteFrames: the site's frames, callee first, at most `depth`
+     * of them: what GetCallTrace gave at that moment to that depth (no more
+     * than EnableCallSites' depth); returns how many, 0 for site 0 and for
+     * an ID no GetCallSite gave. */
+    int32_t (*EnableCallSites)(int32_t depth);
+    VMPI_CallSiteID (*GetCallSite)(VMPI_ThreadID env);
+    int32_t (*GetCallSiteFrames)(VMPI_CallSiteID site, VMPI_CallFrame *frames, int32_t depth);
 } VMPI_Interface;
+
+/* The deepest call-site contexts EnableCallSites keeps. */
+#define VMPI_MAX_CALL_SITE_DEPTH 1024
 
 typedef struct VMPI_VM VMPI_VM;
 struct VMPI_VM {
-    /* JNI's JavaVM->GetEnv: *penv receives the VMPI_Interface. */
+    /* JNI's JavaVM->GetEnv: *penv receives the VMPI_Interface for
+     * VMPI_VERSION_1 (JVMPI_VERSION_1, 1_1 and 1_2 alike), the calling
+     * thread's ID for a JNI version (0x00010001, 0x00010002, 0x00010004):
+     * a VM thread's or an agent system thread's; VMPI_EDETACHED on a thread
+     * that is neither. */
     int32_t (*GetEnv)(VMPI_VM *vm, void **penv, int32_t version);
     void *reserved;
 };

@@ -5,6 +5,7 @@
 #
 #   none         no agent at all
 #   sites        heap=sites: every object tracked to its allocation site
+#                (the VM's call sites: docs/hprof.md, "What it costs")
 #   dump         heap=dump: the same tracking, and a heap dump at exit
 #   cpu_times    cpu=times: every method entry and exit timed
 #   cpu_samples  cpu=samples
@@ -21,11 +22,15 @@
 #   --reps=N        runs of each configuration (default 5)
 #   --configs=A,B   only these configurations, in this order (the first is
 #                   the base of the ratios; default: all, none first)
+#   --instructions  also run each configuration once under callgrind
+#                   (--seed=1) and show its instructions beside the times
+#                   (needs valgrind; slow: about 50 times a run)
 #   --quick         one run each, at small sizes: proves the script works,
 #                   says nothing about overhead
 #   -h, --help      this text
 # Prints, per program and collector, one line per configuration: median
-# and min-max wall seconds, and the ratio of the median to `none`.  Exits
+# and min-max wall seconds, and the ratio of the median to `none` (with
+# --instructions, the instruction count and its ratio too).  Exits
 # non-zero if any run fails or its output differs from the first run's.
 
 set -u
@@ -35,12 +40,14 @@ gc=""
 reps=5
 programs="binary_trees:16 list_churn:1000000"
 only=""
+instructions=""
 for arg in "$@"; do
     case $arg in
         --build=*) build=${arg#--build=} ;;
         --gc=*) gc=${arg#--gc=} ;;
         --reps=*) reps=${arg#--reps=} ;;
         --configs=*) only=$(echo "${arg#--configs=}" | tr , ' ') ;;
+        --instructions) instructions=1 ;;
         --quick) reps=1 programs="binary_trees:8 list_churn:2000" ;;
         -h | --help) sed -n '/^# Usage:/,/^# non-zero/s/^# \{0,1\}//p' "$0"; exit 0 ;;
         *) echo "hprof_overhead.sh: unknown option $arg (try --help)" >&2; exit 2 ;;
@@ -106,6 +113,8 @@ for program_size in $programs; do
         [ "$collector" = default ] || vm_options="--gc=$collector"
         # shellcheck disable=SC2086 # the ways are words
         overhead_time hprof_overhead.sh "$vmrun" "$work/prog.bc" "$size" "$reps" $ways || exit 1
+        # shellcheck disable=SC2086
+        [ -z "$instructions" ] || overhead_instructions hprof_overhead.sh "$vmrun" "$work/prog.bc" "$size" $ways || exit 1
         printf '\n%s %s, --gc=%s, %d runs each, alternating\n' "$program" "$size" "$collector" "$reps"
         # shellcheck disable=SC2086
         overhead_table $ways

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # vmpi_overhead.sh -- what VMPI costs a running program: one benchmark, run
-# in four ways, alternating, and the median of each.
+# in five ways, alternating, and the median of each.
 #
 #   none     no agent at all
 #   idle     an agent loaded that enables no event (tests/agents/idle.c):
@@ -8,6 +8,8 @@
 #   strict   the same agent under --vmpi-strict
 #   trace    the trace agent writing every heap, GC, class and thread
 #            event to /dev/null
+#   binary   the same events as a binary recording (format=binary,
+#            docs/trace-format.md), to /dev/null
 #
 # Usage: vmpi_overhead.sh [options]
 #   --build=DIR     the build tree (default ../../build beside this script)
@@ -51,13 +53,14 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/gclab-vmpi-overhead.XXXXXX") || exit 2
 trap 'rm -rf "$work"' EXIT
 "$build/bin/vmc" "$script_dir/$program.gcl" -o "$work/prog.bc" || exit 2
 
-ways="none idle strict trace"
+ways="none idle strict trace binary"
 way_args() {
     case $1 in
         none) ;;
         idle) echo "-agentpath:$idle" ;;
         strict) echo "--vmpi-strict -agentpath:$idle" ;;
         trace) echo "-agentlib:trace=file=/dev/null" ;;
+        binary) echo "-agentlib:trace=file=/dev/null,format=binary" ;;
     esac
 }
 

@@ -24,17 +24,21 @@ void gc_objlist_free(GcObjectList *list) {
     gc_objlist_init(list);
 }
 
-void gc_objlist_grow(GcObjectList *list) {
+bool gc_objlist_make_room(GcObjectList *list) {
+    if (list->count < list->capacity) return true;
     size_t capacity = list->capacity ? list->capacity * 2 : OBJLIST_INITIAL_CAPACITY;
     Obj **items = NULL;
     if (capacity <= SIZE_MAX / sizeof *items) items = realloc(list->items, capacity * sizeof *items);
-    if (items == NULL) {
-        /* Mid-collection there is no way back to the program: half the heap
-         * is marked and nothing can be freed safely without finishing. */
-        fprintf(stderr, "out of memory: cannot grow a collector's object list to %zu entries\n",
-                capacity);
-        gc_fatal_exit(1);
-    }
+    if (items == NULL) return false;
     list->items = items;
     list->capacity = capacity;
+    return true;
+}
+
+void gc_objlist_grow(GcObjectList *list) {
+    if (gc_objlist_make_room(list)) return;
+    /* Mid-collection there is no way back to the program: half the heap is
+     * marked and nothing can be freed safely without finishing. */
+    fprintf(stderr, "out of memory: cannot grow a collector's object list past %zu entries\n", list->capacity);
+    gc_fatal_exit(1);
 }

@@ -19,6 +19,7 @@
 #ifndef GCLAB_GC_OBJLIST_H
 #define GCLAB_GC_OBJLIST_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "gc/object.h"
@@ -36,8 +37,14 @@ typedef GcObjectList GcMarkStack;
 void gc_objlist_init(GcObjectList *list);
 void gc_objlist_free(GcObjectList *list);
 
-/* Makes room for at least one more item (out of line: rare). */
+/* Makes room for at least one more item (out of line: rare); out of memory
+ * it ends the run, as it must mid-collection. */
 void gc_objlist_grow(GcObjectList *list);
+
+/* Makes room for at least one more item, or says there is none: for the
+ * allocation path, which can fail the request instead (and the VM then
+ * reports the program's out of memory). */
+bool gc_objlist_make_room(GcObjectList *list);
 
 static inline void gc_objlist_push(GcObjectList *list, Obj *obj) {
     if (__builtin_expect(list->count == list->capacity, 0)) gc_objlist_grow(list);

@@ -32,6 +32,8 @@ static int overflow(volatile int depth) {
     return overflow(depth + 1) + pad[0];
 }
 
+static void do_nothing(void *arg) { (void)arg; }
+
 static void misbehave(void) {
     int local = 0;
     void *garbage = &local; /* a pointer to something, but no VM ID */
@@ -75,6 +77,8 @@ static void misbehave(void) {
         expect(vmpi->SuspendThreadList(-1, NULL, NULL) == VMPI_ERR, "SuspendThreadList(-1)");
     } else if (strcmp(m, "system_thread_null") == 0) {
         expect(vmpi->CreateSystemThread("bad_args", 0, NULL) == VMPI_ERR, "CreateSystemThread(NULL)");
+    } else if (strcmp(m, "system_thread_priority") == 0) {
+        expect(vmpi->CreateSystemThread("bad_args", 11, do_nothing) == VMPI_ERR, "CreateSystemThread(priority 11)");
     } else if (strcmp(m, "thread_garbage") == 0) {
         expect(vmpi->GetThreadStatus((VMPI_ThreadID)garbage) == 0, "GetThreadStatus(garbage)");
     } else if (strcmp(m, "thread_info_garbage") == 0) {

@@ -8,7 +8,8 @@
  * For each ALLOC: env_id names a thread, ref_id is not null and not a
  * reference already live, and obj_id is a live object -- RequestEvent
  * (OBJECT_ALLOC, obj_id) answers for it, and its class is one CLASS_LOAD
- * named.  For each FREE: ref_id is a live reference of the same kind (a
+ * named, and jobject2jobjectID(ref_id) is obj_id and jobjectID2jobject(obj_id)
+ * a reference to it (JVMPI 1.4.2).  For each FREE: ref_id is a live reference of the same kind (a
  * weak one freed as weak), which is then no longer live.  At JVM_SHUT_DOWN
  * it prints one line on stderr:
  *
@@ -68,6 +69,12 @@ static void allocated(const VMPI_Event *event, bool weak) {
     if (!ref) fail("ALLOC with a null ref_id", event);
     if (!obj) fail("ALLOC with a null obj_id", event);
     if (find_live(ref) >= 0) fail("ALLOC of a ref_id already live", event);
+    /* JVMPI 1.4.2's conversions, both ways, and a handle that is no
+     * reference (the record's own address) refused. */
+    if (vmpi->jobject2jobjectID(ref) != obj) fail("jobject2jobjectID(ref_id) is not obj_id", event);
+    VMPI_JNIRef some_ref = vmpi->jobjectID2jobject(obj);
+    if (!some_ref || vmpi->jobject2jobjectID(some_ref) != obj) fail("jobjectID2jobject(obj_id) names no reference to it", event);
+    if (vmpi->jobject2jobjectID((VMPI_JNIRef)(uintptr_t)event) != NULL) fail("jobject2jobjectID took a handle that is no reference", event);
     answered = false;
     if (vmpi->RequestEvent(VMPI_EVENT_OBJECT_ALLOC, obj) != VMPI_OK || !answered) {
         fail("obj_id is not a live object", event);

@@ -7,9 +7,9 @@
  * tests/threads/agent_program.gcl.
  * At JVM_SHUT_DOWN it writes, on stderr:
  *
- *   thread_checker: threads: starts=S ends=S named=S groups=S parents=P objects=S main_object=yes
+ *   thread_checker: threads: starts=S ends=S named=S groups=S parents=P objects=S main_object=yes requested_by_object=S-1
  *   thread_checker: contended: enter/entered pairs ok, exits=yes, entrant waits=yes
- *   thread_checker: waits: timed=yes untimed=yes status=yes
+ *   thread_checker: waits: timed=yes untimed=yes status=yes sleeps=1 (0 wrong)
  *   thread_checker: interrupt: woken early=yes, bit while set=yes, cleared=yes
  *   thread_checker: traces: every other thread's trace has frames
  *   thread_checker: cpu: the idle thread used less CPU than main
@@ -41,6 +41,7 @@ typedef struct Seen {
     bool ended;
     VMPI_ObjectID entering;   /* between CONTENDED_ENTER and _ENTERED */
     VMPI_ObjectID waiting;    /* between MONITOR_WAIT and MONITOR_WAITED */
+    bool sleeping;            /* between MONITOR_WAIT and MONITOR_WAITED of no object */
     int64_t wait_timeout;
     int64_t cpu;              /* GetCurrentThreadCpuTime at its last event */
     atomic_long allocations;
@@ -52,8 +53,11 @@ static VMPI_ThreadID main_env;
 static atomic_uintptr_t spinner_env, allocator_index_plus_1;
 
 static int starts, ends, named, groups, parents, objects;
+static VMPI_ThreadID asked_for;  /* the thread whose THREAD_START was requested by its object */
+static int answered_by_object;   /* requests by thread object answered for that thread */
 static int pair_errors, entered, exits, exits_without_entrant;
 static bool timed_wait_ok, untimed_wait_ok;
+static int sleeps_ok, sleep_errors; /* the idle thread's sleep(5): MONITOR_WAIT/WAITED of NULL */
 static int status_errors, trace_errors;
 static bool seen_condvar_wait, seen_monitor_wait;
 static int cpu_checked = -1; /* 1 ok, 0 failed, -1 never checked */
@@ -254,6 +258,12 @@ static void thread_start(const VMPI_Event *event) {
         if (event->u.thread_start.parent_name && strcmp(event->u.thread_start.parent_name, "main") == 0) parents++;
         if (event->u.thread_start.thread_id && event->u.thread_start.thread_id == vmpi->GetThreadObject(env))
             objects++;
+        /* JVMPI 1.2, RequestEvent: a thread's THREAD_START is asked for by
+         * its thread object's ID; it must name the same thread. */
+        asked_for = env;
+        if (event->u.thread_start.thread_id &&
+            vmpi->RequestEvent(VMPI_EVENT_THREAD_START, event->u.thread_start.thread_id) != VMPI_OK)
+            asked_for = NULL;
     }
     if (strcmp(t->name, "spinner") == 0) atomic_store(&spinner_env, (uintptr_t)env);
     if (strcmp(t->name, "allocator") == 0) atomic_store(&allocator_index_plus_1, (uintptr_t)i + 1);
@@ -325,11 +335,18 @@ static void monitor_event(const VMPI_Event *event, Seen *self) {
         break;
     }
     case VMPI_EVENT_MONITOR_WAIT:
-        if (!event->u.monitor_wait.object) pair_errors++;
+        if (self->waiting || self->sleeping) pair_errors++;
+        self->sleeping = !event->u.monitor_wait.object; /* JVMPI 1.2: NULL is Thread.sleep */
         self->waiting = event->u.monitor_wait.object;
         self->wait_timeout = event->u.monitor_wait.timeout;
         break;
     case VMPI_EVENT_MONITOR_WAITED:
+        if (self->sleeping) {
+            if (!event->u.monitor_wait.object && event->u.monitor_wait.timeout >= self->wait_timeout) sleeps_ok++;
+            else sleep_errors++;
+            self->sleeping = false;
+            break;
+        }
         if (strcmp(self->name, "interruptee") == 0) check_interruptee(self, event->u.monitor_wait.timeout);
         if (self->waiting != event->u.monitor_wait.object) {
             pair_errors++;
@@ -386,15 +403,19 @@ static void suspender(void *arg) {
 }
 
 static void report(void) {
-    fprintf(stderr, "thread_checker: threads: starts=%d ends=%d named=%d groups=%d parents=%d objects=%d main_object=%s\n",
-            starts, ends, named, groups, parents, objects, vmpi->GetThreadObject(main_env) ? "yes" : "no");
+    fprintf(stderr,
+            "thread_checker: threads: starts=%d ends=%d named=%d groups=%d parents=%d objects=%d main_object=%s "
+            "requested_by_object=%d\n",
+            starts, ends, named, groups, parents, objects, vmpi->GetThreadObject(main_env) ? "yes" : "no",
+            answered_by_object);
     if (!pair_errors && entered > 0 && exits > 0 && !exits_without_entrant)
         fprintf(stderr, "thread_checker: contended: enter/entered pairs ok, exits=yes, entrant waits=yes\n");
     else
         fprintf(stderr, "thread_checker: contended: %d pair errors, %d entered, %d exits, %d without an entrant\n",
                 pair_errors, entered, exits, exits_without_entrant);
-    fprintf(stderr, "thread_checker: waits: timed=%s untimed=%s status=%s\n", timed_wait_ok ? "yes" : "no",
-            untimed_wait_ok ? "yes" : "no", !status_errors && seen_condvar_wait && seen_monitor_wait ? "yes" : "no");
+    fprintf(stderr, "thread_checker: waits: timed=%s untimed=%s status=%s sleeps=%d (%d wrong)\n",
+            timed_wait_ok ? "yes" : "no", untimed_wait_ok ? "yes" : "no",
+            !status_errors && seen_condvar_wait && seen_monitor_wait ? "yes" : "no", sleeps_ok, sleep_errors);
     fprintf(stderr, "thread_checker: interrupt: woken early=%s, bit while set=%s, cleared=%s\n", yes_no(woken_early),
             yes_no(bit_while_set), yes_no(bit_cleared));
     if (trace_errors) fprintf(stderr, "thread_checker: traces: %d traces without frames\n", trace_errors);
@@ -420,6 +441,9 @@ static void report(void) {
 static void notify_event(VMPI_Event *event) {
     switch (event->event_type) {
     case VMPI_EVENT_THREAD_START: thread_start(event); return;
+    case VMPI_EVENT_THREAD_START | VMPI_REQUESTED_EVENT:
+        if (asked_for && event->u.thread_start.thread_env_id == asked_for) answered_by_object++;
+        return;
     case VMPI_EVENT_MONITOR_DUMP | VMPI_REQUESTED_EVENT: read_monitor_dump(event); return;
     case VMPI_EVENT_HEAP_DUMP | VMPI_REQUESTED_EVENT: read_heap_dump_roots(event); return;
     case VMPI_EVENT_JVM_INIT_DONE:

@@ -68,6 +68,35 @@ case(cli/agent/onload_fails 1 - "VMPI_OnLoad failed"
      ${VMRUN} -agentpath:${agents}/libfailing_onload.so ${hello})
 case(cli/agent/no_entry_point 1 - "no VMPI_OnLoad"
      ${VMRUN} -agentpath:${agents}/libno_entry_point.so ${hello})
+set(hello_expected ${CMAKE_SOURCE_DIR}/examples/hello.expected)
+# JVMPI's way (docs/jvmpi.md): -Xrun<name>[:options] is -agentlib:<name>=<options>,
+# and a library exporting JVM_OnLoad gets a JavaVM.
+case(cli/agent/xrun/bundled 0 ${hello_expected} "^check: ok: " ${VMRUN} -Xruncheck:gc=generational ${hello})
+case(cli/agent/xrun/jvm_onload 0 ${hello_expected} "^heapsites: rank@@^heapsites: GC_FINISH agreed at every collection \\(0\\)"
+     env LD_LIBRARY_PATH=${agents} ${VMRUN} -Xrunheapsites:top=3 ${hello})
+case(cli/agent/xrun/agentpath 0 ${hello_expected} "^tracer: GetEnv\\(JNI_VERSION_1_2\\) gave each thread its events' env_id$"
+     ${VMRUN} -agentpath:${agents}/libtracer.so=file=tracer.txt ${hello})
+case(cli/agent/xrun/jvm_onload_fails 1 - "^heapsites: the only option is top=N \\(N > 0\\), not 'bogus'$@@agent 'heapsites': JVM_OnLoad failed \\(returned -1\\)$"
+     env LD_LIBRARY_PATH=${agents} ${VMRUN} -Xrunheapsites:bogus ${hello})
+case(cli/agent/xrun/no_name 2 - "^vmrun: -Xrun needs an agent name: -Xrun<name>\\[:options\\]$" ${VMRUN} -Xrun ${hello})
+case(cli/agent/xrun/equals 2 - "^vmrun: -Xrun takes <name>\\[:options\\], not 'check=x'$" ${VMRUN} -Xruncheck=x:y ${hello})
+case(cli/agent/xrun/not_found 1 - "agent 'nosuch'.*not found" ${VMRUN} -Xrunnosuch:a=b ${hello})
+
+# Options of one collector given to another run, with a warning naming both.
+foreach(ignored
+    "marksweep@--young=64k@--young \\(-Xmn\\) applies to --gc=generational only, not --gc=marksweep: ignored"
+    "semispace@-Xmn64k@--young \\(-Xmn\\) applies to --gc=generational only, not --gc=semispace: ignored"
+    "refcount@--tenure=3@--tenure applies to --gc=generational only, not --gc=refcount: ignored"
+    "generational@--rc-cycles=off@--rc-cycles applies to --gc=refcount only, not --gc=generational: ignored")
+  string(REPLACE "@" ";" parts "${ignored}")
+  list(GET parts 0 gc)
+  list(GET parts 1 option)
+  list(GET parts 2 message)
+  string(REGEX REPLACE "[^a-z0-9]+" "_" id "${option}")
+  case(cli/options/ignored/${gc}${id} 0 ${hello_expected} "^vmrun: warning: ${message}$" ${VMRUN} --gc=${gc} ${option} ${hello})
+endforeach()
+case(cli/options/ignored/none_where_they_apply 0 ${hello_expected} "" ${VMRUN} --gc=generational --young=64k --tenure=3 ${hello})
+case(cli/options/ignored/none_for_refcount 0 ${hello_expected} "" ${VMRUN} --gc=refcount --rc-cycles=off ${hello})
 
 # ---- runtime errors: message, stack trace with methods and lines, status 1 -----
 case(cli/runtime/null_reference 1 - "^error: null reference@@at null_reference\\.sum \\(null_reference\\.gcl:9\\)@@at null_reference\\.main \\(null_reference\\.gcl:17\\)"
@@ -168,7 +197,7 @@ set(bad_args ${agents}/libbad_args.so)
 set(hello_out ${CMAKE_SOURCE_DIR}/examples/hello.expected)
 foreach(misuse
     "getenv_null@GetEnv: penv is NULL"
-    "getenv_version@GetEnv: version is not VMPI_VERSION_1"
+    "getenv_version@GetEnv: version is not VMPI_VERSION_1, a later JVMPI version or a JNI version"
     "call_trace_null@GetCallTrace: trace is NULL"
     "call_trace_null_frames@GetCallTrace: trace->frames is NULL"
     "call_trace_negative_depth@GetCallTrace: depth is negative"
@@ -181,6 +210,7 @@ foreach(misuse
     "monitor_not_owner@RawMonitorExit: the calling thread does not own lock_id"
     "thread_list_negative@SuspendThreadList: count is negative"
     "system_thread_null@CreateSystemThread: f is NULL"
+    "system_thread_priority@CreateSystemThread: priority is not a JVMPI priority \\(1 to 10, or 0 for normal\\)"
     "thread_garbage@GetThreadStatus: env is not a live thread"
     "thread_info_garbage@GetThreadInfo: env is not a live thread"
     "thread_info_null@GetThreadInfo: info is NULL"
@@ -331,6 +361,21 @@ foreach(gc ${GCLAB_COLLECTORS})
        -agentpath:${agents}/liblate_attach.so=objects=2004 ${heap_tests}/late_attach.gcl 2000)
 endforeach()
 
+# ---- call sites enabled while threads run -------------------------------------------
+# check=late=N,sites=4 enables call sites at its catch-up, when several
+# threads are in the middle of calls: the VM gives every frame of every
+# thread its context then, and each site's frames are the call trace from
+# there on (rule 13; vm/interp/call_sites.h).
+foreach(gc ${GCLAB_COLLECTORS})
+  foreach(program threads_producer_consumer threads_contended_lock)
+    read_side_file(${CMAKE_SOURCE_DIR}/examples/${program}.args "" args)
+    case(cli/call_sites/enabled_mid_run/${gc}/${program} 0 ${CMAKE_SOURCE_DIR}/examples/${program}.expected
+         "^check: late: attached at event@@^check: ok: "
+         ${VMRUN} --gc=${gc} -agentlib:check=late=3000,sites=4,methods=y ${CMAKE_SOURCE_DIR}/examples/${program}.gcl
+         ${args})
+  endforeach()
+endforeach()
+
 # ---- check when the VM never starts -----------------------------------------------
 # Another agent fails to load after check did: check gets JVM_SHUT_DOWN with
 # no VM and no stream, and says nothing (vmrun names the failing agent).
@@ -383,7 +428,7 @@ case(cli/threads/class_named_thread 1 - "the class name 'Thread' is reserved for
 # Every THREAD_* and MONITOR_* field and the thread functions, with an agent
 # system thread suspending one VM thread while the others run
 # (tests/agents/thread_checker.c), under every collector, with --gc-stress.
-set(thread_checker_expected "^thread_checker: threads: starts=8 ends=8 named=8 groups=8 parents=7 objects=8 main_object=yes$@@^thread_checker: contended: enter/entered pairs ok, exits=yes, entrant waits=yes$@@^thread_checker: waits: timed=yes untimed=yes status=yes$@@^thread_checker: interrupt: woken early=yes, bit while set=yes, cleared=yes$@@^thread_checker: traces: every other thread's trace has frames$@@^thread_checker: cpu: the idle thread used less CPU than main$@@^thread_checker: suspension: others ran while spinner was suspended, its trace stable$@@^thread_checker: heap dump: every live thread's THREAD_BLOCK, the contended object's MONITOR_USED$@@^thread_checker: starting threads: 4 heap dumps, no root names a thread before its THREAD_START$@@^thread_checker: monitor dump: owners ok, entrants ok, notify waiters ok$")
+set(thread_checker_expected "^thread_checker: threads: starts=8 ends=8 named=8 groups=8 parents=7 objects=8 main_object=yes requested_by_object=7$@@^thread_checker: contended: enter/entered pairs ok, exits=yes, entrant waits=yes$@@^thread_checker: waits: timed=yes untimed=yes status=yes sleeps=1 \\(0 wrong\\)$@@^thread_checker: interrupt: woken early=yes, bit while set=yes, cleared=yes$@@^thread_checker: traces: every other thread's trace has frames$@@^thread_checker: cpu: the idle thread used less CPU than main$@@^thread_checker: suspension: others ran while spinner was suspended, its trace stable$@@^thread_checker: heap dump: every live thread's THREAD_BLOCK, the contended object's MONITOR_USED$@@^thread_checker: starting threads: 4 heap dumps, no root names a thread before its THREAD_START$@@^thread_checker: monitor dump: owners ok, entrants ok, notify waiters ok$")
 foreach(gc ${GCLAB_COLLECTORS})
   case(cli/threads/thread_checker/${gc} 0 ${threads_tests}/agent_program.expected "${thread_checker_expected}"
        ${VMRUN} --gc=${gc} --vmpi-strict -agentpath:$<TARGET_FILE:test_agent_thread_checker>
@@ -391,6 +436,15 @@ foreach(gc ${GCLAB_COLLECTORS})
   case(cli/threads/thread_checker_stress/${gc} 0 ${threads_tests}/agent_program.expected "${thread_checker_expected}"
        ${VMRUN} --gc=${gc} --gc-stress --verify-heap --seed=5 --vmpi-strict
        -agentpath:$<TARGET_FILE:test_agent_thread_checker> ${threads_tests}/agent_program.gcl)
+endforeach()
+# Collections run on the GC thread (docs/architecture.md "Threads"): with
+# four threads allocating, every GC_START and GC_FINISH comes with no
+# env_id and no call trace, and never while a program thread's handler
+# runs; the handlers themselves never overlap (one thread at a time).
+foreach(gc ${GCLAB_COLLECTORS})
+  case(cli/threads/gc_thread/${gc} 0 - "^overlap_counter: handlers=[1-9][0-9]* overlapped=0 most_at_once=1 gc_events=[1-9][0-9]* gc_on_program_thread=0 gc_beside_handler=0$"
+       ${VMRUN} --gc=${gc} -agentpath:$<TARGET_FILE:test_agent_overlap_counter>
+       ${CMAKE_SOURCE_DIR}/examples/bench/binary_trees_threads.gcl 10)
 endforeach()
 # interrupt(t) and interrupted(): a sleeper and a waiter woken early, a
 # thread entering a monitor and one that has ended left alone; the same

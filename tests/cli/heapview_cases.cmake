@@ -48,6 +48,12 @@ case(cli/heapview/missing_trace 1 - "^heapview: no_such.jsonl: No such file or d
 case(cli/heapview/bad_tiles 2 - "^heapview: --tiles takes 8 to 4096: --tiles=3$"
      ${HEAPVIEW} --tiles=3 -o hv_none.html no_such.jsonl)
 
+# A binary recording draws the very page its JSON trace draws: both named
+# run.trace (the page names its source), in directories of their own.
+case(cli/heapview/binary_recording_same_page 0 - ""
+     sh -c "mkdir -p json binary\ncd json && \"$0\" --seed=1 --gc=semispace --heap=64k -agentlib:trace=file=run.trace \"$2\" 6 > /dev/null && \"$1\" -o page.html run.trace || exit 1\ncd ../binary && \"$0\" --seed=1 --gc=semispace --heap=64k -agentlib:trace=file=run.trace,format=binary \"$2\" 6 > /dev/null && \"$1\" -o page.html run.trace || exit 1\ncd .. && ! cmp -s json/run.trace binary/run.trace && cmp json/page.html binary/page.html"
+     ${VMRUN} ${HEAPVIEW} ${CMAKE_SOURCE_DIR}/examples/bench/binary_trees.gcl)
+
 # The heapdump agent (vmpi/agents/heapdump): a bad option stops the run with
 # one line naming it; a dump after each small collection, whose references
 # name only objects of that dump and whose roots include main's frame.

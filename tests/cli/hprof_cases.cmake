@@ -1,7 +1,6 @@
 # hprof agent cases (docs/hprof.md): its options, parsed strictly, and its
 # heap=sites and heap=dump profiles under every collector.  Included from
 # tests/CMakeLists.txt (which defines case(), VMRUN and GCLAB_COLLECTORS).
-set(hprof_usage "^hprof usage: vmrun -agentlib:hprof=")
 set(hprof_onload_failed "VMPI_OnLoad failed")
 
 # help: the manual's usage on standard output, and the VM exits with success
@@ -10,9 +9,12 @@ case(cli/hprof/help 0 - ""
      sh -c "\"$0\" -agentlib:hprof=help \"$1\" > help.out || exit 98\ngrep -q '^hprof usage:' help.out || exit 97\n! grep -q Hello help.out"
      ${VMRUN} ${hello})
 
-# A bad option or value: the usage, one line naming the option, status 1,
-# nothing run and no profile written (exit 99 if java.hprof.txt appears).
-set(hprof_refused "rm -f java.hprof.txt\n\"$0\" \"$1\" \"$2\"\nstatus=$?\nif [ -e java.hprof.txt ]\nthen exit 99\nfi\nexit $status")
+# A bad option or value: first one line naming the option, then a pointer
+# to help (the usage itself is not printed: exit 97), status 1, nothing run
+# and no profile written (exit 99 if java.hprof.txt appears; 98 if the
+# first line is not the error).
+set(hprof_refused "rm -f java.hprof.txt\n\"$0\" \"$1\" \"$2\" 2>refused.err\nstatus=$?\ncat refused.err >&2\nif [ -e java.hprof.txt ]\nthen exit 99\nfi\nhead -n 1 refused.err | grep -q '^hprof: ' || exit 98\n! grep -q '^hprof usage' refused.err || exit 97\nexit $status")
+set(hprof_see_help "^hprof: -agentlib:hprof=help lists every option$")
 foreach(bad
     "bogus=1@@option 'bogus=1': unknown option"
     "heap=sites,heap=some@@option 'heap=some': takes dump, sites or all"
@@ -25,7 +27,6 @@ foreach(bad
     "sample_live=y@@option 'sample_live': is for sample=<bytes>, not given"
     "sample=4096,sample_live=maybe@@option 'sample_live=maybe': takes y or n"
     "sample=4096,folded=f.folded,folded_value=inuse_space@@option 'folded_value=inuse_space': takes alloc_objects"
-    "heap=sites,format=b,net=localhost:5000@@option 'net=localhost:5000': cannot be used with format=b: the front end's answers are text"
     "heap=sites,interval=0@@option 'interval=0': takes a positive number"
     "heap=sites,cutoff=2@@option 'cutoff=2': takes a ratio from 0 to 1"
     "heap=sites,lineno=maybe@@option 'lineno=maybe': takes y or n"
@@ -50,7 +51,7 @@ foreach(bad
   list(GET pair 0 options)
   list(GET pair 1 message)
   string(REGEX REPLACE "[^a-z0-9]+" "_" test_name "${options}")
-  case(cli/hprof/refused_${test_name} 1 - "${hprof_usage}@@^hprof: ${message}@@${hprof_onload_failed}"
+  case(cli/hprof/refused_${test_name} 1 - "${hprof_see_help}@@^hprof: ${message}@@${hprof_onload_failed}"
        sh -c "${hprof_refused}" ${VMRUN} -agentlib:hprof=${options} ${hello})
 endforeach()
 
@@ -80,6 +81,12 @@ case(cli/hprof/sites_layout 0 - "the VM's heap agrees"
 # live counts at exit equal to the VM's heap (cli/hprof_sites.sh).
 case(cli/hprof/sites_every_collector 0 - ""
      sh ${cli}/hprof_sites.sh ${VMRUN} ${CMAKE_SOURCE_DIR}/examples/binary_trees.gcl 10 ${GCLAB_COLLECTORS})
+# heap=sites reads allocation sites from the VM's call sites (EnableCallSites):
+# its TRACE and SITES tables are byte for byte those of the hprof of before,
+# which took GetCallTrace at every allocation (tests/hprof/sites_golden.sh).
+case(cli/hprof/sites_as_before 0 - ""
+     sh ${CMAKE_SOURCE_DIR}/tests/hprof/sites_golden.sh ${VMRUN} ${CMAKE_SOURCE_DIR}/examples
+        ${CMAKE_SOURCE_DIR}/tests/hprof/sites_golden)
 # The overhead benchmark runs: examples/bench/hprof_overhead.sh --quick
 # (cli/hprof_overhead_quick.sh); no timing is asserted.
 case(cli/hprof/overhead_script_quick 0 - -
@@ -143,6 +150,12 @@ case(cli/hprof/cpu_old_every_collector 0 - ""
 case(cli/hprof/format_b_cpu_samples 0 - "^Dumping CPU usage by sampling running threads ... done.$"
      sh -c "rm -f samples.hprof\n\"$0\" --vmpi-strict -agentlib:hprof=format=b,cpu=samples,interval=1,file=samples.hprof \"$2\" 34 > /dev/null || exit 98\npython3 \"$1\" samples.hprof > samples.records || exit 10\ngrep -q '^records 0d 1$' samples.records || exit 11\ngrep -q '^cpu_samples [1-9][0-9]* [1-9][0-9]*$' samples.records || exit 12\ngrep -q '^control 2 4$' samples.records || exit 13"
      ${VMRUN} ${CMAKE_CURRENT_SOURCE_DIR}/hprof/hprof_records.py ${CMAKE_SOURCE_DIR}/examples/bench/fib.gcl)
+# format=b over net=, which the HPROF manual allows: the binary stream goes
+# to the front end whole; a command answered in text is skipped
+# (tests/hprof/format_b_net.sh).
+case(cli/hprof/format_b_net 0 - ""
+     sh ${CMAKE_CURRENT_SOURCE_DIR}/hprof/format_b_net.sh ${CMAKE_CURRENT_SOURCE_DIR}/hprof/hprof_records.py --
+     ${VMRUN} ${CMAKE_CURRENT_SOURCE_DIR}/hprof/frontend_target.gcl)
 # monitor=y: the MONITOR DUMP and MONITOR TIME sections, alone and with an
 # agent's raw monitor contended (cli/hprof_monitor.sh).
 case(cli/hprof/monitor_sections 0 - ""

@@ -68,6 +68,21 @@ def main():
         values = {gc: table[gc][key] for gc in collectors}
         expect(len(set(values.values())) == 1, f"{key} differs between collectors: {values}")
 
+    # The rows under "collections" count kinds of the same collections: none
+    # exceeds it, a structure is freed only by a collection that freed
+    # objects, and collections freed objects exactly when objects were freed.
+    kinds = ("collections_freeing", "collections_moving", "collections_renewing_arenas", "collections_copying",
+             "collections_sliding", "collections_scavenging", "collections_freeing_survivors")
+    for gc in collectors:
+        s = table[gc]
+        for key in kinds:
+            expect(s[key] <= s["collections"], f"{gc}: {key} {s[key]} exceeds collections {s['collections']}")
+        expect(s["collections_freeing_survivors"] <= s["collections_freeing"],
+               f"{gc}: {s['collections_freeing_survivors']} collections freed a structure, "
+               f"only {s['collections_freeing']} freed objects")
+        expect((s["collections_freeing"] > 0) == (s["objects_freed"] > 0),
+               f"{gc}: {s['collections_freeing']} collections freed objects, {s['objects_freed']} objects freed")
+
     refcount, cycles_off = table["refcount"], report["refcount_cycles_off"]
     unreclaimed = cycles_off["live_objects_at_exit"] - refcount["live_objects_at_exit"]
     expect(refcount["unreclaimed_cycles_off"] == unreclaimed,

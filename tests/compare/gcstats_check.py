@@ -5,8 +5,10 @@ against the trace of the same run.
     gcstats_check.py VMRUN GC DIR [VMRUN_OPTIONS...] -- PROGRAM [ARGS...]
 
 Runs PROGRAM once under collector GC with, in this order, the check agent
-(the stream is sound), the trace agent (every event, docs/trace-format.md)
-and gcstats (its JSON and its Chrome trace, docs/gcstats.md), in DIR.  Then:
+(the stream is sound), the trace agent (every event, docs/trace-format.md,
+as a binary recording, which vmpi-trace2json beside VMRUN turns into the
+JSON lines read here) and gcstats (its JSON and its Chrome trace,
+docs/gcstats.md), in DIR.  Then:
 
   - recounts every figure gcstats derives from events, from the trace's own
     lines (collections and what they did, objects and bytes allocated,
@@ -37,11 +39,15 @@ def expect(condition, message):
 
 def run(vmrun, gc, workdir, vm_options, program):
     command = [vmrun, f"--gc={gc}", "--seed=7", "--vmpi-strict", *vm_options,
-               "-agentlib:check", "-agentlib:trace=file=run.jsonl",
+               "-agentlib:check", "-agentlib:trace=file=run.bin,format=binary",
                "-agentlib:gcstats=file=stats.json,chrome=run.chrome.json", *program]
     result = subprocess.run(command, cwd=workdir, stdin=subprocess.DEVNULL, capture_output=True, text=True)
     if result.returncode != 0 or "check: ok:" not in result.stderr:
         sys.exit(f"the run failed (status {result.returncode}):\n{result.stderr[-2000:]}")
+    trace2json = os.path.join(os.path.dirname(vmrun), "vmpi-trace2json")
+    converted = subprocess.run([trace2json, "-o", "run.jsonl", "run.bin"], cwd=workdir, capture_output=True, text=True)
+    if converted.returncode != 0:
+        sys.exit(f"vmpi-trace2json failed (status {converted.returncode}): {converted.stderr}")
 
 
 def recount(trace_path):
@@ -63,6 +69,7 @@ def recount(trace_path):
     used = 0
     did = None    # what the collection in progress did
     touched, deleted, survivors = set(), set(), 0  # arenas freed or moved out of, arenas deleted, old objects freed
+    freed = False  # the collection in progress freed an object, one by one or with its arena
     finishes = []  # (used_object_space, total_object_space) of each GC_FINISH
     for e in events:
         kind = e["event"]
@@ -85,6 +92,7 @@ def recount(trace_path):
             n["bytes_freed"] += size
             used -= size
             did.add("free")
+            freed = True
         elif kind == "OBJECT_MOVE":
             arena, size = objects.pop(e["obj_id"])
             objects[e["new_obj_id"]] = (e["new_arena_id"], size)
@@ -98,6 +106,7 @@ def recount(trace_path):
         elif kind == "ARENA_DELETE":
             dead = [i for i, (arena, _) in objects.items() if arena == e["arena_id"]]
             deleted.add(e["arena_id"])
+            freed |= bool(dead)
             for i in dead:
                 if born.pop(i) < n["collections"]:
                     survivors += 1
@@ -117,10 +126,10 @@ def recount(trace_path):
                 referring_classes.add(e["class_id"])
         elif kind == "GC_START":
             did = set()
-            touched, deleted, survivors, referrer_freed = set(), set(), 0, False
+            touched, deleted, survivors, referrer_freed, freed = set(), set(), 0, False, False
         elif kind == "GC_FINISH":
             n["collections"] += 1
-            n["collections_freeing"] += "free" in did
+            n["collections_freeing"] += freed  # one by one or with their arena
             n["collections_moving"] += "move" in did
             n["collections_renewing_arenas"] += "renew" in did
             n["collections_copying"] += "copy" in did
@@ -136,7 +145,7 @@ def recount(trace_path):
 
 
 def check_stats(stats, collector, counts):
-    expect(stats["format"] == "gclab-gcstats" and stats["version"] == 1, "stats: not gcstats version 1")
+    expect(stats["format"] == "gclab-gcstats" and stats["version"] == 2, "stats: not gcstats version 2")
     expect(stats["collector"] == collector, f"stats: collector {stats['collector']}, trace says {collector}")
     for key, value in counts.items():
         expect(stats[key] == value, f"stats: {key} is {stats[key]}, the trace says {value}")

@@ -19,7 +19,7 @@ for file in include/gclab/vmpi.h lib/pkgconfig/vmpi.pc lib/gclab/libcheck.so lib
     lib/gclab/libhprof.so; do
     [ -f "$prefix/$file" ] || { echo "FAIL: $file not installed"; failed=1; }
 done
-for tool in vmc vmas vmdis vmrun gccompare heapview vmpi-conform; do
+for tool in vmc vmas vmdis vmrun gccompare heapview vmpi-conform vmpi-trace2json; do
     [ -x "$prefix/bin/$tool" ] || { echo "FAIL: bin/$tool not installed"; failed=1; }
     [ -f "$prefix/share/man/man1/$tool.1" ] || { echo "FAIL: share/man/man1/$tool.1 not installed"; failed=1; }
 done

@@ -55,6 +55,7 @@
 #include "vmpi/post.h"
 #include "vm/opcodes.h"
 #include "vm/internal.h"
+#include "vm/interp/call_sites.h"
 #include "vm/threads/monitor.h"
 #include "vm/native/native.h"
 #include "vm/link/quicken.h"
@@ -133,13 +134,15 @@ static void print_string(VMThread *thread, const Obj *s, uint8_t newline) {
     else print_bytes(thread, "null", 4, newline);
 }
 
-/* Clears the locals of `lm` after its arguments (program.h: they start as
- * 0 and null).  Out of line: a call to a method with no more locals than
- * arguments (fib) skips it with one branch, and the call's fast path keeps
- * its registers instead of saving them around a memset. */
-static __attribute__((noinline)) void clear_locals(const LinkedMethod *lm, uint64_t *pl, Obj **rl) {
-    for (uint32_t i = lm->num_prim_args; i < lm->num_prim_locals; i++) pl[i] = 0;
-    for (uint32_t i = lm->num_ref_args; i < lm->num_ref_locals; i++) rl[i] = NULL;
+/* Clears the locals of `callee` after its arguments (program.h: they
+ * start as 0 and null).  Out of line, through the method's
+ * enter_out_of_line: a call to a method with no more locals than arguments
+ * (fib) skips it with one branch, and the call's fast path keeps its
+ * registers instead of saving them around a memset. */
+void vm_enter_clearing_locals(const LinkedMethod *callee, Frame *caller, uint64_t *pl, Obj **rl) {
+    (void)caller;
+    for (uint32_t i = callee->num_prim_args; i < callee->num_prim_locals; i++) pl[i] = 0;
+    for (uint32_t i = callee->num_ref_args; i < callee->num_ref_locals; i++) rl[i] = NULL;
 }
 
 /* Fills frame `fp` for a call of `lm` whose locals start at pl / rl. */
@@ -661,7 +664,7 @@ op_CALL: {
         FAIL("stack overflow");
     if (UNLIKELY(callee->has_entry_work)) {
         if (callee->has_receiver) CHECK_NOT_NULL(*callee_rl);
-        if (callee->has_more_locals) clear_locals(callee, callee_pl, callee_rl);
+        if (callee->has_out_of_line_entry) callee->enter_out_of_line(callee, fp, callee_pl, callee_rl);
     }
     fp++;
     fill_frame(fp, callee, callee_pl, callee_rl);
@@ -1141,7 +1144,9 @@ uint64_t vm_run_entry(VMThread *thread, const LinkedMethod *entry) {
      * below VM_STACK_SLOTS.  Calls check their callee's room. */
     Frame *base = &thread->frames[0];
     fill_frame(base, entry, thread->pstack, thread->rstack);
-    if (entry->has_more_locals) clear_locals(entry, thread->pstack, thread->rstack);
+    CallSiteTree *call_sites = atomic_load(&vm_call_site_tree);
+    if (call_sites) base->site_node = vm_call_site_root(call_sites, entry->method);
+    if (entry->has_more_locals) vm_enter_clearing_locals(entry, NULL, thread->pstack, thread->rstack);
     thread->depth = 1;
     thread->rtop = thread->rstack + entry->num_ref_locals;
     thread->ptop = thread->pstack + entry->num_prim_locals;

@@ -225,6 +225,22 @@ void vm_enumerate_weak_refs(void *vm_arg, GcSlotVisitor visit, void *ctx) {
     visit_list(vm->weak_global_refs, visit, ctx);
 }
 
+GlobalRef *vm_find_global_ref(VM *vm, const void *ref) {
+    GlobalRef *lists[] = {vm->global_refs, vm->weak_global_refs};
+    for (size_t i = 0; i < 2; i++)
+        for (GlobalRef *g = lists[i]; g; g = g->next)
+            if ((const void *)&g->object == ref) return g;
+    return NULL;
+}
+
+GlobalRef *vm_global_ref_to(VM *vm, const Obj *obj) {
+    GlobalRef *lists[] = {vm->global_refs, vm->weak_global_refs};
+    for (size_t i = 0; i < 2; i++)
+        for (GlobalRef *g = lists[i]; g; g = g->next)
+            if (obj && g->object == obj) return g;
+    return NULL;
+}
+
 void vm_free_global_refs(VM *vm) {
     GlobalRef *lists[] = {vm->global_refs, vm->weak_global_refs};
     for (size_t i = 0; i < 2; i++) {

@@ -33,6 +33,12 @@ void vm_visit_global_refs(VM *vm, GcSlotVisitor visit, void *ctx);
  * object (gc/common/weak.h). */
 void vm_enumerate_weak_refs(void *vm, GcSlotVisitor visit, void *ctx);
 
+/* The global or weak global reference whose handle is `ref`, or NULL if
+ * `ref` is none (looked up, never followed); and one that refers to `obj`,
+ * or NULL.  For JVMPI's jobject2jobjectID and jobjectID2jobject. */
+GlobalRef *vm_find_global_ref(VM *vm, const void *ref);
+GlobalRef *vm_global_ref_to(VM *vm, const Obj *obj);
+
 /* Frees the references natives never deleted (vm_destroy). */
 void vm_free_global_refs(VM *vm);
 

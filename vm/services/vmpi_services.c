@@ -16,6 +16,7 @@
 #include <stdlib.h>
 
 #include "vm/internal.h"
+#include "vm/interp/call_sites.h"
 #include "vm/threads/monitor.h"
 #include "vm/native/native_env.h"
 #include "vm/threads/safepoint.h"
@@ -106,6 +107,17 @@ static int32_t call_trace(void *vm, VMPI_ThreadID thread, VMPI_CallFrame *frames
         frames[k].lineno = frame_line(vm, frame);
     }
     return (int32_t)n;
+}
+
+static bool enable_call_sites(void *vm, uint32_t depth) { return vm_call_sites_enable(vm, depth); }
+
+static VMPI_CallSiteID call_site(void *vm, VMPI_ThreadID thread) {
+    (void)vm;
+    return vm_call_site_of(thread_of(thread));
+}
+
+static int32_t call_site_frames(void *vm, VMPI_CallSiteID site, VMPI_CallFrame *frames, int32_t max_frames) {
+    return vm_call_site_frames(vm, site, frames, max_frames);
 }
 
 static void request_safepoint(void *vm, VmpiSafepointWork work) {
@@ -344,6 +356,17 @@ static const char *collector_name(void *vm) {
     return ops ? ops->constraints->name : NULL;
 }
 
+static bool reference_object(void *vm, VMPI_JNIRef ref, const Obj **object) {
+    const GlobalRef *g = vm_find_global_ref(vm, ref);
+    if (g) *object = g->object;
+    return g != NULL;
+}
+
+static VMPI_JNIRef reference_to(void *vm, const Obj *object) {
+    GlobalRef *g = vm_global_ref_to(vm, object);
+    return g ? (VMPI_JNIRef)&g->object : NULL; /* the handle the native got (native_env.c) */
+}
+
 static void exit_vm(void *vm, int status) { vm_exit(vm, status); }
 
 static void print_stack_trace(void *vm) {
@@ -377,10 +400,15 @@ void vm_attach_vmpi(VM *vm) {
         .enumerate_roots = enumerate_roots,
         .class_static_values = class_static_values,
         .instance_field_values = instance_field_values,
+        .reference_object = reference_object,
+        .reference_to = reference_to,
         .collector = collector,
         .collector_name = collector_name,
         .exit_vm = exit_vm,
         .print_stack_trace = print_stack_trace,
+        .enable_call_sites = enable_call_sites,
+        .call_site = call_site,
+        .call_site_frames = call_site_frames,
     };
     vmpi_attach_vm(&services);
 }

@@ -426,7 +426,7 @@ void vm_thread_join(VMThread *thread, const Obj *target_object) {
     block(thread, VM_THREAD_JOINING, 0);
 }
 
-void vm_thread_sleep(VMThread *thread, int64_t ms) {
+static void sleep_for(VMThread *thread, int64_t ms) {
     if (vm_thread_is_interrupted(thread)) return;
     if (!thread->vm->scheduler) {
         /* Alone: nobody to hand the baton to, only time to let pass. */
@@ -441,6 +441,18 @@ void vm_thread_sleep(VMThread *thread, int64_t ms) {
         return;
     }
     block(thread, VM_THREAD_SLEEPING, (uint64_t)ms * 1000u);
+}
+
+/* JVMPI 1.2, MONITOR_WAIT and MONITOR_WAITED: "NULL indicates the thread
+ * is in Thread.sleep"; the timeout is the sleep's, then the time slept. */
+void vm_thread_sleep(VMThread *thread, int64_t ms) {
+    vmpi_post_MONITOR_WAIT(thread, NULL, ms);
+    uint64_t began = vm_thread_clock_us(thread->vm);
+    sleep_for(thread, ms);
+    if (VMPI_IS_ENABLED(MONITOR_WAITED)) {
+        int64_t slept_ms = (int64_t)((vm_thread_clock_us(thread->vm) - began) / 1000u);
+        vmpi_send_MONITOR_WAITED(thread, NULL, slept_ms);
+    }
 }
 
 void vm_thread_yield(VMThread *thread) {

@@ -6,7 +6,11 @@
  * VM's own library directory -- for gclab <dir of vmrun>/../lib/gclab, in the
  * build tree and when installed -- and then through the platform's normal
  * search (dlopen's, i.e. LD_LIBRARY_PATH and the system directories).  The
- * library must export VMPI_OnLoad, which must return VMPI_OK.
+ * library must export VMPI_OnLoad (given the agent's VMPI_VM) or, an agent
+ * written for JVMPI (jvmpi.h), JVM_OnLoad (given its JavaVM), which must
+ * return VMPI_OK (JNI_OK); VMPI_OnLoad is used when a library has both.
+ * -Xrun<name>[:options], JVMPI's own option, is -agentlib:<name>=<options>
+ * (vmrun's option parser makes it so).
  *
  * Invariant: on every failure the agent's slot is given back and its library
  * closed, and `err` holds exactly one line naming the agent.
@@ -22,6 +26,9 @@
 
 #include "vmpi/control.h"
 #include "dispatch.h"
+
+/* JVMPI 1.2 section 1.1's entry point (jvmpi.h declares it for agents). */
+typedef jint(JNICALL *JVM_OnLoad_t)(JavaVM *jvm, char *options, void *reserved);
 
 /* "<dir of /proc/self/exe>/../lib/gclab", with the "bin/.." folded away;
  * false if the executable's path cannot be read. */
@@ -126,9 +133,11 @@ bool vmpi_load_agent(const char *spec, bool is_path, char *err, size_t errsize) 
         return false;
     }
     VMPI_OnLoad_t on_load;
+    JVM_OnLoad_t jvm_on_load = NULL;
     *(void **)&on_load = dlsym(library, "VMPI_OnLoad"); /* POSIX's way to get a function */
-    if (!on_load) {
-        snprintf(err, errsize, "agent '%s': no VMPI_OnLoad in %s", name, library_file(library, name));
+    if (!on_load) *(void **)&jvm_on_load = dlsym(library, "JVM_OnLoad");
+    if (!on_load && !jvm_on_load) {
+        snprintf(err, errsize, "agent '%s': no VMPI_OnLoad or JVM_OnLoad in %s", name, library_file(library, name));
         dlclose(library);
         free(options);
         return false;
@@ -149,10 +158,11 @@ bool vmpi_load_agent(const char *spec, bool is_path, char *err, size_t errsize) 
     agent->name[file_len] = '\0';
     vmpi_install_crash_report();
     vmpi_caller = agent; /* whom guard.c names for a bad argument in VMPI_OnLoad */
-    int32_t rc = on_load(&agent->vm, options, NULL);
+    int32_t rc = on_load ? on_load(&agent->vm, options, NULL) : jvm_on_load(&agent->java_vm, options, NULL);
     vmpi_caller = NULL;
     if (rc != VMPI_OK) {
-        snprintf(err, errsize, "agent '%s': VMPI_OnLoad failed (returned %d)", name, (int)rc);
+        snprintf(err, errsize, "agent '%s': %s failed (returned %d)", name, on_load ? "VMPI_OnLoad" : "JVM_OnLoad",
+                 (int)rc);
         vmpi_agent_release_last();
         dlclose(library);
         return false;

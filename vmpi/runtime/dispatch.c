@@ -45,6 +45,7 @@ void vmpi_attach_vm(const VmpiVmServices *services) {
     vmpi_vm = services ? &attached_vm : NULL;
     vmpi_forget_arenas(); /* the arenas were the last VM's */
     vmpi_forget_threads();
+    vmpi_serve_call_sites();
 }
 
 bool vmpi_any_agent(void) { return vmpi_num_agents > 0; }

@@ -34,12 +34,14 @@
 
 #include "gc/gc.h"
 #include "heap_sampling.h"
+#include "vmpi/jni.h"
 #include "vmpi/post.h"
 #include "vmpi/vm_services.h"
 #include "vmpi/vmpi.h"
 
 typedef struct VmpiAgent {
     VMPI_VM vm;                 /* handed to VMPI_OnLoad; its GetEnv finds this record */
+    JavaVM java_vm;             /* handed to JVM_OnLoad (jvmpi.h): (*jvm)->GetEnv finds this record */
     VMPI_Interface iface;       /* what GetEnv returns; NotifyEvent is the agent's */
     uint8_t enabled[VMPI_EVENT_CODE_LIMIT];
     int32_t sampling_interval;  /* SetHeapSamplingInterval bytes (512 KiB until set) */
@@ -148,11 +150,17 @@ int32_t vmpi_set_event(VmpiAgent *agent, int32_t code, uint8_t on);
 int32_t vmpi_set_heap_sampling_interval(VmpiAgent *agent, int32_t interval);
 VMPI_ObjectID vmpi_get_method_class(VMPI_MethodID method_id);
 VMPI_ObjectID vmpi_get_thread_object(VMPI_ThreadID env);
+bool vmpi_jobject_to_id(VMPI_JNIRef ref, VMPI_ObjectID *object_id);
+VMPI_JNIRef vmpi_id_to_jobject(VMPI_ObjectID object);
+
+/* runtime/jvmpi.c: the invocation table a JVMPI agent's JavaVM points to. */
+extern const struct JNIInvokeInterface_ vmpi_java_vm_table;
 
 /* guard.c: the checked entry points (see its top comment).  The per-agent
  * ones are called by interface.c's per-slot functions; the rest are put in
  * an interface by vmpi_guard_fill_interface. */
 int32_t vmpi_guarded_get_env(VMPI_VM *vm, void **penv, int32_t version);
+jint JNICALL vmpi_guarded_java_vm_get_env(JavaVM *vm, void **penv, jint version);
 int32_t vmpi_guarded_set_event(VmpiAgent *agent, const char *function, int32_t code, uint8_t on);
 int32_t vmpi_guarded_request_event(VmpiAgent *agent, int32_t code, void *arg);
 int32_t vmpi_guarded_set_heap_sampling_interval(VmpiAgent *agent, int32_t interval);
@@ -211,12 +219,25 @@ void vmpi_run_gc_shutting_down(bool shutting_down);
 /* Whether `env` names one of the attached VM's threads (any pointer may be
  * given: it is looked up, never followed). */
 bool vmpi_is_thread(VMPI_ThreadID env);
+/* The live thread that `thread_or_object` names, as its thread object's
+ * ID (JVMPI's RequestEvent(THREAD_START)) or as its own ID; else NULL. */
+VMPI_ThreadID vmpi_thread_named_by(const void *thread_or_object);
 /* The same, true at once when `env` is `current`, the calling thread's
  * (vmpi_current_env): the check GetCallTrace makes at every allocation. */
 bool vmpi_is_thread_or_current(VMPI_ThreadID env, VMPI_ThreadID current);
 /* GetCallTrace of a thread the caller knows is live (or NULL, the calling
  * thread), unchecked: guard.c checks an agent's. */
 void vmpi_get_call_trace(VMPI_CallTrace *trace, int32_t depth);
+/* The call-site extension (vmpi.h, EnableCallSites), unchecked: a thread
+ * given is live; GetCallSiteFrames gives -1 for an ID that names no site. */
+int32_t vmpi_enable_call_sites(int32_t depth);
+/* Whether the VM keeps call sites: OBJECT_ALLOC then carries its site. */
+extern bool vmpi_call_sites_on;
+/* At attach (or detach): the call sites agents asked for before the VM
+ * existed. */
+void vmpi_serve_call_sites(void);
+VMPI_CallSiteID vmpi_get_call_site(VMPI_ThreadID env);
+int32_t vmpi_get_call_site_frames(VMPI_CallSiteID site, VMPI_CallFrame *frames, int32_t depth);
 int64_t vmpi_get_current_thread_cpu_time(void);
 void vmpi_suspend_thread(VMPI_ThreadID env);
 void vmpi_resume_thread(VMPI_ThreadID env);

@@ -53,6 +53,7 @@ void vmpi_fill_object_alloc(VMPI_Event *event, VMPI_ArenaID arena_id, const Obj 
 static void on_object_alloc(const uint64_t *bytes_allocated, uint32_t arena_id, const Obj *obj, size_t size) {
     VMPI_Event event;
     vmpi_fill_object_alloc(&event, (VMPI_ArenaID)arena_id, obj, size);
+    if (vmpi_call_sites_on && event.env_id) event.u.obj_alloc.site = vmpi_vm->call_site(vmpi_vm->vm, event.env_id);
     if (vmpi_enabled[VMPI_EVENT_OBJECT_ALLOC]) vmpi_dispatch(&event, true);
     if (vmpi_heap_sampling_on) vmpi_sample_allocation(&event, *bytes_allocated);
 }

@@ -37,6 +37,7 @@
 
 #include "vmpi/control.h"
 #include "dispatch.h"
+#include "vmpi/jvmpi.h"
 #include "strict.h"
 
 _Thread_local VmpiAgent *vmpi_caller;
@@ -165,26 +166,52 @@ static int32_t check_thread_list(int32_t count, VMPI_ThreadID *threads, int32_t 
 
 /* ---- per-agent entry points (interface.c generates one set per slot) ------------ */
 
-int32_t vmpi_guarded_get_env(VMPI_VM *vm, void **penv, int32_t version) {
-    ENTER("GetEnv");
-    VmpiAgent *agent = NULL;
-    for (uint32_t i = 0; i < vmpi_num_agents; i++)
-        if (vm == &vmpi_agents[i].vm) agent = &vmpi_agents[i];
-    if (!agent) {
-        refuse(NULL, vm ? "vm is not an agent's VMPI_VM" : "vm is NULL");
-        return VMPI_ERR;
-    }
+/* GetEnv of either entry: the agent's VMPI_Interface for VMPI_VERSION_1
+ * (which is JVMPI_VERSION_1) and JVMPI's later versions, whose members the
+ * table has (jvmpi.h); the calling thread's ID for a JNI version, or
+ * VMPI_EDETACHED on a thread that is not the VM's. */
+static int32_t get_env(VmpiAgent *agent, void **penv, int32_t version) {
+    if (!agent) return VMPI_ERR;
     if (!penv) {
         refuse(agent, "penv is NULL");
         return VMPI_ERR;
     }
-    if (version != VMPI_VERSION_1) {
-        refuse(agent, "version is not VMPI_VERSION_1");
+    switch (version) {
+    case VMPI_VERSION_1:
+    case JVMPI_VERSION_1_1:
+    case JVMPI_VERSION_1_2:
+        agent->iface.version = version;
+        *penv = &agent->iface;
+        return VMPI_OK;
+    case JNI_VERSION_1_1:
+    case JNI_VERSION_1_2:
+    case JNI_VERSION_1_4:
+        *penv = vmpi_current_env();
+        return *penv ? VMPI_OK : VMPI_EDETACHED;
+    default:
+        refuse(agent, "version is not VMPI_VERSION_1, a later JVMPI version or a JNI version");
         *penv = NULL;
         return VMPI_EVERSION;
     }
-    *penv = &agent->iface;
-    return VMPI_OK;
+}
+
+/* The agent a VMPI_VM (VMPI_OnLoad's) or JavaVM (JVM_OnLoad's) belongs
+ * to; NULL, reported, for any other pointer. */
+static VmpiAgent *agent_of_vm(const void *vm) {
+    for (uint32_t i = 0; i < vmpi_num_agents; i++)
+        if (vm == &vmpi_agents[i].vm || vm == &vmpi_agents[i].java_vm) return &vmpi_agents[i];
+    refuse(NULL, vm ? "vm is not an agent's VMPI_VM or JavaVM" : "vm is NULL");
+    return NULL;
+}
+
+int32_t vmpi_guarded_get_env(VMPI_VM *vm, void **penv, int32_t version) {
+    ENTER("GetEnv");
+    return get_env(agent_of_vm(vm), penv, version);
+}
+
+jint JNICALL vmpi_guarded_java_vm_get_env(JavaVM *vm, void **penv, jint version) {
+    ENTER("GetEnv");
+    return get_env(agent_of_vm(vm), penv, version);
 }
 
 int32_t vmpi_guarded_set_event(VmpiAgent *agent, const char *function, int32_t code, uint8_t on) {
@@ -222,7 +249,9 @@ int32_t vmpi_guarded_request_event(VmpiAgent *agent, int32_t code, void *arg) {
         if (!is_class(arg)) problem = arg ? "arg is not a class ID" : "arg (class ID) is NULL";
         break;
     case VMPI_EVENT_THREAD_START:
-        if (!vmpi_is_thread(arg)) problem = arg ? "arg is not a live thread" : "arg (thread) is NULL";
+        if (!vmpi_thread_named_by(arg))
+            problem = arg ? "arg is neither a live thread's object nor a live thread" : "arg (thread object) is NULL";
+        else if (!vmpi_is_thread(arg)) check_object_id_stable(agent); /* an object ID */
         break;
     case VMPI_EVENT_OBJECT_ALLOC:
     case VMPI_EVENT_OBJECT_DUMP: {
@@ -277,6 +306,38 @@ static void guarded_get_call_trace(VMPI_CallTrace *trace, int32_t depth) {
     }
     if (trace) trace->num_frames = 0;
     refuse(NULL, problem);
+}
+
+static int32_t guarded_enable_call_sites(int32_t depth) {
+    ENTER("EnableCallSites");
+    if (depth < 1 || depth > VMPI_MAX_CALL_SITE_DEPTH) {
+        refuse(NULL, "depth is out of range");
+        return VMPI_ERR;
+    }
+    return vmpi_enable_call_sites(depth);
+}
+
+static VMPI_CallSiteID guarded_get_call_site(VMPI_ThreadID env) {
+    ENTER("GetCallSite");
+    if (env && !vmpi_is_thread_or_current(env, vmpi_current_env())) {
+        refuse(NULL, "env is not a live thread");
+        return 0;
+    }
+    return vmpi_get_call_site(env);
+}
+
+static int32_t guarded_get_call_site_frames(VMPI_CallSiteID site, VMPI_CallFrame *frames, int32_t depth) {
+    ENTER("GetCallSiteFrames");
+    const char *problem = NULL;
+    if (depth < 0) problem = "depth is negative";
+    else if (depth > 0 && !frames) problem = "frames is NULL";
+    if (!problem) {
+        int32_t n = vmpi_get_call_site_frames(site, frames, depth);
+        if (n >= 0) return n;
+        problem = "site names no call site";
+    }
+    refuse(NULL, problem);
+    return 0;
 }
 
 static VMPI_RawMonitor guarded_raw_monitor_create(char *lock_name) {
@@ -358,6 +419,12 @@ static int32_t guarded_create_system_thread(char *name, int32_t priority, void (
         refuse(NULL, "f is NULL");
         return VMPI_ERR;
     }
+    /* JVMPI 1.2: JVMPI_MINIMUM_PRIORITY (1) to JVMPI_MAXIMUM_PRIORITY (10);
+     * VMPI's agents have always passed 0, the normal priority. */
+    if (priority < 0 || priority > JVMPI_MAXIMUM_PRIORITY) {
+        refuse(NULL, "priority is not a JVMPI priority (1 to 10, or 0 for normal)");
+        return VMPI_ERR;
+    }
     Gc *gc = vmpi_gc();
     if (vmpi_strict && !vmpi_jvm_init_done)
         vmpi_breach(VMPI_RULE_SYSTEM_THREAD, NULL, "called before JVM_INIT_DONE");
@@ -390,6 +457,32 @@ static VMPI_ObjectID guarded_get_method_class(VMPI_MethodID method_id) {
     VMPI_ObjectID class_id = vmpi_get_method_class(method_id);
     if (!class_id && vmpi_vm) refuse(NULL, "method_id is not a method ID");
     return class_id;
+}
+
+/* JVMPI 1.4.2 says both may only be called with GC disabled: strict mode
+ * holds them to it as it does RequestEvent with an object ID. */
+static VMPI_JNIRef guarded_id_to_jobject(VMPI_ObjectID object) {
+    ENTER("jobjectID2jobject");
+    Obj *obj;
+    VMPI_ArenaID arena_id;
+    if (!object || (vmpi_vm && !vmpi_find_object(object, &obj, &arena_id))) {
+        refuse(NULL, object ? "jid is not a live object ID" : "jid is NULL");
+        return NULL;
+    }
+    check_object_id_stable(NULL);
+    return vmpi_id_to_jobject(object);
+}
+
+static VMPI_ObjectID guarded_jobject_to_id(VMPI_JNIRef ref) {
+    ENTER("jobject2jobjectID");
+    if (!ref) {
+        refuse(NULL, "j is NULL");
+        return NULL;
+    }
+    check_object_id_stable(NULL);
+    VMPI_ObjectID object = NULL;
+    if (!vmpi_jobject_to_id(ref, &object) && vmpi_vm) refuse(NULL, "j is not a native's global or weak global reference");
+    return object;
 }
 
 static int32_t guarded_get_object_monitor_usage(VMPI_ObjectID object, VMPI_MonitorUsage *usage) {
@@ -439,7 +532,12 @@ static void guarded_run_gc(void) {
 
 void vmpi_guard_fill_interface(VMPI_Interface *iface) {
     iface->RunGC = guarded_run_gc;
+    iface->jobjectID2jobject = guarded_id_to_jobject;
+    iface->jobject2jobjectID = guarded_jobject_to_id;
     iface->GetCallTrace = guarded_get_call_trace;
+    iface->EnableCallSites = guarded_enable_call_sites;
+    iface->GetCallSite = guarded_get_call_site;
+    iface->GetCallSiteFrames = guarded_get_call_site_frames;
     iface->RawMonitorCreate = guarded_raw_monitor_create;
     iface->RawMonitorEnter = guarded_raw_monitor_enter;
     iface->RawMonitorExit = guarded_raw_monitor_exit;

@@ -25,10 +25,10 @@
  * (tests/cli/event_census.sh proves each accepted event is posted).
  * HEAP_DUMP, MONITOR_DUMP and OBJECT_DUMP are only ever requested (JVMPI
  * 1.2, EnableEvent).  CLASS_LOAD_HOOK is accepted only until the VM is
- * made, in VMPI_OnLoad.  Never posted: COMPILED_METHOD_* (no JIT),
- * CLASS_UNLOAD (classes live as long as the program), JNI_* and
- * MONITOR_CONTENDED_* / MONITOR_WAIT* (no natives, no language monitors,
- * one VM thread). */
+ * made, in VMPI_OnLoad.  Never posted: COMPILED_METHOD_* (gclab compiles
+ * no method) and CLASS_UNLOAD (classes live as long as the program).  The
+ * JNI_* events follow natives' global references, MONITOR_* the language's
+ * monitors, and MONITOR_WAIT/WAITED also sleeps, with no object. */
 static bool can_enable(int32_t code) {
     switch (code) {
     case VMPI_EVENT_METHOD_ENTRY:
@@ -158,6 +158,20 @@ VMPI_ObjectID vmpi_get_thread_object(VMPI_ThreadID env) {
     return (VMPI_ObjectID)(uintptr_t)vmpi_vm->thread_object(vmpi_vm->vm, env);
 }
 
+/* JVMPI 1.4.2, jobject2jobjectID and jobjectID2jobject, over the natives'
+ * global and weak global references (vmpi.h).  False if `ref` is none. */
+bool vmpi_jobject_to_id(VMPI_JNIRef ref, VMPI_ObjectID *object_id) {
+    const Obj *object = NULL;
+    if (!vmpi_vm || !vmpi_vm->reference_object || !vmpi_vm->reference_object(vmpi_vm->vm, ref, &object)) return false;
+    *object_id = (VMPI_ObjectID)(uintptr_t)object;
+    return true;
+}
+
+VMPI_JNIRef vmpi_id_to_jobject(VMPI_ObjectID object) {
+    if (!vmpi_vm || !vmpi_vm->reference_to) return NULL;
+    return vmpi_vm->reference_to(vmpi_vm->vm, (const Obj *)(uintptr_t)object);
+}
+
 static const char *get_collector_name(void) {
     return vmpi_vm ? vmpi_vm->collector_name(vmpi_vm->vm) : NULL;
 }
@@ -165,6 +179,7 @@ static const char *get_collector_name(void) {
 void vmpi_interface_init(VmpiAgent *agent, uint32_t slot) {
     const struct SlotEntryPoints *own = &slot_entry_points[slot];
     agent->vm = (VMPI_VM){.GetEnv = vmpi_guarded_get_env, .reserved = NULL};
+    agent->java_vm = &vmpi_java_vm_table;
     agent->iface = (VMPI_Interface){
         .version = VMPI_VERSION_1,
         .NotifyEvent = NULL,

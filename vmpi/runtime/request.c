@@ -3,7 +3,8 @@
  * and gets at once, in its own thread, before RequestEvent returns.
  *
  *   CLASS_LOAD    arg = a class ID      the class's defining event again
- *   THREAD_START  arg = a thread (env)  the thread's defining event again
+ *   THREAD_START  arg = a thread object's ID (JVMPI's), or the thread's
+ *                 own ID                the thread's defining event again
  *   OBJECT_ALLOC  arg = an object ID    the object's arena, class and size
  *   ARENA_NEW     arg = NULL            one ARENA_NEW per live arena, in the
  *                                       order they were created (arenas.c)
@@ -42,8 +43,9 @@ static int32_t request(int32_t event_type, void *arg) {
         return VMPI_OK;
     }
     case VMPI_EVENT_THREAD_START: {
-        if (!vmpi_is_thread((VMPI_ThreadID)arg)) return VMPI_ERR;
-        vmpi_send_thread_start(arg, 1); /* the ID is the VM's thread record (vm_services.h) */
+        VMPI_ThreadID thread = vmpi_thread_named_by(arg);
+        if (!thread) return VMPI_ERR;
+        vmpi_send_thread_start((const struct VMThread *)(uintptr_t)thread, 1); /* the ID is the VM's thread record (vm_services.h) */
         return VMPI_OK;
     }
     case VMPI_EVENT_OBJECT_ALLOC: {

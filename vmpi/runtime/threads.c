@@ -28,7 +28,10 @@
  * A thread that suspends itself only gets the flag (there would be nobody
  * to resume it): it keeps running, and ThreadHasRun compares its stack mark
  * with the one taken when it suspended itself.  Likewise on a VM that
- * cannot stop its threads (no request_safepoint: a mock VM).
+ * cannot stop its threads (no request_safepoint: a mock VM), and for a
+ * suspension asked by a handler of a collection's events on the VM's GC
+ * thread: every program thread is stopped for the collection already, and
+ * none could reach a safepoint to park at before it ends.
  *
  * ThreadHasRun is false from the moment a thread parks until it wakes after
  * ResumeThread; a thread never suspended has run.  GetThreadStatus has
@@ -53,6 +56,20 @@ bool vmpi_is_thread(VMPI_ThreadID env) {
     return false;
 }
 
+/* JVMPI 1.2, RequestEvent(THREAD_START, thread object ID): the live thread
+ * whose Thread handle is `thread_object`; gclab also takes the thread's
+ * ID itself.  NULL if neither names a live thread. */
+VMPI_ThreadID vmpi_thread_named_by(const void *thread_or_object) {
+    if (vmpi_is_thread((VMPI_ThreadID)thread_or_object)) return (VMPI_ThreadID)thread_or_object;
+    if (!thread_or_object || !vmpi_vm || !vmpi_vm->thread_object) return NULL;
+    uint32_t num_threads = vmpi_vm->num_threads(vmpi_vm->vm);
+    for (uint32_t i = 0; i < num_threads; i++) {
+        VMPI_ThreadID thread = vmpi_vm->thread_at(vmpi_vm->vm, i);
+        if ((const void *)vmpi_vm->thread_object(vmpi_vm->vm, thread) == thread_or_object) return thread;
+    }
+    return NULL;
+}
+
 /* An agent asks for its own thread's trace at every allocation: the
  * running thread is live without walking the VM's table. */
 bool vmpi_is_thread_or_current(VMPI_ThreadID env, VMPI_ThreadID current) {
@@ -71,6 +88,39 @@ void vmpi_get_call_trace(VMPI_CallTrace *trace, int32_t depth) {
     trace->num_frames = 0;
     if (!trace->env_id || depth <= 0) return;
     trace->num_frames = vmpi_vm->call_trace(vmpi_vm->vm, trace->env_id, trace->frames, depth);
+}
+
+/* gclab extension, call sites (vmpi.h): the VM keeps them; these only
+ * pass the calls on.  A thread given is live (guard.c checked it). */
+/* The deepest sites asked for in JVM_OnLoad, before the VM exists: asked
+ * of the VM when it attaches (vmpi_serve_call_sites). */
+static int32_t call_site_depth_asked;
+bool vmpi_call_sites_on;
+
+int32_t vmpi_enable_call_sites(int32_t depth) {
+    if (!vmpi_vm) {
+        if (depth > call_site_depth_asked) call_site_depth_asked = depth;
+        return VMPI_OK;
+    }
+    if (!vmpi_vm->enable_call_sites || !vmpi_vm->enable_call_sites(vmpi_vm->vm, (uint32_t)depth))
+        return VMPI_NOT_AVAILABLE;
+    vmpi_call_sites_on = true;
+    return VMPI_OK;
+}
+
+void vmpi_serve_call_sites(void) {
+    vmpi_call_sites_on = false; /* a new VM, or none */
+    if (vmpi_vm && call_site_depth_asked) vmpi_enable_call_sites(call_site_depth_asked);
+}
+
+VMPI_CallSiteID vmpi_get_call_site(VMPI_ThreadID env) {
+    if (!env) env = vmpi_current_env();
+    return env && vmpi_vm && vmpi_vm->call_site ? vmpi_vm->call_site(vmpi_vm->vm, env) : 0;
+}
+
+int32_t vmpi_get_call_site_frames(VMPI_CallSiteID site, VMPI_CallFrame *frames, int32_t depth) {
+    if (!vmpi_vm || !vmpi_vm->call_site_frames) return site ? -1 : 0;
+    return vmpi_vm->call_site_frames(vmpi_vm->vm, site, frames, depth);
 }
 
 int64_t vmpi_get_current_thread_cpu_time(void) {
@@ -136,10 +186,22 @@ static int32_t wait_until_parked(VMPI_ThreadID env) {
     }
 }
 
+/* Whether the caller is a handler of a collection's events, on the VM's GC
+ * thread: every program thread then waits for the collection, stopped
+ * already, and none can reach a safepoint before it ends, so waiting for
+ * one to park would never end. */
+static bool in_collection_on_gc_thread(void) {
+    Gc *gc = vmpi_gc();
+    return gc && gc_is_collecting(gc) && !vmpi_current_env() && !vmpi_on_system_thread;
+}
+
 /* 0 on success, non-zero otherwise (JVMPI 1.4.2, SuspendThreadList results). */
 static int32_t suspend_one(VMPI_ThreadID env) {
     if (!vmpi_is_thread(env)) return 1;
-    bool by_itself = env == vmpi_current_env() || !vmpi_vm->request_safepoint;
+    /* Bookkeeping only: the caller is the thread itself, or a handler
+     * inside a collection (which stops every program thread anyway), or
+     * the VM cannot stop its threads. */
+    bool by_itself = env == vmpi_current_env() || !vmpi_vm->request_safepoint || in_collection_on_gc_thread();
     pthread_mutex_lock(&suspension_lock);
     Suspension *s = find_suspension(env);
     int32_t result = 0;
@@ -358,7 +420,9 @@ bool vmpi_system_threads_returned(int timeout_ms) {
 /* JVMPI 1.2 CreateSystemThread: a daemon thread running f(NULL).  Refused
  * while GC is disabled (JVMPI 1.2 section 1.5 forbids the call then).  The
  * thread is no VM thread: it gets no THREAD_START and runs no bytecode.
- * Priorities are not supported and ignored. */
+ * The priority, one of JVMPI's (guard.c checks it), is not applied, as
+ * JDK's VMs on Linux do not apply Java priorities by default: every thread
+ * is scheduled alike. */
 int32_t vmpi_create_system_thread(char *name, int32_t priority, void (*f)(void *)) {
     (void)name;
     (void)priority;

@@ -95,13 +95,34 @@ static bool add_agent(RunOptions *o, const char *spec, bool is_path, const char 
     AgentSpec *grown = realloc(o->agents, (o->num_agents + 1) * sizeof *grown);
     if (!grown) return fail(err, errsize, "out of memory");
     o->agents = grown;
-    o->agents[o->num_agents++] = (AgentSpec){.spec = spec, .is_path = is_path};
+    char *copy = strdup(spec);
+    if (!copy) return fail(err, errsize, "out of memory");
+    o->agents[o->num_agents++] = (AgentSpec){.spec = copy, .is_path = is_path};
     return true;
 }
 
+/* JVMPI 1.2 section 1.1: -Xrun<name>[:options] loads lib<name>.so as
+ * -agentlib:<name>=<options> does. */
+static bool add_xrun_agent(RunOptions *o, const char *spec, char *err, size_t errsize) {
+    size_t name_len = strcspn(spec, ":");
+    if (name_len == 0) return fail(err, errsize, "-Xrun needs an agent name: -Xrun<name>[:options]");
+    if (memchr(spec, '=', name_len))
+        return fail(err, errsize, "-Xrun takes <name>[:options], not '%.*s'", (int)name_len, spec);
+    if (!add_agent(o, spec, false, "-Xrun", err, errsize)) return false;
+    char *copy = o->agents[o->num_agents - 1].spec;
+    if (copy[name_len] == ':') copy[name_len] = '=';
+    return true;
+}
+
+/* The options of one collector that were given (beside HeapOptionsGiven's
+ * --young), so that giving one to another collector can be warned about. */
+typedef struct CollectorOptionsGiven {
+    bool tenure, rc_cycles;
+} CollectorOptionsGiven;
+
 /* One option; false with a message if it is bad or unknown. */
-static bool parse_option(const char *arg, RunOptions *o, HeapOptionsGiven *heap_given, char *err,
-                         size_t errsize) {
+static bool parse_option(const char *arg, RunOptions *o, HeapOptionsGiven *heap_given,
+                         CollectorOptionsGiven *collector_given, char *err, size_t errsize) {
     GcConfig *gc = &o->vm.gc;
     bool matched = false;
     const char *value;
@@ -115,6 +136,7 @@ static bool parse_option(const char *arg, RunOptions *o, HeapOptionsGiven *heap_
 
     if (strncmp(arg, "-agentlib:", 10) == 0) return add_agent(o, arg + 10, false, "-agentlib:", err, errsize);
     if (strncmp(arg, "-agentpath:", 11) == 0) return add_agent(o, arg + 11, true, "-agentpath:", err, errsize);
+    if (strncmp(arg, "-Xrun", 5) == 0) return add_xrun_agent(o, arg + 5, err, errsize);
 
     /* Flags without a value. */
     const struct {
@@ -148,12 +170,14 @@ static bool parse_option(const char *arg, RunOptions *o, HeapOptionsGiven *heap_
             return fail(err, errsize, "invalid --tenure=%s (a number of collections, 0 to %u)", value,
                         VM_MAX_TENURE_AGE);
         gc->tenure_age = (uint32_t)age;
+        collector_given->tenure = true;
         return true;
     }
     if ((value = option_value(arg, "--rc-cycles", &matched))) {
         if (strcmp(value, "on") == 0) gc->rc_cycles = true;
         else if (strcmp(value, "off") == 0) gc->rc_cycles = false;
         else return fail(err, errsize, "invalid --rc-cycles=%s (on or off)", value);
+        collector_given->rc_cycles = true;
         return true;
     }
     if ((value = option_value(arg, "--rc-mode", &matched))) {
@@ -172,6 +196,14 @@ static bool parse_option(const char *arg, RunOptions *o, HeapOptionsGiven *heap_
     return fail(err, errsize, "unknown option '%s' (try --help)", arg);
 }
 
+/* An option that only `collector` reads, given with another: it would be
+ * ignored without a word, so say so (the run goes on). */
+static void warn_if_ignored(const char *option, bool given, const char *collector, const char *gc_name) {
+    if (given && strcmp(gc_name, collector) != 0)
+        fprintf(stderr, "vmrun: warning: %s applies to --gc=%s only, not --gc=%s: ignored\n", option, collector,
+                gc_name);
+}
+
 bool vm_parse_command_line(int argc, char **argv, RunOptions *o, char *err, size_t errsize) {
     *o = (RunOptions){0};
     o->vm.gc_name = GC_DEFAULT_COLLECTOR;
@@ -179,6 +211,7 @@ bool vm_parse_command_line(int argc, char **argv, RunOptions *o, char *err, size
     o->vm.gc.tenure_age = VM_DEFAULT_TENURE_AGE;
     o->vm.gc.rc_cycles = true;
     HeapOptionsGiven heap_given = {0};
+    CollectorOptionsGiven collector_given = {0};
 
     int i = 1;
     for (; i < argc && argv[i][0] == '-' && argv[i][1] != '\0'; i++) {
@@ -186,9 +219,12 @@ bool vm_parse_command_line(int argc, char **argv, RunOptions *o, char *err, size
             i++;
             break;
         }
-        if (!parse_option(argv[i], o, &heap_given, err, errsize)) return false;
+        if (!parse_option(argv[i], o, &heap_given, &collector_given, err, errsize)) return false;
     }
     if (o->help || o->version) return true;
+    warn_if_ignored("--young (-Xmn)", heap_given.young, "generational", o->vm.gc_name);
+    warn_if_ignored("--tenure", collector_given.tenure, "generational", o->vm.gc_name);
+    warn_if_ignored("--rc-cycles", collector_given.rc_cycles, "refcount", o->vm.gc_name);
     if (i >= argc) return fail(err, errsize, "no program given (usage: vmrun [options] PROG.bc|SOURCE [args]; try --help)");
     o->program_path = argv[i];
     o->program_argc = argc - i - 1;
@@ -198,6 +234,7 @@ bool vm_parse_command_line(int argc, char **argv, RunOptions *o, char *err, size
 }
 
 void run_options_free(RunOptions *o) {
+    for (size_t i = 0; i < o->num_agents; i++) free(o->agents[i].spec);
     free(o->agents);
     o->agents = NULL;
     o->num_agents = 0;
@@ -240,8 +277,11 @@ void vm_print_usage(FILE *out) {
             "  --verify-heap        verify the heap before and after every collection\n"
             "\n"
             "Profiling (VMPI):\n"
-            "  -agentlib:NAME[=OPTS]   load a bundled or installed agent (hprof, trace, check)\n"
+            "  -agentlib:NAME[=OPTS]   load a bundled or installed agent (hprof, trace,\n"
+            "                       check, gcstats)\n"
             "  -agentpath:PATH[=OPTS]  load an agent from a path\n"
+            "  -XrunNAME[:OPTS]     JVMPI's spelling of -agentlib:NAME=OPTS; an agent\n"
+            "                       written for JVMPI exports JVM_OnLoad (jvmpi.h)\n"
             "  --vmpi-strict        an agent that breaks the agent contract (a bad\n"
             "                       argument, a call in the wrong mode, malloc in a\n"
             "                       collection, ...) ends the VM (status 1)\n"

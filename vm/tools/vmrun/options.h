@@ -24,7 +24,8 @@
 #define VM_MAX_TENURE_AGE 15u
 
 typedef struct AgentSpec {
-    const char *spec;   /* what followed -agentlib: or -agentpath: */
+    char *spec;         /* malloc'd: what followed -agentlib: or -agentpath:,
+                           or -Xrun's NAME[:OPTIONS] as NAME[=OPTIONS] */
     bool is_path;       /* -agentpath */
 } AgentSpec;
 

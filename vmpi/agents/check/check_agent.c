@@ -18,6 +18,13 @@
  *   toggle_every=N  at random points, on average every N of them, disable
  *                   METHOD_ENTRY/EXIT, or enable them again (rule 10: none
  *                   arrives while they are off); implies methods=y
+ *   sites=N         rule 13: enable call sites N frames deep (gclab's
+ *                   EnableCallSites; with late=N, at the catch-up, while
+ *                   the program runs) and, at every OBJECT_ALLOC and
+ *                   METHOD_ENTRY the VM sends from then on, check that the
+ *                   frames of GetCallSite's ID are GetCallTrace's, N deep,
+ *                   and that OBJECT_ALLOC carries that ID.
+ *                   0 (default): off
  *   late=N          attach late: enable the heap events only at the Nth
  *                   METHOD_ENTRY the VM sends (or at JVM_SHUT_DOWN, if the
  *                   run ends first) and catch up as docs/contracts.md
@@ -93,6 +100,12 @@ static bool mechanism = true;
 static bool catching_up;
 static void **dump_ids;
 static size_t num_dump_ids;
+
+/* sites=N: the depth, and room for both traces of rule 13; whether call
+ * sites are on (from JVM_OnLoad, or the catch-up of a late attach). */
+static uint64_t site_depth;
+static bool sites_on;
+static VMPI_CallFrame *site_frames, *trace_frames;
 
 static const char *code_name(int32_t code) {
     const char *name = vmpi_event_name(code);
@@ -204,6 +217,38 @@ static void random_point(const VMPI_Event *event, int32_t code) {
     }
 }
 
+static bool enable_call_sites(void) {
+    sites_on = vmpi->EnableCallSites((int32_t)site_depth) == VMPI_OK;
+    return sites_on;
+}
+
+/* Rule 13: where the event's thread is, by its call site, is where its
+ * call trace says it is. */
+static void check_call_site(const VMPI_Event *event) {
+    int32_t depth = (int32_t)site_depth;
+    VMPI_CallSiteID site = vmpi->GetCallSite(event->env_id);
+    int32_t code = event->event_type & ~VMPI_REQUESTED_EVENT;
+    if (code == VMPI_EVENT_OBJECT_ALLOC && event->u.obj_alloc.site != site) {
+        char what[96];
+        snprintf(what, sizeof what, "OBJECT_ALLOC's call site %#" PRIx64 " is not GetCallSite's %#" PRIx64,
+                 event->u.obj_alloc.site, site);
+        fail(event, 13, what);
+        return;
+    }
+    int32_t n = vmpi->GetCallSiteFrames(site, site_frames, depth);
+    VMPI_CallTrace trace = {.env_id = event->env_id, .frames = trace_frames};
+    vmpi->GetCallTrace(&trace, depth);
+    int32_t differs = n == trace.num_frames ? -1 : 0;
+    for (int32_t i = 0; differs < 0 && i < n; i++)
+        if (site_frames[i].method_id != trace_frames[i].method_id || site_frames[i].lineno != trace_frames[i].lineno)
+            differs = i;
+    if (differs < 0) return;
+    char what[160];
+    snprintf(what, sizeof what, "call site %#" PRIx64 " has %" PRId32 " frames, the call trace %" PRId32
+             "; they differ at frame %" PRId32, site, n, trace.num_frames, differs);
+    fail(event, 13, what);
+}
+
 static const int32_t heap_events[] = {
     VMPI_EVENT_ARENA_NEW,   VMPI_EVENT_ARENA_DELETE, VMPI_EVENT_OBJECT_ALLOC, VMPI_EVENT_OBJECT_FREE,
     VMPI_EVENT_OBJECT_MOVE, VMPI_EVENT_GC_START,     VMPI_EVENT_GC_FINISH,
@@ -236,6 +281,7 @@ static void keep_dump_ids(const VMPI_Event *event) {
  * missed. */
 static void catch_up(const VMPI_Event *event) {
     attached = true;
+    if (site_depth && !enable_call_sites()) fail(event, 13, "EnableCallSites refused while the program runs");
     vmpi->DisableGC();
     for (size_t i = 0; i < sizeof heap_events / sizeof heap_events[0] && !finished; i++) {
         check_asked_enable(&asked, heap_events[i], true);
@@ -281,9 +327,10 @@ static void check_event(const VMPI_Event *event) {
         fail(event, rule, answer_problem);
         return;
     }
-    if (attached && !requested && (code == VMPI_EVENT_OBJECT_ALLOC || code == VMPI_EVENT_METHOD_ENTRY) &&
-        !check_rules_in_collection(rules))
-        random_point(event, code);
+    bool sent_point = !requested && (code == VMPI_EVENT_OBJECT_ALLOC || code == VMPI_EVENT_METHOD_ENTRY);
+    if (sites_on && sent_point) check_call_site(event);
+    if (finished) return;
+    if (attached && sent_point && !check_rules_in_collection(rules)) random_point(event, code);
     if (catching_up && code == VMPI_EVENT_HEAP_DUMP) keep_dump_ids(event);
     if (finished) return;
     if (!attached && ((code == VMPI_EVENT_METHOD_ENTRY && !requested && --entries_to_attach == 0) ||
@@ -346,11 +393,12 @@ static bool parse_options(char *options, bool *methods) {
         if (!collector_option(item, value) && !agent_methods_option(item, value, methods) &&
             !count_option(item, value, "seed", &seed) && !count_option(item, value, "dump_every", &dump_every) &&
             !count_option(item, value, "toggle_every", &toggle_every) &&
-            !count_option(item, value, "late", &entries_to_attach) && !mechanism_option(item, value)) {
-            char rows[128], usage[224];
+            !count_option(item, value, "late", &entries_to_attach) && !mechanism_option(item, value) &&
+            !count_option(item, value, "sites", &site_depth)) {
+            char rows[128], usage[256];
             check_row_names(rows, sizeof rows, "|");
-            snprintf(usage, sizeof usage, "gc=%s, methods=y|n, mechanism=y|n, seed=S, dump_every=N, toggle_every=N, late=N",
-                     rows);
+            snprintf(usage, sizeof usage,
+                     "gc=%s, methods=y|n, mechanism=y|n, seed=S, dump_every=N, toggle_every=N, late=N, sites=N", rows);
             agent_bad_option("check", item, value, usage);
             return false;
         }
@@ -371,6 +419,15 @@ VMPI_EXPORT int32_t VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved) {
     bool methods;
     if (!parse_options(options, &methods)) return VMPI_ERR;
     if (!agent_lock_create(vmpi, "check", &lock)) return VMPI_ERR;
+    if (site_depth) {
+        site_frames = calloc(site_depth, sizeof *site_frames);
+        trace_frames = calloc(site_depth, sizeof *trace_frames);
+        if (site_depth > VMPI_MAX_CALL_SITE_DEPTH || !site_frames || !trace_frames ||
+            (attached && !enable_call_sites())) {
+            fprintf(stderr, "check: the VM keeps no call sites %" PRIu64 " frames deep\n", site_depth);
+            return VMPI_ERR;
+        }
+    }
     check_asked_init(&asked);
     vmpi->NotifyEvent = notify_event;
     static const int32_t checked[] = {

@@ -51,6 +51,7 @@ static int check_monitor(VMPI_Interface *vmpi, const VMPI_Event *event, int32_t 
     VMPI_ObjectID object = code == VMPI_EVENT_MONITOR_WAIT || code == VMPI_EVENT_MONITOR_WAITED
                                ? event->u.monitor_wait.object
                                : event->u.monitor.object;
+    if (!object) return 0; /* a sleep (JVMPI 1.2, MONITOR_WAIT): no monitor to ask about */
     const char *problem = NULL;
     if (vmpi->GetObjectMonitorUsage(object, &usage) != VMPI_OK)
         problem = "GetObjectMonitorUsage refused the event's object";

@@ -58,7 +58,7 @@
 #define USAGE "file=F, chrome=F"
 #define MAX_ARENAS 64                        /* arena IDs followed one by one */
 #define COUNTER_SAMPLE_BYTES (64 * 1024)     /* allocation between two counter samples */
-#define GCSTATS_FORMAT_VERSION 1
+#define GCSTATS_FORMAT_VERSION 2 /* docs/gcstats.md, "The JSON": what changed */
 
 typedef struct Arena {
     bool live;
@@ -86,7 +86,8 @@ typedef struct Totals {
 typedef struct Collection {
     uint64_t start_ns;
     Totals before;
-    bool freed, moved, renewed, copied, slid;
+    bool freed, moved, renewed, copied, slid; /* freed: an OBJECT_FREE */
+    bool died_with_arena;    /* an ARENA_DELETE took objects with it */
     uint64_t touched_arenas; /* arenas an object was freed or moved out of */
     uint64_t deleted_arenas; /* arenas ARENA_DELETE emptied */
     uint64_t survivors_freed; /* freed objects born before an earlier collection ended */
@@ -278,7 +279,9 @@ static void arena_delete(const VMPI_Event *event) {
     current.deleted_arenas |= arena_bit(arena_id);
     totals.arenas_deleted++;
     uint64_t bytes = 0;
-    totals.objects_freed += idmap_remove_arena(&objects, arena_id, &bytes, survivor_in_arena, NULL);
+    uint64_t died = idmap_remove_arena(&objects, arena_id, &bytes, survivor_in_arena, NULL);
+    if (died) current.died_with_arena = true;
+    totals.objects_freed += died;
     totals.bytes_freed += bytes;
     totals.used_bytes -= bytes;
     Arena *arena = arena_of(arena_id);
@@ -312,7 +315,8 @@ static void gc_finish(const VMPI_Event *event) {
     uint64_t end_ns = now_ns(), pause = end_ns - current.start_ns;
     collecting = false;
     totals.collections++;
-    totals.collections_freeing += current.freed;
+    /* Freed objects, one by one or with their arena: as objects_freed counts. */
+    totals.collections_freeing += current.freed || current.died_with_arena;
     totals.collections_moving += current.moved;
     totals.collections_renewing += current.renewed;
     totals.collections_copying += current.copied;

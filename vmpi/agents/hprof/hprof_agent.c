@@ -63,6 +63,7 @@
 #include "common/agent_common.h"
 #include "common/grow.h"
 #include "hprof_batch.h"
+#include "hprof_call_sites.h"
 #include "hprof_binary.h"
 #include "hprof_control.h"
 #include "hprof_cpu_old.h"
@@ -115,6 +116,10 @@ static HprofSitesSent sites_sent;   /* what its last ALLOC SITES found, for an i
 static size_t threads_written, traces_written; /* records already in an earlier dump */
 static HprofSites sites;
 static HprofBatches batches;        /* OBJECT_ALLOCs not yet in `sites` (hprof_batch.h) */
+/* The depth of the VM's call sites (EnableCallSites), 0 if it keeps none;
+ * allocations are batched while depth= is no deeper. */
+static int32_t call_site_depth;
+static HprofCallSites call_site_traces; /* call site -> TRACE (hprof_call_sites.h) */
 /* The calling thread's batch, once made.  Initial-exec: read at every
  * allocation, it is one load, not a call to __tls_get_addr (the 8 bytes
  * come from the static TLS that the C library keeps for dlopen). */
@@ -676,15 +681,51 @@ static void record_sample(VMPI_ThreadID env, VMPI_CallTrace *trace) {
         hprof_cpu_times_sample(&cpu_times, trace_index(env, trace));
 }
 
-/* A batched allocation, drained into the sites table under the lock. */
+/* An allocation recorded at once: its trace taken now. */
 static void record_alloc(const HprofAlloc *alloc, const VMPI_CallTrace *trace) {
     hprof_sites_alloc(&sites, alloc, trace, opts.thread ? thread_number(trace->env_id) : 0);
+}
+
+/* The TRACE of a call site, read from its frames (the call trace the
+ * allocation had), cut and numbered as an allocation's trace is. */
+static uint32_t call_site_trace(VMPI_CallSiteID site, VMPI_ThreadID env, uint32_t thread) {
+    VMPI_CallTrace taken = {.env_id = env, .frames = frames,
+                            .num_frames = site ? vmpi->GetCallSiteFrames(site, frames, opts.depth) : 0};
+    drop_lines_unless_lineno(&taken);
+    return hprof_sites_trace(&sites, &taken, thread);
+}
+
+/* The allocation site of a batched allocation: the one its call site had
+ * last time if the class is the same, else its trace's (numbered in the
+ * order recording at once would give: the trace first, then the site). */
+static uint32_t batched_site(const HprofBatchedRecord *record) {
+    const HprofAlloc *alloc = &record->alloc;
+    uint32_t thread = opts.thread ? thread_number(record->env) : 0;
+    HprofCallSiteEntry *known = record->site ? hprof_call_sites_find(&call_site_traces, record->site, thread) : NULL;
+    if (known && known->site_number != UINT32_MAX && known->class_id == alloc->class_id &&
+        known->is_array == alloc->is_array)
+        return known->site_number;
+    uint32_t trace = known ? known->trace : call_site_trace(record->site, record->env, thread);
+    uint32_t site_number = hprof_sites_site(&sites, trace, alloc->is_array, alloc->class_id);
+    if (!known && record->site && trace != UINT32_MAX)
+        known = hprof_call_sites_add(&call_site_traces, record->site, thread, trace);
+    if (known && site_number != UINT32_MAX) {
+        known->class_id = alloc->class_id;
+        known->is_array = alloc->is_array;
+        known->site_number = site_number;
+    }
+    return site_number;
+}
+
+/* A batched allocation, drained into the sites table under the lock. */
+static void record_batched(const HprofBatchedRecord *record) {
+    hprof_sites_alloc_at(&sites, &record->alloc, batched_site(record));
 }
 
 /* Every thread's batched allocations into the sites table, before an event
  * that may read it (hprof_batch.h); under the lock, outside collections
  * (GC_START's own handling may allocate, so it drains too). */
-static void drain_batches(void) { hprof_batches_drain(&batches, record_alloc); }
+static void drain_batches(void) { hprof_batches_drain(&batches, record_batched); }
 
 /* The front end may turn allocation traces off: the object is still
  * tracked, under the empty trace. */
@@ -707,21 +748,22 @@ static void object_alloc(const VMPI_Event *event) {
 }
 
 /* OBJECT_ALLOC outside a collection, with no lock: into the calling
- * thread's batch, drained when full.  False if it cannot be batched (no
- * batch for want of memory, a full one, traces deepened since it was made):
- * the caller records it at once. */
+ * thread's batch, with its call site, drained when full.  False if it
+ * cannot be batched (the VM keeps no call sites this deep, no batch for
+ * want of memory, a full one): the caller records it at once. */
 static bool batch_alloc(const VMPI_Event *event) {
     if (closed) return true;
+    if (opts.depth > call_site_depth) return false;
     if (!thread_batch) { /* this thread's first allocation */
         vmpi->RawMonitorEnter(lock.monitor);
-        thread_batch = hprof_batches_add(&batches, opts.depth);
+        thread_batch = hprof_batches_add(&batches);
         vmpi->RawMonitorExit(lock.monitor);
     }
-    VMPI_CallTrace trace;
-    if (!thread_batch || !hprof_batch_begin(thread_batch, event->env_id, opts.depth, &trace)) return false;
-    take_alloc_trace(&trace);
-    HprofAlloc alloc = hprof_alloc_of(event);
-    if (hprof_batch_end(thread_batch, &alloc, &trace)) {
+    HprofBatchedRecord record = {.alloc = hprof_alloc_of(event), .env = event->env_id,
+                                 .site = alloc_traces ? event->u.obj_alloc.site : 0};
+    bool full;
+    if (!thread_batch || !hprof_batch_append(thread_batch, &record, &full)) return false;
+    if (full) {
         vmpi->RawMonitorEnter(lock.monitor);
         if (!closed) drain_batches();
         vmpi->RawMonitorExit(lock.monitor);
@@ -836,9 +878,15 @@ static void handle_event(const VMPI_Event *event) {
         hprof_monitor_read_dump(&monitors, event, trace_index, thread_number, live_thread_number, object_class_name);
         break;
     case VMPI_EVENT_MONITOR_CONTENDED_ENTER:
-    case VMPI_EVENT_MONITOR_WAIT: hprof_monitor_contended_enter(); break;
+    /* A NULL object is a sleep (JVMPI 1.2, MONITOR_WAIT), no monitor's: hprof
+     * charges monitors their waits, not threads their sleeps. */
+    case VMPI_EVENT_MONITOR_WAIT:
+        if (event->u.monitor_wait.object) hprof_monitor_contended_enter();
+        break;
     case VMPI_EVENT_MONITOR_CONTENDED_ENTERED: java_monitor_waited(event, event->u.monitor.object); break;
-    case VMPI_EVENT_MONITOR_WAITED: java_monitor_waited(event, event->u.monitor_wait.object); break;
+    case VMPI_EVENT_MONITOR_WAITED:
+        if (event->u.monitor_wait.object) java_monitor_waited(event, event->u.monitor_wait.object);
+        break;
     case VMPI_EVENT_DATA_RESET_REQUEST: reset_counts(event->env_id); break;
     case VMPI_EVENT_JVM_INIT_DONE:
         if (opts.cpu_samples && !hprof_sampler_start(&sampler)) {
@@ -901,6 +949,7 @@ static void control(const HprofCommand *command, VMPI_ThreadID env) {
         if (grown) {
             frames = grown;
             opts.depth = depth;
+            hprof_call_sites_clear(&call_site_traces); /* a site's trace was cut to the old depth */
         }
         break;
     }
@@ -912,12 +961,24 @@ static void control(const HprofCommand *command, VMPI_ThreadID env) {
     }
 }
 
+/* format=b over net=: the profile is the binary stream, and the answers
+ * below are text, so only the commands that answer nothing are served;
+ * the others are skipped, with one word each time. */
+static bool answers_in_text(const HprofCommand *command) {
+    return command->tag != HPROF_CMD_EXIT && command->tag != HPROF_CMD_CONTROL;
+}
+
 /* One command, under the lock, its answer flushed to the front end.
  * Returns whether it asks the VM to exit. */
 static bool serve_command(const HprofCommand *command, VMPI_ThreadID env) {
+    if (opts.binary && answers_in_text(command)) {
+        fprintf(stderr, "hprof: command 0x%02x skipped: format=b has no answer for it on the socket\n",
+                (unsigned)command->tag);
+        return false;
+    }
     char date[64];
     date_now(date);
-    write_header(date);
+    if (!opts.binary) write_header(date);
     switch (command->tag) {
     case HPROF_CMD_DUMP_HEAP:
         write_new_threads();
@@ -958,7 +1019,7 @@ static bool serve_command(const HprofCommand *command, VMPI_ThreadID env) {
 static void serve_commands(VMPI_ThreadID env) {
     HprofCommand command;
     while (!exit_requested && !closed && hprof_net_next_command(&command)) {
-        if (command.tag == HPROF_CMD_DUMP_HEAP) request_heap_dump();
+        if (command.tag == HPROF_CMD_DUMP_HEAP && !opts.binary) request_heap_dump();
         vmpi->RawMonitorEnter(lock.monitor);
         drain_batches();
         exit_requested = serve_command(&command, env);
@@ -1054,6 +1115,8 @@ VMPI_EXPORT int32_t VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved) {
         return VMPI_ERR;
     }
     vmpi->NotifyEvent = notify_event;
+    if (tracks_objects() && opts.depth > 0 && vmpi->EnableCallSites(opts.depth) == VMPI_OK)
+        call_site_depth = opts.depth;
     for (size_t i = 0; i < sizeof wanted / sizeof wanted[0]; i++)
         if (tracks_objects() || !is_heap_sites_event(wanted[i]) || (follows_samples() && wanted[i] != VMPI_EVENT_OBJECT_ALLOC))
             vmpi->EnableEvent(wanted[i], NULL);

@@ -60,10 +60,11 @@ void hprof_print_usage(FILE *stream) {
           stream);
 }
 
-/* The usage, then one line naming what is wrong with `name`. */
+/* One line naming what is wrong with `name`, then where the options are
+ * listed (the usage is 45 lines: printed here it would bury the error). */
 static HprofParse refuse(const char *name, const char *value, const char *why) {
-    hprof_print_usage(stderr);
     fprintf(stderr, "hprof: option '%s%s%s': %s\n", name, value ? "=" : "", value ? value : "", why);
+    fprintf(stderr, "hprof: -agentlib:hprof=help lists every option\n");
     return HPROF_PARSE_ERROR;
 }
 
@@ -254,8 +255,6 @@ HprofParse hprof_parse_options(char *options, HprofOptions *opts) {
     /* sample= is a heap profile of its own, estimated from samples. */
     if (opts->sample_interval >= 0 && heap_given)
         return refuse("sample", NULL, "cannot be used with heap=: it replaces heap=sites with estimates");
-    if (opts->net[0] && format[0] == 'b')
-        return refuse("net", opts->net, "cannot be used with format=b: the front end's answers are text");
     if (opts->sample_interval >= 0 && format[0] == 'b')
         return refuse("sample", NULL, "cannot be used with format=b: its estimates have no binary record");
     if (opts->sample_live && opts->sample_interval < 0)

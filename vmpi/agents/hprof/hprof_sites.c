@@ -124,11 +124,17 @@ static void leave_site(const IdEntry *entry, void *sites) {
     site->live_objects--;
 }
 
+uint32_t hprof_sites_site(HprofSites *s, uint32_t trace_number, int32_t is_array, uint64_t class_id) {
+    return trace_number == UINT32_MAX ? UINT32_MAX : intern_site(s, trace_number, is_array, class_id);
+}
+
 void hprof_sites_alloc(HprofSites *s, const HprofAlloc *alloc, const VMPI_CallTrace *trace,
                        uint32_t thread) {
     uint32_t trace_number = hprof_sites_trace(s, trace, thread);
-    uint32_t site_number = trace_number == UINT32_MAX ? UINT32_MAX
-        : intern_site(s, trace_number, alloc->is_array, alloc->class_id);
+    hprof_sites_alloc_at(s, alloc, hprof_sites_site(s, trace_number, alloc->is_array, alloc->class_id));
+}
+
+void hprof_sites_alloc_at(HprofSites *s, const HprofAlloc *alloc, uint32_t site_number) {
     if (site_number == UINT32_MAX || !alloc->obj || !idmap_reserve(&s->objects, s->objects.count + 1)) {
         hprof_sites_free_object(s, alloc->obj); /* if the ID is reused, its old object is gone */
         s->untracked++;

@@ -78,6 +78,13 @@ bool hprof_sites_init(HprofSites *s);
  * the wanted depth) and its thread number for thread=y (else 0). */
 void hprof_sites_alloc(HprofSites *s, const HprofAlloc *alloc, const VMPI_CallTrace *trace,
                        uint32_t thread);
+/* The number (index into sites) of the site of a trace's number and a
+ * class, added if new; UINT32_MAX if memory ran out or `trace_number` is
+ * UINT32_MAX. */
+uint32_t hprof_sites_site(HprofSites *s, uint32_t trace_number, int32_t is_array, uint64_t class_id);
+/* OBJECT_ALLOC with its site's number already known (hprof_sites_site);
+ * UINT32_MAX, memory having run out, leaves the object untracked. */
+void hprof_sites_alloc_at(HprofSites *s, const HprofAlloc *alloc, uint32_t site_number);
 /* The number (index into traces) of a call trace (already cut to the
  * wanted depth) with thread number `thread` (0 without thread=y), added if
  * new; UINT32_MAX if memory ran out.  cpu=times shares the traces. */

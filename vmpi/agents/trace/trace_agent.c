@@ -5,9 +5,13 @@
  * reference; its table of events and fields is generated from vmpi.h, as
  * this file's writer is.
  *
- *     -agentlib:trace[=file=F][,methods=y][,mechanism=y][,events=NAME:NAME...]
+ *     -agentlib:trace[=file=F][,format=json|binary][,methods=y][,mechanism=y][,events=NAME:NAME...]
  *
- *   file=F     where to write (default trace.jsonl; "-" is standard output)
+ *   file=F     where to write (default trace.jsonl, or trace.bin for
+ *              format=binary; "-" is standard output)
+ *   format=    json (the default) or binary: the binary recording
+ *              (trace_binary.h), the same events in a few bytes each, which
+ *              vmpi-trace2json turns into the very JSON lines
  *   methods=y  also METHOD_ENTRY and METHOD_EXIT (off by default: costly)
  *   mechanism=y  also gclab's mechanism events: each collection's phases
  *              and per-object steps (docs/mechanism-events.md)
@@ -43,6 +47,8 @@
 #include <unistd.h>
 
 #include "common/agent_common.h"
+#include "common/trace_binary.h"
+#include "common/trace_json.h"
 #include "vmpi.h"
 
 #define MAX_THREADS 1024
@@ -53,6 +59,8 @@ static AgentLock lock = {.mutex = &output_mutex};
 static bool closed;         /* after JVM_SHUT_DOWN */
 static char path[4096];
 static TraceOutput out;
+static bool binary;           /* format=binary */
+static TraceBinary recording; /* its writer's state, when binary */
 static uint64_t seq;          /* lines written after the header */
 static VMPI_ThreadID thread_envs[MAX_THREADS]; /* thread number i + 1 */
 static uint32_t num_threads;
@@ -76,187 +84,6 @@ static uint32_t event_thread_number(VMPI_ThreadID env) {
     return last_number;
 }
 
-/* ---- the pieces of a line -------------------------------------------------------- */
-
-/* `,"NAME":`, what comes before a field's value, with its length: NAME is a
- * string literal, so each key is one copy of a known length. */
-typedef struct Key {
-    const char *text;
-    size_t length;
-} Key;
-#define KEY(name) ((Key){",\"" name "\":", sizeof(",\"" name "\":") - 1})
-
-static void key(Key name) { trace_output_bytes(&out, name.text, name.length); }
-
-static void int_field(Key name, int64_t value) {
-    key(name);
-    trace_output_int(&out, value);
-}
-
-static void id_value(const void *id) {
-    if (id)
-        trace_output_uint(&out, (uint64_t)(uintptr_t)id);
-    else
-        trace_output_literal(&out, "null");
-}
-
-static void id_field(Key name, const void *id) {
-    key(name);
-    id_value(id);
-}
-
-static void string_field(Key name, const char *text) {
-    key(name);
-    trace_output_string(&out, text);
-}
-
-/* The first line: which format this is, and what wrote it. */
-static void header_line(void) {
-    trace_output_literal(&out, "{\"format\":");
-    trace_output_string(&out, TRACE_FORMAT_NAME);
-    trace_output_literal(&out, ",\"version\":");
-    trace_output_uint(&out, TRACE_FORMAT_VERSION);
-    int_field(KEY("vmpi_version"), vmpi->version);
-    string_field(KEY("collector"), vmpi->GetCollectorName());
-    trace_output_literal(&out, "}\n");
-}
-
-/* What comes between a line's seq and its thread number, for each event:
- * `,"event":"NAME","thread":`, one copy.  Event names are identifiers:
- * nothing in them needs escaping. */
-#define EVENT_KEYS(name) ",\"event\":\"" name "\"" ",\"thread\":"
-static const Key event_keys[VMPI_EVENT_CODE_LIMIT] = {
-#define EVENT_KEYS_ENTRY(name, code, member) [code] = {EVENT_KEYS(#name), sizeof(EVENT_KEYS(#name)) - 1},
-    VMPI_EVENTS(EVENT_KEYS_ENTRY)
-#undef EVENT_KEYS_ENTRY
-};
-static const Key unknown_event_keys = {EVENT_KEYS("UNKNOWN"), sizeof(EVENT_KEYS("UNKNOWN")) - 1};
-
-static void begin_line(const VMPI_Event *event) {
-    int32_t code = event->event_type & ~VMPI_REQUESTED_EVENT;
-    Key keys = code > 0 && code < VMPI_EVENT_CODE_LIMIT && event_keys[code].text ? event_keys[code] : unknown_event_keys;
-    trace_output_literal(&out, "{\"seq\":");
-    trace_output_uint(&out, ++seq);
-    trace_output_bytes(&out, keys.text, keys.length);
-    trace_output_uint(&out, event_thread_number(event->env_id));
-    if (event->event_type & VMPI_REQUESTED_EVENT) trace_output_literal(&out, ",\"requested\":true");
-}
-
-static void end_line(void) {
-    trace_output_literal(&out, "}\n");
-    trace_output_flush_if_fuller(&out, TRACE_BUFFER_BYTES / 4);
-}
-
-/* ---- one writer per field kind (vmpi.h, VMPI_FIELDS_*) ------------------------------ */
-
-/* Each takes the field's JVMPI name, its value and `count`: the last INT32
- * field written, which is the length of an array field that follows. */
-
-/* Opens element `index` of an array of objects, up to its first value. */
-static void begin_element(int32_t index, Key first_key) {
-    if (index) trace_output_literal(&out, ",");
-    trace_output_literal(&out, "{");
-    trace_output_bytes(&out, first_key.text + 1, first_key.length - 1); /* without its comma */
-}
-
-static void put_INT32(Key name, int32_t value, int32_t *count) {
-    int_field(name, value);
-    *count = value;
-}
-
-/* A number that is no array's length. */
-#define put_INT64 put_number
-#define put_ARENA_ID put_number
-static void put_number(Key name, int64_t value, int32_t *count) {
-    (void)count;
-    int_field(name, value);
-}
-
-/* Every ID kind: an opaque pointer, written as an integer or null. */
-#define put_OBJECT_ID put_id
-#define put_METHOD_ID put_id
-#define put_THREAD_ID put_id
-#define put_RAW_MONITOR put_id
-#define put_JNI_REF put_id
-static void put_id(Key name, const void *value, int32_t *count) {
-    (void)count;
-    id_field(name, value);
-}
-
-static void put_STRING(Key name, const char *value, int32_t *count) {
-    (void)count;
-    string_field(name, value);
-}
-
-static void put_METHODS(Key name, const VMPI_Method *methods, int32_t *count) {
-    key(name);
-    trace_output_literal(&out, "[");
-    for (int32_t i = 0; i < *count; i++) {
-        begin_element(i, KEY("method_name"));
-        trace_output_string(&out, methods[i].method_name);
-        string_field(KEY("method_signature"), methods[i].method_signature);
-        int_field(KEY("start_lineno"), methods[i].start_lineno);
-        int_field(KEY("end_lineno"), methods[i].end_lineno);
-        id_field(KEY("method_id"), methods[i].method_id);
-        trace_output_literal(&out, "}");
-    }
-    trace_output_literal(&out, "]");
-}
-
-static void put_FIELDS(Key name, const VMPI_Field *fields, int32_t *count) {
-    key(name);
-    trace_output_literal(&out, "[");
-    for (int32_t i = 0; i < *count; i++) {
-        begin_element(i, KEY("field_name"));
-        trace_output_string(&out, fields[i].field_name);
-        string_field(KEY("field_signature"), fields[i].field_signature);
-        trace_output_literal(&out, "}");
-    }
-    trace_output_literal(&out, "]");
-}
-
-static void put_CALL_FRAMES(Key name, const VMPI_CallFrame *frames, int32_t *count) {
-    key(name);
-    trace_output_literal(&out, "[");
-    for (int32_t i = 0; i < *count; i++) {
-        begin_element(i, KEY("method_id"));
-        trace_output_uint(&out, (uint64_t)(uintptr_t)frames[i].method_id);
-        int_field(KEY("lineno"), frames[i].lineno);
-        trace_output_literal(&out, "}");
-    }
-    trace_output_literal(&out, "]");
-}
-
-/* Left out of the trace: the kinds only the dump events have (HEAP_DUMP,
- * OBJECT_DUMP, MONITOR_DUMP), whose bytes are in the VM's native byte order,
- * meant for the process that asked (vmpi.h), and CLASS_LOAD_HOOK's program
- * images and allocator (their lengths are written). */
-#define put_CALL_TRACES put_omitted
-#define put_INT32_ARRAY put_omitted
-#define put_BUFFER put_omitted
-#define put_BYTES put_omitted
-#define put_ALLOCATOR put_omitted
-static void put_omitted(Key name, const void *value, int32_t *count) {
-    (void)name;
-    (void)value;
-    (void)count;
-}
-
-/* The event's own fields, by their JVMPI names, in the struct's order:
- * generated from vmpi.h's event table. */
-static void event_fields(const VMPI_Event *event) {
-    int32_t count = 0;
-    switch (event->event_type & ~VMPI_REQUESTED_EVENT) {
-#define PUT_FIELD(member, kind, name) put_##kind(KEY(#name), event->u.member.name, &count);
-#define EVENT_CASE(name, code, member) \
-    case code:                         \
-        VMPI_FIELDS_##member(PUT_FIELD) break;
-        VMPI_EVENTS(EVENT_CASE)
-#undef EVENT_CASE
-#undef PUT_FIELD
-    }
-}
-
 /* ---- events -------------------------------------------------------------------------- */
 
 static void report_write_error(int error) {
@@ -271,10 +98,14 @@ static void write_event(const VMPI_Event *event) {
     if (code == VMPI_EVENT_THREAD_START && num_threads < MAX_THREADS &&
         !thread_number(event->u.thread_start.thread_env_id))
         thread_envs[num_threads++] = event->u.thread_start.thread_env_id;
-    if (seq == 0) header_line();
-    begin_line(event);
-    event_fields(event);
-    end_line();
+    uint32_t thread = event_thread_number(event->env_id);
+    if (binary) {
+        if (seq++ == 0) trace_binary_start(&recording, &out, vmpi->version, vmpi->GetCollectorName());
+        trace_binary_event(&recording, event, thread);
+    } else {
+        if (seq == 0) trace_json_header(&out, vmpi->version, vmpi->GetCollectorName());
+        trace_json_event(&out, ++seq, event, thread);
+    }
     if (code == VMPI_EVENT_JVM_SHUT_DOWN) {
         closed = true;
         int error = trace_output_close(&out);
@@ -318,16 +149,18 @@ static bool enable_named_events(char *names) {
     return true;
 }
 
-/* Parses "file=F,methods=y,mechanism=y,events=..."; on error prints one
- * line and returns false. */
+/* Parses "file=F,format=...,methods=y,mechanism=y,events=..."; on error
+ * prints one line and returns false. */
 static bool parse_options(char *options, bool *methods, bool *mechanism, char **events) {
-    snprintf(path, sizeof path, "trace.jsonl");
+    path[0] = '\0';
     *methods = false;
     *mechanism = false;
     *events = NULL;
     char *item, *value;
     while (agent_next_option(&options, &item, &value)) {
-        if (strcmp(item, "events") == 0 && value && *value) {
+        if (strcmp(item, "format") == 0 && value && (strcmp(value, "json") == 0 || strcmp(value, "binary") == 0)) {
+            binary = strcmp(value, "binary") == 0;
+        } else if (strcmp(item, "events") == 0 && value && *value) {
             *events = value;
         } else if (strcmp(item, "mechanism") == 0 && value && (strcmp(value, "y") == 0 || strcmp(value, "n") == 0)) {
             *mechanism = value[0] == 'y';
@@ -337,10 +170,12 @@ static bool parse_options(char *options, bool *methods, bool *mechanism, char **
                 return false;
             }
         } else if (!agent_methods_option(item, value, methods)) {
-            agent_bad_option("trace", item, value, "file=F, methods=y|n, mechanism=y|n, events=NAME:NAME...");
+            agent_bad_option("trace", item, value,
+                             "file=F, format=json|binary, methods=y|n, mechanism=y|n, events=NAME:NAME...");
             return false;
         }
     }
+    if (!path[0]) snprintf(path, sizeof path, binary ? "trace.bin" : "trace.jsonl");
     return true;
 }
 

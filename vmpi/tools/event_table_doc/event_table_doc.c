@@ -2,7 +2,8 @@
  * event_table_doc.c -- writes the generated part of docs/trace-format.md:
  * the trace format's version and the table of events and their fields, both
  * from the headers (vmpi.h's VMPI_EVENTS and VMPI_FIELDS_*, the trace
- * agent's TRACE_FORMAT_VERSION), so the documentation cannot drift from them.
+ * agent's TRACE_FORMAT_VERSION and TRACE_BINARY_VERSION), so the
+ * documentation cannot drift from them.
  *
  *     event_table_doc FILE           rewrite the generated part of FILE
  *     event_table_doc --check FILE   exit 1 if FILE's generated part is stale
@@ -16,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/trace_binary.h"
 #include "common/trace_output.h"
 #include "vmpi.h"
 
@@ -44,7 +46,8 @@ static void append(Text *t, const char *s) {
 
 static void generate(Text *t) {
     char line[256];
-    snprintf(line, sizeof line, "Format `%s`, version %d.\n\n", TRACE_FORMAT_NAME, TRACE_FORMAT_VERSION);
+    snprintf(line, sizeof line, "Format `%s`, version %d; binary recording `%s`, version %d.\n\n",
+             TRACE_FORMAT_NAME, TRACE_FORMAT_VERSION, TRACE_BINARY_NAME, TRACE_BINARY_VERSION);
     append(t, line);
     append(t, "| Code | Event | Fields, in order (kind) |\n|---:|---|---|\n");
 #define FIELD_TEXT(member, kind, name) append(t, first ? "" : ", "), append(t, "`" #name "` (" #kind ")"), first = false;

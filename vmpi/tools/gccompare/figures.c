@@ -67,7 +67,7 @@ static void shortest_double(double value, char *text, size_t size) {
 }
 
 /* Reads LABEL's statistics from `path`; NULL, said why, if they are not
- * gcstats version 1. */
+ * gcstats version 2. */
 json_object *figures_read(const char *path, const char *label) {
     json_object *stats = json_object_from_file(path);
     if (!stats) {
@@ -78,8 +78,8 @@ json_object *figures_read(const char *path, const char *label) {
     if (!json_object_is_type(stats, json_type_object) || !json_object_object_get_ex(stats, "format", &format) ||
         strcmp(json_object_get_string(format), "gclab-gcstats") != 0 ||
         !json_object_object_get_ex(stats, "version", &version) || !json_object_is_type(version, json_type_int) ||
-        json_object_get_int64(version) != 1) {
-        compare_error("%s: %s is not gcstats version 1", label, path);
+        json_object_get_int64(version) != 2) {
+        compare_error("%s: %s is not gcstats version 2", label, path);
         json_object_put(stats);
         return NULL;
     }

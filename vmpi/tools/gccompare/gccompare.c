@@ -10,13 +10,16 @@
  * runs the program with --rc-cycles=off: the objects that run leaves live at
  * exit beyond those of the run with cycle collection are the garbage cycles
  * left unreclaimed when cycle collection is off (figures.c).  Every
- * collector must print the same output and end with the same status; the
- * first that does not fails the command, as does a run that wrote no
- * statistics.
+ * collector must print the same output and end with the same status, and
+ * every run gccompare reports on, the cycles-off one too, must succeed
+ * (status 0): the figures of a run that ran out of memory or stopped with an
+ * error describe a run cut short.  The first run that disagrees or fails
+ * fails the command, named, as does a run that wrote no statistics.  The
+ * collectors --gc= names are checked against vmrun's list before any run.
  *
  * Exit status: 0 when every collector agreed; 1 when one did not, a run
- * failed or a file could not be written; 2 for a bad command line, a missing
- * vmrun or a missing program.
+ * failed or a file could not be written; 2 for a bad command line (an
+ * unknown collector in --gc= too), a missing vmrun or a missing program.
  */
 #define _GNU_SOURCE /* asprintf */
 #include <stdarg.h>
@@ -42,8 +45,9 @@ static const char help_text[] =
     "refcount it also runs the program with --rc-cycles=off: the objects it\n"
     "leaves live at exit beyond those of the run with cycle collection are the\n"
     "garbage cycles left unreclaimed when cycle collection is off.  Every collector\n"
-    "must print the same output and end with the same status; a disagreement\n"
-    "fails the command (status 1), as does a run whose statistics are missing.\n"
+    "must print the same output and end with the same status, and every run\n"
+    "must succeed: a disagreement, a failed run (the cycles-off one too) or a run\n"
+    "whose statistics are missing fails the command (status 1).\n"
     "\n"
     "Options:\n"
     "  --heap=SIZE      vmrun's --heap for every run (default: vmrun's own)\n"
@@ -137,24 +141,53 @@ static void parse_command_line(int argc, char **argv, CompareOptions *options, c
         usage_error("cannot tell where gccompare is, to find vmrun beside it: give --vmrun");
 }
 
-/* The collectors to run: --gc='s, or all that vmrun lists. */
-static bool choose_collectors(const CompareOptions *options, const char *scratch, char ***names, size_t *count) {
-    if (!options->only) return list_collectors(options, scratch, names, count);
+static void free_names(char **names, size_t count) {
+    for (size_t i = 0; i < count; i++) free(names[i]);
+    free(names);
+}
+
+/* Is `name` one of the `count` names? */
+static bool known(char *const *names, size_t count, const char *name) {
+    for (size_t i = 0; i < count; i++)
+        if (strcmp(names[i], name) == 0) return true;
+    return false;
+}
+
+/* The collectors to run: --gc='s, each one vmrun lists (checked before any
+ * runs, so that a typo costs no run), or all that vmrun lists.  *bad_name
+ * is set when --gc= names one vmrun does not have. */
+static bool choose_collectors(const CompareOptions *options, const char *scratch, char ***names, size_t *count,
+                              bool *bad_name) {
+    char **available;
+    size_t num_available;
+    if (!list_collectors(options, scratch, &available, &num_available)) return false;
+    if (!options->only) {
+        *names = available;
+        *count = num_available;
+        return true;
+    }
     *count = 0;
     *names = calloc(strlen(options->only) + 1, sizeof **names);
     char *list = *names ? strdup(options->only) : NULL;
-    if (!list) {
-        compare_error("out of memory");
-        return false;
-    }
-    for (char *name = strtok(list, ","); name; name = strtok(NULL, ",")) (*names)[(*count)++] = strdup(name);
-    free(list);
-    for (size_t i = 0; i < *count; i++)
-        if (!(*names)[i]) {
+    bool ok = list != NULL;
+    if (!ok) compare_error("out of memory");
+    for (char *name = ok ? strtok(list, ",") : NULL; ok && name; name = strtok(NULL, ",")) {
+        if (!known(available, num_available, name)) {
+            char listed[1024] = "";
+            for (size_t i = 0; i < num_available; i++)
+                snprintf(listed + strlen(listed), sizeof listed - strlen(listed), "%s%s", i ? ", " : "",
+                         available[i]);
+            compare_error("--gc=%s: vmrun has no collector '%s' (it has %s)", options->only, name, listed);
+            *bad_name = true;
+            ok = false;
+        } else if (!((*names)[(*count)++] = strdup(name))) {
             compare_error("out of memory");
-            return false;
+            ok = false;
         }
-    return true;
+    }
+    free(list);
+    free_names(available, num_available);
+    return ok;
 }
 
 /* Has runs[last] printed what runs[0] did and ended the same way?  If not,
@@ -167,6 +200,14 @@ static bool agrees(const CompareRun *runs, size_t last) {
     compare_error("%s: %s differs from %s's (status %d, %s's %d)%s%s", run->collector,
                   same_output ? "status" : "output", reference->collector, run->status, reference->collector,
                   reference->status, *run->first_error ? " " : "", run->first_error);
+    return false;
+}
+
+/* Did `run` (called `label`) succeed?  If not, says so. */
+static bool succeeded(const CompareRun *run, const char *label) {
+    if (run->status == 0) return true;
+    compare_error("%s: the run failed (status %d)%s%s: its figures would describe a run cut short", label,
+                  run->status, *run->first_error ? " " : "", run->first_error);
     return false;
 }
 
@@ -187,12 +228,14 @@ static bool compare(const CompareOptions *options, const char *scratch, char **c
     bool ok = true;
     size_t ran = 0;
     for (; ok && ran < count; ran++)
-        ok = run_collector(options, scratch, collectors[ran], collectors[ran], NULL, &runs[ran]) && agrees(runs, ran);
+        ok = run_collector(options, scratch, collectors[ran], collectors[ran], NULL, &runs[ran]) &&
+             agrees(runs, ran) && succeeded(&runs[ran], collectors[ran]);
     const CompareRun *refcount = NULL;
     for (size_t i = 0; ok && i < count; i++)
         if (strcmp(collectors[i], "refcount") == 0) refcount = &runs[i];
     if (ok && refcount) {
-        ok = run_collector(options, scratch, "refcount", "refcount-cycles-off", "--rc-cycles=off", &cycles_off);
+        ok = run_collector(options, scratch, "refcount", "refcount-cycles-off", "--rc-cycles=off", &cycles_off) &&
+             succeeded(&cycles_off, "refcount --rc-cycles=off");
         if (ok) figures_add_cycles_off(refcount->stats, cycles_off.stats);
     }
     if (ok && options->chrome_path) ok = report_chrome(options->chrome_path, scratch, runs, count);
@@ -227,11 +270,12 @@ int main(int argc, char **argv) {
         char *scratch = scratch_create();
         char **collectors = NULL;
         size_t count = 0;
-        if (scratch && choose_collectors(&options, scratch, &collectors, &count) &&
+        bool bad_name = false;
+        if (scratch && choose_collectors(&options, scratch, &collectors, &count, &bad_name) &&
             compare(&options, scratch, collectors, count))
             status = 0;
-        for (size_t i = 0; i < count; i++) free(collectors[i]);
-        free(collectors);
+        if (bad_name) status = 2;
+        free_names(collectors, count);
         if (scratch) scratch_remove(scratch);
     }
     free(options.vm_options);

@@ -1,7 +1,10 @@
 /*
- * trace_read.c -- one trace file, line by line, through json-c's tokener
- * (trace_read.h).  The header is checked first: its format and version must
- * be the ones docs/trace-format.md describes.
+ * trace_read.c -- one trace file (trace_read.h): a binary recording through
+ * its reader (vmpi/tools/trace_binary/), or JSON lines, line by line,
+ * through json-c's tokener.  The header is checked first: its format and
+ * version must be the ones docs/trace-format.md describes.  A file that
+ * takes more than a second says how far it is on standard error, every
+ * five seconds.
  */
 #include "trace_read.h"
 
@@ -11,6 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+#include "vmpi/tools/trace_binary/trace_binary_read.h"
 
 #define TRACE_FORMAT_NAME "gclab-vmpi-trace"
 #define TRACE_FORMAT_VERSION 1
@@ -153,14 +159,156 @@ static bool read_event(const Where *where, json_object *line, HeapEvent *event, 
     return true;
 }
 
-bool trace_read(const char *path, char *collector, size_t collector_size, HeapEventSink sink,
-                void *context, char *err, size_t err_size) {
-    Where where = {path, 0, err, err_size};
-    FILE *file = fopen(path, "r");
-    if (!file) {
-        snprintf(err, err_size, "%s: %s", path, strerror(errno));
+/* ---- progress on standard error ------------------------------------------------------ */
+
+#define PROGRESS_EVERY 5.0 /* seconds */
+
+typedef struct {
+    const char *path;
+    struct timespec started;
+    double reported; /* seconds after start of the last report */
+    uint64_t events;
+} Progress;
+
+static double seconds_since(const struct timespec *start) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - start->tv_sec) + (double)(now.tv_nsec - start->tv_nsec) / 1e9;
+}
+
+static void progress_start(Progress *progress, const char *path) {
+    *progress = (Progress){.path = path, .reported = 1.0 - PROGRESS_EVERY}; /* the first at 1 s */
+    clock_gettime(CLOCK_MONOTONIC, &progress->started);
+}
+
+/* Called at every event; true when a report is due: the clock is read once
+ * every 65536 events, and a report made every PROGRESS_EVERY seconds. */
+static bool progress_due(Progress *progress) {
+    if (++progress->events % 65536) return false;
+    double elapsed = seconds_since(&progress->started);
+    if (elapsed - progress->reported < PROGRESS_EVERY) return false;
+    progress->reported = elapsed;
+    return true;
+}
+
+/* `done` of `total` bytes read. */
+static void progress_report(const Progress *progress, size_t done, size_t total) {
+    double elapsed = progress->reported;
+    fprintf(stderr, "heapview: reading %s: %.0f%%, %" PRIu64 " events, %.0f s\n", progress->path,
+            total ? 100.0 * (double)done / (double)total : 0.0, progress->events, elapsed);
+}
+
+/* ---- a binary recording ------------------------------------------------------------- */
+
+/* The HeapEvent of one recorded event; false if the picture does not use it. */
+static bool heap_event_of(const VMPI_Event *event, HeapEvent *heap) {
+    memset(heap, 0, sizeof *heap);
+    switch (event->event_type) { /* a requested event has another type */
+    case VMPI_EVENT_ARENA_NEW:
+        heap->kind = HEAP_ARENA_NEW;
+        heap->arena_id = (uint32_t)event->u.new_arena.arena_id;
+        heap->name = event->u.new_arena.arena_name;
+        return true;
+    case VMPI_EVENT_ARENA_DELETE:
+        heap->kind = HEAP_ARENA_DELETE;
+        heap->arena_id = (uint32_t)event->u.delete_arena.arena_id;
+        return true;
+    case VMPI_EVENT_OBJECT_ALLOC:
+        heap->kind = HEAP_OBJECT_ALLOC;
+        heap->arena_id = (uint32_t)event->u.obj_alloc.arena_id;
+        heap->class_id = (uint64_t)(uintptr_t)event->u.obj_alloc.class_id;
+        heap->size = (uint32_t)event->u.obj_alloc.size;
+        heap->obj_id = (uint64_t)(uintptr_t)event->u.obj_alloc.obj_id;
+        return true;
+    case VMPI_EVENT_OBJECT_FREE:
+        heap->kind = HEAP_OBJECT_FREE;
+        heap->obj_id = (uint64_t)(uintptr_t)event->u.obj_free.obj_id;
+        return true;
+    case VMPI_EVENT_OBJECT_MOVE:
+        heap->kind = HEAP_OBJECT_MOVE;
+        heap->arena_id = (uint32_t)event->u.obj_move.arena_id;
+        heap->obj_id = (uint64_t)(uintptr_t)event->u.obj_move.obj_id;
+        heap->new_arena_id = (uint32_t)event->u.obj_move.new_arena_id;
+        heap->new_obj_id = (uint64_t)(uintptr_t)event->u.obj_move.new_obj_id;
+        return true;
+    case VMPI_EVENT_GC_START:
+        heap->kind = HEAP_GC_START;
+        return true;
+    case VMPI_EVENT_GC_FINISH:
+        heap->kind = HEAP_GC_FINISH;
+        heap->used_objects = event->u.gc_info.used_objects;
+        heap->used_object_space = event->u.gc_info.used_object_space;
+        heap->total_object_space = event->u.gc_info.total_object_space;
+        return true;
+    case VMPI_EVENT_CLASS_LOAD:
+        heap->kind = HEAP_CLASS_LOAD;
+        heap->name = event->u.class_load.class_name;
+        heap->class_id = (uint64_t)(uintptr_t)event->u.class_load.class_id;
+        return true;
+    case VMPI_EVENT_JVM_SHUT_DOWN:
+        heap->kind = HEAP_SHUT_DOWN;
+        return true;
+    }
+    return false;
+}
+
+/* Arena IDs and sizes are numbers JSON's reader refuses when negative. */
+static const char *out_of_range(const VMPI_Event *event) {
+    switch (event->event_type) {
+    case VMPI_EVENT_ARENA_NEW: return event->u.new_arena.arena_id < 0 ? "arena_id" : NULL;
+    case VMPI_EVENT_ARENA_DELETE: return event->u.delete_arena.arena_id < 0 ? "arena_id" : NULL;
+    case VMPI_EVENT_OBJECT_ALLOC:
+        return event->u.obj_alloc.arena_id < 0 ? "arena_id" : event->u.obj_alloc.size < 0 ? "size" : NULL;
+    case VMPI_EVENT_OBJECT_MOVE:
+        return event->u.obj_move.arena_id < 0 || event->u.obj_move.new_arena_id < 0 ? "arena_id" : NULL;
+    }
+    return NULL;
+}
+
+static bool read_recording(const char *path, char *collector, size_t collector_size, HeapEventSink sink,
+                           void *context, char *err, size_t err_size) {
+    TraceBinaryReader *reader = trace_binary_open(path, err, err_size);
+    if (!reader) return false;
+    const char *name = trace_binary_collector(reader);
+    if (!name || !*name) {
+        snprintf(err, err_size, "%s: the header names no collector", path);
+        trace_binary_close(reader);
         return false;
     }
+    snprintf(collector, collector_size, "%s", name);
+    Progress progress;
+    progress_start(&progress, path);
+    TraceBinaryRecord record;
+    int got;
+    bool ok = true;
+    while (ok && (got = trace_binary_next(reader, &record, err, err_size)) > 0) {
+        if (progress_due(&progress))
+            progress_report(&progress, trace_binary_offset(reader), trace_binary_size(reader));
+        HeapEvent event;
+        const char *bad = out_of_range(&record.event);
+        if (bad) {
+            snprintf(err, err_size, "%s: event %" PRIu64 ": out of range: %s", path, record.seq, bad);
+            ok = false;
+        } else if (heap_event_of(&record.event, &event)) {
+            char why[256] = "";
+            ok = sink(context, &event, why, sizeof why);
+            if (!ok) snprintf(err, err_size, "%s: event %" PRIu64 ": %s", path, record.seq, why);
+        }
+    }
+    trace_binary_close(reader);
+    return ok && got == 0;
+}
+
+/* ---- JSON lines ------------------------------------------------------------------------- */
+
+static bool read_json(const char *path, FILE *file, char *collector, size_t collector_size, HeapEventSink sink,
+                      void *context, char *err, size_t err_size) {
+    Where where = {path, 0, err, err_size};
+    Progress progress;
+    progress_start(&progress, path);
+    size_t total = 0;
+    if (fseek(file, 0, SEEK_END) == 0) total = (size_t)ftell(file);
+    rewind(file);
     json_tokener *tokener = json_tokener_new();
     char *text = NULL;
     size_t text_size = 0;
@@ -186,6 +334,7 @@ bool trace_read(const char *path, char *collector, size_t collector_size, HeapEv
             HeapEvent event;
             bool wanted;
             ok = read_event(&where, line, &event, &wanted);
+            if (progress_due(&progress)) progress_report(&progress, (size_t)ftell(file), total);
             if (ok && wanted) {
                 char why[256] = "";
                 ok = sink(context, &event, why, sizeof why);
@@ -201,6 +350,24 @@ bool trace_read(const char *path, char *collector, size_t collector_size, HeapEv
         ok = fail(&where, "no JVM_SHUT_DOWN: the trace is cut short (a .partial file of a run that died?)", NULL);
     free(text);
     if (tokener) json_tokener_free(tokener);
+    return ok;
+}
+
+bool trace_read(const char *path, char *collector, size_t collector_size, HeapEventSink sink,
+                void *context, char *err, size_t err_size) {
+    FILE *file = fopen(path, "r");
+    if (!file) {
+        snprintf(err, err_size, "%s: %s", path, strerror(errno));
+        return false;
+    }
+    unsigned char start[16]; /* more than the magic bytes */
+    size_t n = fread(start, 1, sizeof start, file);
+    bool ok;
+    if (trace_binary_is_recording(start, n)) {
+        fclose(file);
+        return read_recording(path, collector, collector_size, sink, context, err, err_size);
+    }
+    ok = read_json(path, file, collector, collector_size, sink, context, err, err_size);
     fclose(file);
     return ok;
 }

@@ -1,6 +1,7 @@
 /*
- * trace_read.h -- reads a trace file (docs/trace-format.md) with json-c and
- * hands each heap, collection and class event to a sink, in order.
+ * trace_read.h -- reads a trace file (docs/trace-format.md), JSON lines or a
+ * binary recording, and hands each heap, collection and class event to a
+ * sink, in order.
  *
  * Only the events the picture needs become HeapEvents; the rest (threads,
  * methods, data requests) are read and skipped.  Events an agent asked for
