@@ -86,6 +86,22 @@ static void next(HeapDumpRecords *records, HeapDumpRecord *record, uint8_t type,
 
 static size_t values_left(const HeapDumpRecord *record) { return (size_t)(record->values.end - record->values.at); }
 
+/* Decodes the first `len` bytes; returns the records read, the last of
+ * them in *last. */
+static size_t records_in(const Buffer *b, size_t len, int32_t level, bool *malformed, HeapDumpRecord *last) {
+    HeapDumpRecords records;
+    open_dump(&records, b, len, level);
+    HeapDumpRecord r;
+    size_t n = 0;
+    while (heap_dump_next(&records, &r)) {
+        cr_assert_leq(r.values.end, b->bytes + len, "a record's values lie in the buffer");
+        *last = r;
+        n++;
+    }
+    *malformed = records.malformed;
+    return n;
+}
+
 Test(heap_dump_records, every_record_decodes_to_what_was_written) {
     Buffer b;
     write_dump(&b, VMPI_DUMP_LEVEL_2, 0, VMPI_CHAR);
@@ -135,30 +151,13 @@ Test(heap_dump_records, every_record_decodes_to_what_was_written) {
 Test(heap_dump_records, a_level_1_primitive_array_has_no_elements) {
     Buffer b;
     write_dump(&b, VMPI_DUMP_LEVEL_1, 0, VMPI_INT);
-    HeapDumpRecords records;
-    open_dump(&records, &b, b.len, VMPI_DUMP_LEVEL_1);
-    HeapDumpRecord r;
-    size_t n = 0;
-    while (heap_dump_next(&records, &r)) n++;
-    cr_assert_not(records.malformed);
-    cr_assert_eq(n, num_records);
-    cr_assert_eq(r.type, VMPI_GC_PRIM_ARRAY_DUMP);
-    cr_assert_eq(r.length, 3);
-    cr_assert_eq(values_left(&r), 0);
-}
-
-/* Decodes the first `len` bytes; returns the records read. */
-static size_t records_in(const Buffer *b, size_t len, int32_t level, bool *malformed) {
-    HeapDumpRecords records;
-    open_dump(&records, b, len, level);
-    HeapDumpRecord r;
-    size_t n = 0;
-    while (heap_dump_next(&records, &r)) {
-        cr_assert_leq(r.values.end, b->bytes + len, "a record's values lie in the buffer");
-        n++;
-    }
-    *malformed = records.malformed;
-    return n;
+    HeapDumpRecord last;
+    bool malformed;
+    cr_assert_eq(records_in(&b, b.len, VMPI_DUMP_LEVEL_1, &malformed, &last), num_records);
+    cr_assert_not(malformed);
+    cr_assert_eq(last.type, VMPI_GC_PRIM_ARRAY_DUMP);
+    cr_assert_eq(last.length, 3);
+    cr_assert_eq(values_left(&last), 0);
 }
 
 Test(heap_dump_records, a_cut_record_is_malformed) {
@@ -168,7 +167,8 @@ Test(heap_dump_records, a_cut_record_is_malformed) {
     for (size_t len = 0; len <= b.len; len++) {
         while (whole < num_records && record_ends[whole] <= len) whole++;
         bool at_boundary = whole == 0 ? len == 0 : record_ends[whole - 1] == len, malformed;
-        cr_assert_eq(records_in(&b, len, VMPI_DUMP_LEVEL_2, &malformed), whole, "cut at %zu", len);
+        HeapDumpRecord last;
+        cr_assert_eq(records_in(&b, len, VMPI_DUMP_LEVEL_2, &malformed, &last), whole, "cut at %zu", len);
         cr_assert_eq(malformed, !at_boundary, "cut at %zu", len);
     }
 }
@@ -176,7 +176,8 @@ Test(heap_dump_records, a_cut_record_is_malformed) {
 /* The first `record` records of the buffer decode; then it is malformed. */
 static void assert_malformed_at(const Buffer *b, size_t record, int32_t level) {
     bool malformed;
-    cr_assert_eq(records_in(b, b->len, level, &malformed), record);
+    HeapDumpRecord last;
+    cr_assert_eq(records_in(b, b->len, level, &malformed, &last), record);
     cr_assert(malformed);
 }
 
