@@ -1,10 +1,10 @@
 /*
- * dump_reader.h -- reading a level-2 HEAP_DUMP buffer (JVMPI 1.2, section
- * 4.2, as vmpi/runtime/heap_dump.c writes it): IDs of sizeof(void *) bytes and
- * values in the VM's native byte order.  Shared by hprof's text HEAP DUMP
- * (hprof_dump.c) and binary one (hprof_binary.c) and tptp's heapDumpDef
- * (tptp_dump.c), and used for the MONITOR_DUMP buffer too
- * (hprof_monitor.c), which has the same encoding.
+ * dump_reader.h -- the bytes of a HEAP_DUMP or MONITOR_DUMP buffer (JVMPI
+ * 1.2, section 4, as vmpi/runtime/heap_dump.c writes it): IDs of
+ * sizeof(void *) bytes and values in the VM's native byte order.
+ * heap_dump_records.h decodes a heap dump's records with it, and the
+ * writers read a record's values with it; hprof_monitor.c reads the
+ * MONITOR_DUMP buffer, which has the same encoding.
  *
  * A read past the end sets `overrun`, yields zeros, and every later read
  * yields zeros too, so a caller checks once, after the record.

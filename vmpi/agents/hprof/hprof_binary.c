@@ -11,7 +11,7 @@
 #include <sys/utsname.h>
 #include <time.h>
 
-#include "common/dump_reader.h"
+#include "common/heap_dump_records.h"
 #include "common/grow.h"
 
 /* Record tags and heap dump sub-record tags (the HPROF agent manual,
@@ -383,6 +383,18 @@ static size_t values_size(const HprofBinaryField *fields, int32_t n) {
     return size;
 }
 
+/* HeapDumpStaticsBytes over an HprofBinary: as convert_values reads them. */
+static size_t statics_bytes(const void *binary, uint64_t class_id) {
+    const HprofBinaryClass *cls = class_of(binary, class_id);
+    if (!cls) return SIZE_MAX;
+    size_t bytes = 0;
+    for (int32_t i = 0; i < cls->num_statics; i++) {
+        uint8_t type = cls->statics[i].type;
+        bytes += type == TYPE_OBJECT ? sizeof(void *) : type == TYPE_BOOLEAN ? 1 : 8;
+    }
+    return bytes;
+}
+
 /* The serial number of the trace that allocated `id`; 0 if unknown. */
 static uint32_t trace_serial(const Conversion *c, uint64_t id) {
     const IdEntry *e = idmap_find(&c->sites->objects, id);
@@ -414,21 +426,14 @@ static void put_field_names(FILE *out, const HprofBinaryClass *cls) {
     }
 }
 
-static void convert_class(Conversion *c, DumpReader *r, uint64_t id) {
-    const HprofBinaryClass *cls = class_of(c->b, id);
-    dump_take_id(r);                           /* super: gclab has none */
-    for (int i = 0; i < 5; i++) dump_take_id(r); /* loader, signers, domain, 2 reserved */
-    uint32_t instance_size = dump_take_u4(r);
-    if (dump_take_u2(r) != 0 || !cls) {        /* gclab has no constant pools */
-        r->overrun = true;
-        return;
-    }
-    put_class_dump(c->dump, cls, OBJECT_CLASS_ID, instance_size);
+static void convert_class(Conversion *c, HeapDumpRecord *record) {
+    const HprofBinaryClass *cls = class_of(c->b, record->id); /* known: its statics were found */
+    put_class_dump(c->dump, cls, OBJECT_CLASS_ID, record->instance_size); /* gclab's classes have no super */
     put_u2(c->dump, (uint16_t)cls->num_statics);
     for (int32_t i = 0; i < cls->num_statics; i++) {
         put_id(c->dump, cls->statics[i].name);
         put_u1(c->dump, cls->statics[i].type);
-        convert_values(r, c->dump, &cls->statics[i], 1);
+        convert_values(&record->values, c->dump, &cls->statics[i], 1);
     }
     put_field_names(c->dump, cls);
 }
@@ -476,54 +481,44 @@ static void convert_string(Conversion *c, uint64_t id, uint64_t class_id, const 
     fwrite(c->chars, 1, chars, c->dump);
 }
 
-static void convert_instance(Conversion *c, DumpReader *r, uint64_t id) {
-    uint64_t class_id = dump_take_id(r);
-    uint32_t bytes = dump_take_u4(r);
-    const HprofBinaryClass *cls = class_of(c->b, class_id);
-    DumpReader values = {.at = r->at, .end = r->at + bytes, .overrun = (size_t)(r->end - r->at) < bytes};
-    dump_skip(r, bytes);
-    if (!cls || values.overrun) {
-        r->overrun = true;
+static void convert_instance(Conversion *c, HeapDumpRecord *record) {
+    const HprofBinaryClass *cls = class_of(c->b, record->class_id);
+    DumpReader *values = &record->values;
+    if (!cls) {
+        c->b->failed = true;
         return;
     }
     if (cls->is_string) {
-        convert_string(c, id, class_id, values.at, bytes);
+        convert_string(c, record->id, record->class_id, values->at, (uint32_t)(values->end - values->at));
         return;
     }
-    put_object_header(c, SUB_INSTANCE_DUMP, id, trace_serial(c, id));
-    put_id(c->dump, class_id);
+    put_object_header(c, SUB_INSTANCE_DUMP, record->id, trace_serial(c, record->id));
+    put_id(c->dump, record->class_id);
     put_u4(c->dump, (uint32_t)values_size(cls->fields, cls->num_fields));
-    convert_values(&values, c->dump, cls->fields, cls->num_fields);
-    if (values.overrun || values.at != values.end) r->overrun = true; /* not the class's layout */
+    convert_values(values, c->dump, cls->fields, cls->num_fields);
+    if (values->overrun || values->at != values->end) c->b->failed = true; /* not the class's layout */
 }
 
-static void convert_object_array(Conversion *c, DumpReader *r, uint64_t id) {
-    uint32_t length = dump_take_u4(r);
-    const HprofBinaryClass *array_class = array_class_of(c->b, dump_take_id(r));
+static void convert_object_array(Conversion *c, HeapDumpRecord *record) {
+    const HprofBinaryClass *array_class = array_class_of(c->b, record->class_id);
     if (!array_class) {
-        r->overrun = true;
+        c->b->failed = true;
         return;
     }
-    put_object_header(c, SUB_OBJECT_ARRAY_DUMP, id, trace_serial(c, id));
-    put_u4(c->dump, length);
+    put_object_header(c, SUB_OBJECT_ARRAY_DUMP, record->id, trace_serial(c, record->id));
+    put_u4(c->dump, record->length);
     put_id(c->dump, array_class->id);
-    for (uint32_t i = 0; i < length && !r->overrun; i++) put_id(c->dump, dump_take_id(r));
+    for (uint32_t i = 0; i < record->length; i++) put_id(c->dump, dump_take_id(&record->values));
 }
 
-static void convert_primitive_array(Conversion *c, DumpReader *r, uint64_t id) {
-    uint32_t length = dump_take_u4(r);
-    uint8_t kind = dump_take_u1(r);
-    size_t size = dump_primitive_size(kind);
-    if (kind < VMPI_BOOLEAN || kind > VMPI_LONG) {
-        r->overrun = true;
-        return;
-    }
-    put_object_header(c, SUB_PRIMITIVE_ARRAY_DUMP, id, trace_serial(c, id));
-    put_u4(c->dump, length);
-    put_u1(c->dump, kind);
-    for (uint32_t i = 0; i < length && !r->overrun; i++) {
+static void convert_primitive_array(Conversion *c, HeapDumpRecord *record) {
+    size_t size = dump_primitive_size(record->element_kind);
+    put_object_header(c, SUB_PRIMITIVE_ARRAY_DUMP, record->id, trace_serial(c, record->id));
+    put_u4(c->dump, record->length);
+    put_u1(c->dump, record->element_kind);
+    for (uint32_t i = 0; i < record->length; i++) {
         unsigned char element[8];
-        dump_take(r, element, size);
+        dump_take(&record->values, element, size);
         uint64_t value = 0;
         switch (size) { /* native order to a number */
         case 1: value = element[0]; break;
@@ -536,42 +531,39 @@ static void convert_primitive_array(Conversion *c, DumpReader *r, uint64_t id) {
 }
 
 /* A root with a thread: the object, then the thread's serial number. */
-static void put_thread_root(Conversion *c, uint8_t tag, uint64_t id, DumpReader *r) {
+static void put_thread_root(Conversion *c, uint8_t tag, const HeapDumpRecord *record) {
     put_u1(c->dump, tag);
-    put_id(c->dump, id);
-    put_u4(c->dump, c->thread_number((VMPI_ThreadID)(uintptr_t)dump_take_id(r)));
+    put_id(c->dump, record->id);
+    put_u4(c->dump, c->thread_number(record->thread));
 }
 
-static void convert_record(Conversion *c, DumpReader *r) {
-    uint8_t type = dump_take_u1(r);
-    uint64_t id = dump_take_id(r);
-    switch (type) {
+static void convert_record(Conversion *c, HeapDumpRecord *record) {
+    switch (record->type) {
     case VMPI_GC_ROOT_UNKNOWN:
     case VMPI_GC_ROOT_STICKY_CLASS:
     case VMPI_GC_ROOT_MONITOR_USED: /* the same codes and the object alone */
-        put_u1(c->dump, type);
-        put_id(c->dump, id);
+        put_u1(c->dump, record->type);
+        put_id(c->dump, record->id);
         return;
     case VMPI_GC_ROOT_JNI_GLOBAL:
         put_u1(c->dump, SUB_ROOT_JNI_GLOBAL);
-        put_id(c->dump, id);
-        put_id(c->dump, dump_take_id(r));
+        put_id(c->dump, record->id);
+        put_id(c->dump, record->global_ref);
         return;
     case VMPI_GC_ROOT_JNI_LOCAL:
     case VMPI_GC_ROOT_JAVA_FRAME:
-        put_thread_root(c, type == VMPI_GC_ROOT_JNI_LOCAL ? SUB_ROOT_JNI_LOCAL : SUB_ROOT_JAVA_FRAME, id, r);
-        put_u4(c->dump, dump_take_u4(r)); /* frame */
+        put_thread_root(c, record->type == VMPI_GC_ROOT_JNI_LOCAL ? SUB_ROOT_JNI_LOCAL : SUB_ROOT_JAVA_FRAME, record);
+        put_u4(c->dump, record->frame);
         return;
-    case VMPI_GC_ROOT_NATIVE_STACK: put_thread_root(c, SUB_ROOT_NATIVE_STACK, id, r); return;
+    case VMPI_GC_ROOT_NATIVE_STACK: put_thread_root(c, SUB_ROOT_NATIVE_STACK, record); return;
     case VMPI_GC_ROOT_THREAD_BLOCK: /* a Thread handle: the thread's object (hprof_binary.h) */
-        put_thread_root(c, SUB_ROOT_THREAD_OBJECT, id, r);
+        put_thread_root(c, SUB_ROOT_THREAD_OBJECT, record);
         put_u4(c->dump, 0); /* no stack trace */
         return;
-    case VMPI_GC_CLASS_DUMP: convert_class(c, r, id); return;
-    case VMPI_GC_INSTANCE_DUMP: convert_instance(c, r, id); return;
-    case VMPI_GC_OBJ_ARRAY_DUMP: convert_object_array(c, r, id); return;
-    case VMPI_GC_PRIM_ARRAY_DUMP: convert_primitive_array(c, r, id); return;
-    default: r->overrun = true; /* not a record of JVMPI 1.2 section 4.2 */
+    case VMPI_GC_CLASS_DUMP: convert_class(c, record); return;
+    case VMPI_GC_INSTANCE_DUMP: convert_instance(c, record); return;
+    case VMPI_GC_OBJ_ARRAY_DUMP: convert_object_array(c, record); return;
+    case VMPI_GC_PRIM_ARRAY_DUMP: convert_primitive_array(c, record); return;
     }
 }
 
@@ -668,17 +660,19 @@ void hprof_binary_read_heap_dump(HprofBinary *b, const VMPI_Event *heap_dump, co
     open_segment(&c);
     put_own_classes(&c);
     put_system_properties(&c);
-    DumpReader r = {.at = heap_dump->u.heap_dump.begin, .end = heap_dump->u.heap_dump.end};
-    while (r.at < r.end && !r.overrun && !b->failed) {
-        convert_record(&c, &r);
-        if (ftell(c.dump) - c.segment_at >= HPROF_BINARY_SEGMENT_BYTES && r.at < r.end) {
+    HeapDumpRecords records;
+    heap_dump_open(&records, heap_dump, statics_bytes, b);
+    HeapDumpRecord record;
+    while (!b->failed && heap_dump_next(&records, &record)) {
+        convert_record(&c, &record);
+        if (ftell(c.dump) - c.segment_at >= HPROF_BINARY_SEGMENT_BYTES && heap_dump_more(&records)) {
             close_segment(&c);
             open_segment(&c);
         }
     }
     close_segment(&c);
     put_record_header(c.dump, TAG_HEAP_DUMP_END, (uint32_t)(now_us() - b->start_us), 0);
-    if (fclose(c.dump) != 0 || r.overrun) b->failed = true;
+    if (fclose(c.dump) != 0 || records.malformed) b->failed = true;
     if (c.utf8_to_utf16 != (iconv_t)-1) iconv_close(c.utf8_to_utf16);
     free(c.chars);
 }

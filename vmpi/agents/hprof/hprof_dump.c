@@ -3,7 +3,7 @@
  */
 #include "hprof_dump.h"
 
-#include "common/dump_reader.h"
+#include "common/heap_dump_records.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,14 +63,29 @@ static const char *class_name(const HprofDump *d, unsigned long long class_id) {
     return c ? c->name : "<unknown class>";
 }
 
+/* The bytes a level-2 dump gives a value of `field`: an ID for a
+ * reference, one byte for a boolean, 8 for any other primitive. */
+static size_t value_bytes(const HprofDumpField *field) {
+    return field->is_ref ? sizeof(void *) : field->is_boolean ? 1 : 8;
+}
+
+/* HeapDumpStaticsBytes over an HprofDump. */
+static size_t statics_bytes(const void *dump, uint64_t class_id) {
+    const HprofDumpClass *c = class_of(dump, class_id);
+    if (!c) return SIZE_MAX;
+    size_t bytes = 0;
+    for (int32_t i = 0; i < c->num_statics; i++) bytes += value_bytes(&c->statics[i]);
+    return bytes;
+}
+
 /* Reference values are printed, "\tNAME\tID", unless null; others skipped. */
-static void read_values(DumpReader *r, FILE *text, const HprofDumpField *fields, int32_t n, const char *prefix) {
-    for (int32_t i = 0; i < n && !r->overrun; i++) {
+static void write_values(DumpReader *values, FILE *text, const HprofDumpField *fields, int32_t n, const char *prefix) {
+    for (int32_t i = 0; i < n && !values->overrun; i++) {
         if (!fields[i].is_ref) {
-            dump_skip(r, fields[i].is_boolean ? 1 : 8);
+            dump_skip(values, value_bytes(&fields[i]));
             continue;
         }
-        unsigned long long ref = dump_take_id(r);
+        unsigned long long ref = dump_take_id(values);
         if (ref) fprintf(text, "\t%s%s\t%llx\n", prefix, fields[i].name, ref);
     }
 }
@@ -99,82 +114,62 @@ static void write_size_and_trace(HprofDump *d, FILE *text, const HprofSites *sit
     d->bytes += size;
 }
 
-static void read_record(HprofDump *d, DumpReader *r, FILE *text, const HprofSites *sites,
-                        uint32_t (*thread_number)(VMPI_ThreadID)) {
-    uint8_t type = dump_take_u1(r);
-    unsigned long long id = dump_take_id(r);
-    switch (type) {
+static void write_record(HprofDump *d, HeapDumpRecord *record, FILE *text, const HprofSites *sites,
+                         uint32_t (*thread_number)(VMPI_ThreadID)) {
+    unsigned long long id = record->id;
+    switch (record->type) {
     case VMPI_GC_ROOT_UNKNOWN: fprintf(text, "ROOT %llx (kind=<unknown>)\n", id); return;
     case VMPI_GC_ROOT_JNI_GLOBAL:
-        fprintf(text, "ROOT %llx (kind=<JNI global ref>, id=%llx, trace=0)\n", id, (unsigned long long)dump_take_id(r));
+        fprintf(text, "ROOT %llx (kind=<JNI global ref>, id=%llx, trace=0)\n", id,
+                (unsigned long long)record->global_ref);
         return;
     case VMPI_GC_ROOT_JNI_LOCAL:
-    case VMPI_GC_ROOT_JAVA_FRAME: {
-        VMPI_ThreadID thread = (VMPI_ThreadID)(uintptr_t)dump_take_id(r);
-        uint32_t frame = dump_take_u4(r);
+    case VMPI_GC_ROOT_JAVA_FRAME:
         fprintf(text, "ROOT %llx (kind=<%s>, thread=%u, frame=%u)\n", id,
-                type == VMPI_GC_ROOT_JAVA_FRAME ? "Java stack" : "JNI local ref", thread_number(thread), frame);
+                record->type == VMPI_GC_ROOT_JAVA_FRAME ? "Java stack" : "JNI local ref",
+                thread_number(record->thread), record->frame);
         return;
-    }
     case VMPI_GC_ROOT_NATIVE_STACK:
-    case VMPI_GC_ROOT_THREAD_BLOCK: {
-        VMPI_ThreadID thread = (VMPI_ThreadID)(uintptr_t)dump_take_id(r);
+    case VMPI_GC_ROOT_THREAD_BLOCK:
         fprintf(text, "ROOT %llx (kind=<%s>, thread=%u)\n", id,
-                type == VMPI_GC_ROOT_NATIVE_STACK ? "native stack" : "thread block", thread_number(thread));
+                record->type == VMPI_GC_ROOT_NATIVE_STACK ? "native stack" : "thread block",
+                thread_number(record->thread));
         return;
-    }
     case VMPI_GC_ROOT_STICKY_CLASS:
         fprintf(text, "ROOT %llx (kind=<system class>, name=%s)\n", id, class_name(d, id));
         return;
     case VMPI_GC_ROOT_MONITOR_USED: fprintf(text, "ROOT %llx (kind=<busy monitor>)\n", id); return;
     case VMPI_GC_CLASS_DUMP: {
-        const HprofDumpClass *c = class_of(d, id);
-        unsigned long long super = dump_take_id(r);
-        for (int i = 0; i < 5; i++) dump_take_id(r); /* loader, signers, domain, 2 reserved */
-        dump_take_u4(r);                             /* instance size */
-        if (dump_take_u2(r) != 0 || !c) {            /* gclab has no constant pools */
-            r->overrun = true;
-            return;
-        }
+        const HprofDumpClass *c = class_of(d, id); /* known: its statics were found */
         fprintf(text, "CLS %llx (name=%s, trace=0)\n", id, c->name);
-        if (super) fprintf(text, "\tsuper\t%llx\n", super);
-        read_values(r, text, c->statics, c->num_statics, "static ");
+        if (record->super_id) fprintf(text, "\tsuper\t%llx\n", (unsigned long long)record->super_id);
+        write_values(&record->values, text, c->statics, c->num_statics, "static ");
         return;
     }
     case VMPI_GC_INSTANCE_DUMP: {
-        unsigned long long class_id = dump_take_id(r);
-        uint32_t bytes = dump_take_u4(r);
-        const HprofDumpClass *c = class_of(d, class_id);
+        const HprofDumpClass *c = class_of(d, record->class_id);
         fprintf(text, "OBJ %llx (", id);
         write_size_and_trace(d, text, sites, id);
-        fprintf(text, ", class=%s@%llx)\n", c ? c->name : "<unknown class>", class_id);
-        DumpReader fields = {.at = r->at, .end = r->at + bytes, .overrun = (size_t)(r->end - r->at) < bytes};
-        if (c && !fields.overrun) read_values(&fields, text, c->fields, c->num_fields, "");
-        dump_skip(r, bytes);
+        fprintf(text, ", class=%s@%llx)\n", c ? c->name : "<unknown class>", (unsigned long long)record->class_id);
+        if (c) write_values(&record->values, text, c->fields, c->num_fields, "");
         return;
     }
     case VMPI_GC_OBJ_ARRAY_DUMP: {
-        uint32_t length = dump_take_u4(r);
-        unsigned long long elem_class = dump_take_id(r);
+        unsigned long long elem_class = record->class_id;
         fprintf(text, "ARR %llx (", id);
         write_size_and_trace(d, text, sites, id);
-        fprintf(text, ", nelems=%u, elem type=%s@%llx)\n", length, class_name(d, elem_class), elem_class);
-        for (uint32_t i = 0; i < length && !r->overrun; i++) {
-            unsigned long long element = dump_take_id(r);
+        fprintf(text, ", nelems=%u, elem type=%s@%llx)\n", record->length, class_name(d, elem_class), elem_class);
+        for (uint32_t i = 0; i < record->length; i++) {
+            unsigned long long element = dump_take_id(&record->values);
             if (element) fprintf(text, "\t[%u]\t%llx\n", i, element);
         }
         return;
     }
-    case VMPI_GC_PRIM_ARRAY_DUMP: {
-        uint32_t length = dump_take_u4(r);
-        uint8_t ty = dump_take_u1(r);
+    case VMPI_GC_PRIM_ARRAY_DUMP:
         fprintf(text, "ARR %llx (", id);
         write_size_and_trace(d, text, sites, id);
-        fprintf(text, ", nelems=%u, elem type=%s)\n", length, hprof_primitive_name(ty));
-        dump_skip(r, (size_t)length * dump_primitive_size(ty));
+        fprintf(text, ", nelems=%u, elem type=%s)\n", record->length, hprof_primitive_name(record->element_kind));
         return;
-    }
-    default: r->overrun = true; /* not a record of JVMPI 1.2 section 4.2 */
     }
 }
 
@@ -189,9 +184,11 @@ void hprof_dump_read(HprofDump *d, const VMPI_Event *heap_dump, const HprofSites
         d->failed = true;
         return;
     }
-    DumpReader r = {.at = heap_dump->u.heap_dump.begin, .end = heap_dump->u.heap_dump.end};
-    while (r.at < r.end && !r.overrun) read_record(d, &r, text, sites, thread_number);
-    if (fclose(text) != 0 || r.overrun) d->failed = true;
+    HeapDumpRecords records;
+    heap_dump_open(&records, heap_dump, statics_bytes, d);
+    HeapDumpRecord record;
+    while (heap_dump_next(&records, &record)) write_record(d, &record, text, sites, thread_number);
+    if (fclose(text) != 0 || records.malformed) d->failed = true;
 }
 
 void hprof_dump_write(const HprofDump *d, TraceOutput *out, const char *date) {

@@ -4,7 +4,7 @@
  */
 #include "tptp_dump.h"
 
-#include "common/dump_reader.h"
+#include "common/heap_dump_records.h"
 #include "tptp_xml.h"
 
 typedef struct DumpWriter {
@@ -62,71 +62,52 @@ static uint32_t dump_object(const DumpWriter *w, uint64_t id) {
     return number;
 }
 
-/* One record of a level-1 dump; false if it is not one. */
-static bool read_record(const DumpWriter *w, DumpReader *r) {
-    uint8_t type = dump_take_u1(r);
-    uint64_t id = dump_take_id(r);
-    switch (type) {
-    case VMPI_GC_ROOT_UNKNOWN: root(w, id, "UNKNOWN"); break;
-    case VMPI_GC_ROOT_JNI_GLOBAL: dump_take_id(r); root(w, id, "JNI_GLOBAL"); break;
-    case VMPI_GC_ROOT_JNI_LOCAL:
-    case VMPI_GC_ROOT_JAVA_FRAME: {
-        VMPI_ThreadID thread = (VMPI_ThreadID)(uintptr_t)dump_take_id(r);
-        dump_take_u4(r); /* the frame */
-        thread_root(w, id, type == VMPI_GC_ROOT_JAVA_FRAME ? "JAVA_FRAME" : "JNI_LOCAL", thread);
-        break;
-    }
-    case VMPI_GC_ROOT_NATIVE_STACK:
-    case VMPI_GC_ROOT_THREAD_BLOCK:
-        thread_root(w, id, type == VMPI_GC_ROOT_NATIVE_STACK ? "NATIVE_STACK" : "THREAD_BLOCK",
-                    (VMPI_ThreadID)(uintptr_t)dump_take_id(r));
-        break;
-    case VMPI_GC_ROOT_STICKY_CLASS: break; /* a class, not a heap object */
-    case VMPI_GC_ROOT_MONITOR_USED: root(w, id, "MONITOR_USED"); break;
+/* HeapDumpStaticsBytes over TptpObjects: a level-1 CLASS_DUMP holds the
+ * class's reference statics only. */
+static size_t statics_bytes(const void *objects, uint64_t class_id) {
+    const TptpClass *c = tptp_class_find(objects, (const void *)(uintptr_t)class_id);
+    return c ? c->ref_statics * sizeof(void *) : SIZE_MAX;
+}
+
+/* An objectReference per ID in `values` (a level-1 record's values are references only). */
+static void references(const DumpWriter *w, uint32_t owner, DumpReader *values) {
+    while ((size_t)(values->end - values->at) >= sizeof(void *)) reference(w, owner, dump_take_id(values));
+}
+
+static void write_record(const DumpWriter *w, HeapDumpRecord *record) {
+    uint64_t id = record->id;
+    switch (record->type) {
+    case VMPI_GC_ROOT_UNKNOWN: root(w, id, "UNKNOWN"); return;
+    case VMPI_GC_ROOT_JNI_GLOBAL: root(w, id, "JNI_GLOBAL"); return;
+    case VMPI_GC_ROOT_JNI_LOCAL: thread_root(w, id, "JNI_LOCAL", record->thread); return;
+    case VMPI_GC_ROOT_JAVA_FRAME: thread_root(w, id, "JAVA_FRAME", record->thread); return;
+    case VMPI_GC_ROOT_NATIVE_STACK: thread_root(w, id, "NATIVE_STACK", record->thread); return;
+    case VMPI_GC_ROOT_THREAD_BLOCK: thread_root(w, id, "THREAD_BLOCK", record->thread); return;
+    case VMPI_GC_ROOT_STICKY_CLASS: return; /* a class, not a heap object */
+    case VMPI_GC_ROOT_MONITOR_USED: root(w, id, "MONITOR_USED"); return;
     case VMPI_GC_CLASS_DUMP: {
-        const TptpClass *c = tptp_class_find(w->objects, (const void *)(uintptr_t)id);
-        for (int i = 0; i < 6; i++) dump_take_id(r); /* super, loader, signers, domain, 2 reserved */
-        dump_take_u4(r);                             /* instance size */
-        if (dump_take_u2(r) != 0 || !c) return false; /* gclab has no constant pools */
-        for (uint32_t i = 0; i < c->ref_statics && !r->overrun; i++) {
-            uint64_t value = dump_take_id(r);
+        uint32_t class_number = tptp_class_find(w->objects, (const void *)(uintptr_t)id)->number; /* known */
+        while (record->values.at < record->values.end) {
+            uint64_t value = dump_take_id(&record->values);
             if (value && begin_root(w, value, "STATIC")) {
-                xml_uint(w->out, "classIdRef", c->number);
+                xml_uint(w->out, "classIdRef", class_number);
                 xml_end(w->out);
             }
         }
-        break;
+        return;
     }
-    case VMPI_GC_INSTANCE_DUMP: {
-        dump_take_id(r); /* the class */
-        uint32_t bytes = dump_take_u4(r);
-        uint32_t owner = dump_object(w, id);
-        for (uint32_t i = 0; i < bytes / sizeof(void *) && !r->overrun; i++) reference(w, owner, dump_take_id(r));
-        dump_skip(r, bytes % sizeof(void *)); /* level 1: the values are references only */
-        break;
+    case VMPI_GC_INSTANCE_DUMP:
+    case VMPI_GC_OBJ_ARRAY_DUMP: references(w, dump_object(w, id), &record->values); return;
+    case VMPI_GC_PRIM_ARRAY_DUMP: dump_object(w, id); return;
     }
-    case VMPI_GC_OBJ_ARRAY_DUMP: {
-        uint32_t length = dump_take_u4(r);
-        dump_take_id(r); /* the element class */
-        uint32_t owner = dump_object(w, id);
-        for (uint32_t i = 0; i < length && !r->overrun; i++) reference(w, owner, dump_take_id(r));
-        break;
-    }
-    case VMPI_GC_PRIM_ARRAY_DUMP:
-        dump_take_u4(r); /* length; level 1 has no elements */
-        dump_take_u1(r); /* element type */
-        dump_object(w, id);
-        break;
-    default: return false; /* not a record of JVMPI 1.2 section 4.2 */
-    }
-    return !r->overrun;
 }
 
 bool tptp_dump_write(TraceOutput *out, const TptpObjects *objects, const VMPI_Event *heap_dump, uint32_t dump_id,
                      uint32_t (*thread_number)(VMPI_ThreadID)) {
     DumpWriter w = {out, objects, dump_id, thread_number};
-    DumpReader r = {.at = heap_dump->u.heap_dump.begin, .end = heap_dump->u.heap_dump.end};
-    while (r.at < r.end)
-        if (!read_record(&w, &r)) return false;
-    return true;
+    HeapDumpRecords records;
+    heap_dump_open(&records, heap_dump, statics_bytes, objects);
+    HeapDumpRecord record;
+    while (heap_dump_next(&records, &record)) write_record(&w, &record);
+    return !records.malformed;
 }
