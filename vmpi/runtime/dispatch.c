@@ -68,23 +68,26 @@ void vmpi_agent_release_last(void) {
     for (int32_t code = 0; code < VMPI_EVENT_CODE_LIMIT; code++) vmpi_refresh_enabled(code);
 }
 
-/* Which of the collector's events vmpi wants (gc/event_port.h). */
+/* The VMPI code of each event the collectors post through their port
+ * (gc/event_port.h), whose wanted flag follows vmpi_enabled[code]. */
+static const int32_t code_of_kind[GC_EVENT_KINDS] = {
+    [GC_EVENT_OBJECT_FREE] = VMPI_EVENT_OBJECT_FREE,
+    [GC_EVENT_OBJECT_MOVE] = VMPI_EVENT_OBJECT_MOVE,
+    [GC_EVENT_GC_START] = VMPI_EVENT_GC_START,
+    [GC_EVENT_GC_FINISH] = VMPI_EVENT_GC_FINISH,
+    [GC_EVENT_PHASE_START] = VMPI_EVENT_GC_PHASE_START,
+    [GC_EVENT_PHASE_END] = VMPI_EVENT_GC_PHASE_END,
+    [GC_EVENT_OBJECT_GREYED] = VMPI_EVENT_OBJECT_GREYED,
+    [GC_EVENT_OBJECT_BLACKENED] = VMPI_EVENT_OBJECT_BLACKENED,
+    [GC_EVENT_OBJECT_FORWARDED] = VMPI_EVENT_OBJECT_FORWARDED,
+    [GC_EVENT_REMEMBERED_SET_ADD] = VMPI_EVENT_REMEMBERED_SET_ADD,
+    [GC_EVENT_REFCOUNT_CHANGE] = VMPI_EVENT_REFCOUNT_CHANGE,
+    [GC_EVENT_OBJECT_FREE_CAUSE] = VMPI_EVENT_OBJECT_FREE_CAUSE,
+};
+
 static void tell_collector(int32_t code, uint8_t wanted) {
-    switch (code) {
-    case VMPI_EVENT_OBJECT_FREE: gc_event_wanted[GC_EVENT_OBJECT_FREE] = wanted; break;
-    case VMPI_EVENT_OBJECT_MOVE: gc_event_wanted[GC_EVENT_OBJECT_MOVE] = wanted; break;
-    case VMPI_EVENT_GC_START: gc_event_wanted[GC_EVENT_GC_START] = wanted; break;
-    case VMPI_EVENT_GC_FINISH: gc_event_wanted[GC_EVENT_GC_FINISH] = wanted; break;
-    case VMPI_EVENT_GC_PHASE_START: gc_event_wanted[GC_EVENT_PHASE_START] = wanted; break;
-    case VMPI_EVENT_GC_PHASE_END: gc_event_wanted[GC_EVENT_PHASE_END] = wanted; break;
-    case VMPI_EVENT_OBJECT_GREYED: gc_event_wanted[GC_EVENT_OBJECT_GREYED] = wanted; break;
-    case VMPI_EVENT_OBJECT_BLACKENED: gc_event_wanted[GC_EVENT_OBJECT_BLACKENED] = wanted; break;
-    case VMPI_EVENT_OBJECT_FORWARDED: gc_event_wanted[GC_EVENT_OBJECT_FORWARDED] = wanted; break;
-    case VMPI_EVENT_REMEMBERED_SET_ADD: gc_event_wanted[GC_EVENT_REMEMBERED_SET_ADD] = wanted; break;
-    case VMPI_EVENT_REFCOUNT_CHANGE: gc_event_wanted[GC_EVENT_REFCOUNT_CHANGE] = wanted; break;
-    case VMPI_EVENT_OBJECT_FREE_CAUSE: gc_event_wanted[GC_EVENT_OBJECT_FREE_CAUSE] = wanted; break;
-    default: break;
-    }
+    for (int kind = 0; kind < GC_EVENT_KINDS; kind++)
+        if (code_of_kind[kind] == code) gc_event_wanted[kind] = wanted;
 }
 
 void vmpi_refresh_enabled(int32_t code) {
