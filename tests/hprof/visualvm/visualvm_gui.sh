@@ -21,7 +21,7 @@
 #   - the window "VisualVM 2.1.5" appears (xdotool); the classes view,
 #     opened from the summary's "view all" link by "Classes by Number of
 #     Instances", lists first the program's two most numerous classes
-#     (Point, Node);
+#     (Point, long[]: the garbage arrays not yet collected count);
 #   - asked for retained sizes (the Retained column's header, confirmed),
 #     the classes view's row of Node, filtered by name, gives the Nodes'
 #     count, their bytes and as retained size those bytes again (the tree
@@ -74,8 +74,10 @@ sed -n -e 's/^OBJ .*sz=\([0-9]*\),.*class=\([^@]*\)@.*/\2 \1/p' \
 expected=$(awk '{ print $1 }' objects | sort | uniq -c | sort -rn | head -n 2 | awk '{ print $2 }')
 # The Nodes' count, bytes and one's size; VisualVM writes sizes with a
 # thousands separator (1,240 B).
-set -- $(awk '$1 == "Node" { n++; bytes += $2; size = $2 } END { print n, bytes, size }' objects)
-node_count=$1 node_bytes=$(echo "$2" | sed -e ':a' -e 's/\([0-9]\)\([0-9]\{3\}\)\($\|,\)/\1,\2\3/' -e 'ta') node_size=$3
+read -r node_count node_total node_size << EOF
+$(awk '$1 == "Node" { n++; bytes += $2; size = $2 } END { print n, bytes, size }' objects)
+EOF
+node_bytes=$(echo "$node_total" | sed -e ':a' -e 's/\([0-9]\)\([0-9]\{3\}\)\($\|,\)/\1,\2\3/' -e 'ta')
 
 # A display of its own, numbered by Xvfb.
 Xvfb -displayfd 1 -screen 0 1280x900x24 -nolisten tcp > display 2> xvfb.err &
