@@ -359,14 +359,10 @@ static bool early_snapshot(SecondPass *pass) {
 
 const char *const root_kind_names[NUM_ROOT_KINDS] = {"frame", "native", "global", "thread", "monitor", "static", "unknown"};
 
+/* The collections counted so far include the one freeing it. */
 static void life_ends(SecondPass *pass, const LiveObject *object) {
-    ClassLife *life = &pass->model->lives[object->class_index];
-    uint64_t survived = pass->model->totals.collections - object->born_gc - 1;
-    life->died_at[survived < LIFE_AGES ? survived : LIFE_AGES - 1]++;
-    size_t span = 0;
-    for (uint64_t limit = 256, lived = pass->clock - object->born_clock; span < LIFE_SPANS - 1 && lived >= limit; limit *= 4)
-        span++;
-    life->span[span]++;
+    life_died(&pass->model->lives[object->class_index], pass->model->totals.collections - object->born_gc - 1,
+              pass->clock - object->born_clock);
 }
 
 /* ---- scenes: what the step-through view plays ----------------------------------------- */
@@ -636,8 +632,7 @@ static bool second_pass_record(SecondPass *pass, const Record *record, char *err
         LiveObject object = {record->id, record->size, record->class_index, (uint8_t)a, LIVE_NO_DETAIL,
                              (uint32_t)model->totals.collections, pass->clock};
         if (!live_map_put(&pass->live, &object)) return say(err, err_size, "out of memory");
-        model->lives[record->class_index].allocated.objects++;
-        model->lives[record->class_index].allocated.bytes += record->size;
+        life_born(&model->lives[record->class_index], record->size);
         pass->clock += record->size;
         pass->allocated[a].objects++;
         pass->allocated[a].bytes += record->size;
@@ -686,7 +681,6 @@ static bool second_pass_record(SecondPass *pass, const Record *record, char *err
         model->end_clock = pass->clock;
         memcpy(model->end_allocated, pass->allocated, sizeof model->end_allocated);
         count_live(pass, model->end_live);
-        LIVE_MAP_FOR_EACH(&pass->live, object) model->lives[object->class_index].live_at_end++;
         memset(pass->tile_emptied, 0, model->num_arenas * model->tiles * sizeof *pass->tile_emptied);
         return snapshot(pass, false) || say(err, err_size, "out of memory");
     case HEAP_CLASS_LOAD:
