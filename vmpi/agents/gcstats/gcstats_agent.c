@@ -130,8 +130,9 @@ static ChromeTrace chrome;
 static bool chrome_on;
 
 static IdMap objects;
-static IdMap referring_classes; /* class IDs whose instances have reference fields */
-static IdMap class_indexes;     /* class ID -> its index in classes (tag); its arrays' is the next */
+/* Class ID -> its index in classes (tag; its arrays' is the next) and
+ * whether its instances have reference fields (kind 1). */
+static IdMap loaded_classes;
 static ClassEntry *classes;
 static size_t num_classes, classes_capacity;
 static Arena arenas[MAX_ARENAS];
@@ -163,24 +164,18 @@ static uint64_t arena_bit(int32_t arena_id) {
 #define TAG_REFERS 0x80000000u
 #define TAG_BIRTH_MAX (TAG_REFERS - 1)
 
-static uint32_t object_tag(const VMPI_Event *event) {
+/* A new object's tag (above) and, in *class_index, the index in `classes`
+ * of its class: one lookup of the class an OBJECT_ALLOC names. */
+static uint32_t object_tag(const VMPI_Event *event, uint32_t *class_index) {
     int32_t kind = event->u.obj_alloc.is_array;
-    bool refers = kind == VMPI_CLASS ||
-                  (kind == VMPI_NORMAL_OBJECT &&
-                   idmap_find(&referring_classes, (uint64_t)(uintptr_t)event->u.obj_alloc.class_id));
+    uint64_t class_id = (uint64_t)(uintptr_t)event->u.obj_alloc.class_id;
+    const IdEntry *loaded = class_id ? idmap_find(&loaded_classes, class_id) : NULL;
+    if (kind >= VMPI_BOOLEAN && kind <= VMPI_LONG) *class_index = (uint32_t)(kind - VMPI_BOOLEAN);
+    else if (loaded) *class_index = loaded->tag + (kind == VMPI_CLASS); /* its arrays: the entry after it */
+    else *class_index = class_id ? CLASS_NOT_LOADED : CLASS_NONE;
+    bool refers = kind == VMPI_CLASS || (kind == VMPI_NORMAL_OBJECT && loaded && loaded->kind);
     uint32_t birth = totals.collections < TAG_BIRTH_MAX ? (uint32_t)totals.collections : TAG_BIRTH_MAX;
     return birth | (refers ? TAG_REFERS : 0);
-}
-
-/* The index in `classes` of the class an OBJECT_ALLOC names. */
-static uint32_t class_index(const VMPI_Event *event) {
-    int32_t kind = event->u.obj_alloc.is_array;
-    if (kind >= VMPI_BOOLEAN && kind <= VMPI_LONG) return (uint32_t)(kind - VMPI_BOOLEAN);
-    uint64_t class_id = (uint64_t)(uintptr_t)event->u.obj_alloc.class_id;
-    if (!class_id) return CLASS_NONE;
-    const IdEntry *known = idmap_find(&class_indexes, class_id);
-    if (!known) return CLASS_NOT_LOADED;
-    return known->tag + (kind == VMPI_CLASS); /* an array of the class: the entry after it */
 }
 
 /* An object dies: its class's lifetimes count it, at the collections
@@ -210,18 +205,15 @@ static bool add_class(const char *name, const char *suffix) {
 static void class_load(const VMPI_Event *event) {
     uint64_t class_id = (uint64_t)(uintptr_t)event->u.class_load.class_id;
     const char *name = event->u.class_load.class_name;
-    if (class_id && !idmap_find(&class_indexes, class_id) &&
-        idmap_reserve(&class_indexes, class_indexes.count + 1) && add_class(name ? name : "?", "") &&
-        add_class(name ? name : "?", "[]"))
-        idmap_insert(&class_indexes, class_id, 0, 0)->tag = (uint32_t)(num_classes - 2);
+    if (!class_id || idmap_find(&loaded_classes, class_id) ||
+        !idmap_reserve(&loaded_classes, loaded_classes.count + 1) || !add_class(name ? name : "?", "") ||
+        !add_class(name ? name : "?", "[]"))
+        return;
+    IdEntry *loaded = idmap_insert(&loaded_classes, class_id, 0, 0);
+    loaded->tag = (uint32_t)(num_classes - 2);
     for (int32_t i = 0; i < event->u.class_load.num_instance_fields; i++) {
         const char *signature = event->u.class_load.instances[i].field_signature;
-        if (signature && (signature[0] == 'L' || signature[0] == '[')) {
-            if (idmap_reserve(&referring_classes, referring_classes.count + 1) &&
-                !idmap_find(&referring_classes, class_id))
-                idmap_insert(&referring_classes, class_id, 0, 0);
-            return;
-        }
+        if (signature && (signature[0] == 'L' || signature[0] == '[')) loaded->kind = 1;
     }
 }
 
@@ -259,8 +251,7 @@ static void object_alloc(const VMPI_Event *event) {
         return;
     }
     IdEntry *object = idmap_insert(&objects, (uint64_t)(uintptr_t)event->u.obj_alloc.obj_id, arena_id, size);
-    object->tag = object_tag(event);
-    object->kind = class_index(event);
+    object->tag = object_tag(event, &object->kind);
     object->stamp = totals.bytes_allocated - size; /* allocated before it */
     life_born(&classes[object->kind].life, size);
     Arena *arena = arena_of(arena_id);
@@ -596,7 +587,7 @@ VMPI_EXPORT int32_t VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved) {
     if (!agent_get_env(vm, "gcstats", &vmpi) || !parse_options(options)) return VMPI_ERR;
     bool classes_added = true;
     for (size_t i = 0; i < NUM_PRIMITIVE_ARRAYS; i++) classes_added = classes_added && add_class(primitive_arrays[i], "");
-    if (!idmap_init(&objects, 1024) || !idmap_init(&referring_classes, 64) || !idmap_init(&class_indexes, 64) ||
+    if (!idmap_init(&objects, 1024) || !idmap_init(&loaded_classes, 64) ||
         !classes_added || !add_class("(no class)", "") || !add_class("(class not loaded)", "")) {
         fprintf(stderr, "gcstats: out of memory\n");
         return VMPI_ERR;
