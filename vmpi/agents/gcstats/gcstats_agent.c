@@ -104,10 +104,11 @@ typedef struct Collection {
  * refer to the others: one alone may be a single dropped object. */
 #define STRUCTURE_SURVIVORS 2
 
-/* The classes objects are counted by: each class CLASS_LOAD named, then
- * its arrays ("Node[]"); the arrays of each primitive type, by their
- * OBJECT_ALLOC's is_array, VMPI_BOOLEAN to VMPI_LONG ("int[]"); and
- * allocations whose class is none (class_id NULL) or was never loaded. */
+/* The classes objects are counted by, in this order: the arrays of each
+ * primitive type, by their OBJECT_ALLOC's is_array, VMPI_BOOLEAN to
+ * VMPI_LONG ("int[]"); allocations whose class is none (class_id NULL) or
+ * was never loaded; then each class CLASS_LOAD named, followed by its
+ * arrays ("Node[]"). */
 #define CLASS_NAME_SIZE 64
 static const char *const primitive_arrays[] = {"boolean[]", "char[]",  "float[]", "double[]",
                                                "byte[]",    "short[]", "int[]",   "long[]"};
@@ -450,8 +451,8 @@ static void uint_array(const uint64_t *values, size_t count) {
     trace_output_text(&stats_out, "]");
 }
 
-/* Per class that had objects, the primitive arrays first, then in the order
- * the classes were loaded: docs/gcstats.md, "Lifetimes". */
+/* Per class that had objects, in the order of `classes`: docs/gcstats.md,
+ * "The JSON". */
 static void lifetime_lines(void) {
     TraceOutput *out = &stats_out;
     trace_output_text(out, ",\n  \"lifetimes\": [");
