@@ -5,9 +5,9 @@ output compared with the excerpt beside it, so that the docs cannot drift.
     docs_excerpts.py SOURCE_DIR BIN_DIR PAGE.md...
 
 An excerpt is an indented block (four spaces; blank lines inside it belong
-to it) whose first line is `$ gccompare ...`: the command, run from
-SOURCE_DIR with BIN_DIR's gccompare, and the lines after it, its standard
-output.  Every line must be the same, character for character, except the
+to it) or a fenced one (```) whose first line is `$ gccompare ...` (or
+`$ build/bin/gccompare ...`): the command, run from SOURCE_DIR with
+BIN_DIR's gccompare, and the lines after it, its standard output.  Every line must be the same, character for character, except the
 rows of wall-clock times (`... (ms)`, `throughput (%)`), which vary from run
 to run: of those only the label and the number of cells must be.  A page
 that shows no gccompare command fails too (the test would check nothing).
@@ -23,20 +23,29 @@ import sys
 TIMED = re.compile(r"^(pause p\d+|pause max|GC time|run time) \(ms\)|^throughput \(%\)")
 
 
+def is_command(line):
+    return line.startswith("$ ") and os.path.basename(line[2:].split()[0]) == "gccompare"
+
+
 def excerpts(text):
-    """(command, expected lines) of each `$ gccompare` block."""
+    """(command, expected lines) of each gccompare block, indented or fenced."""
     lines, found, i = text.splitlines(), [], 0
     while i < len(lines):
-        if not lines[i].startswith("    $ gccompare "):
+        if lines[i].startswith("    ") and is_command(lines[i][4:]):
+            command, block, i = lines[i][6:], [], i + 1
+            while i < len(lines) and (lines[i].startswith("    ") or not lines[i].strip()):
+                block.append(lines[i][4:])
+                i += 1
+            while block and not block[-1].strip():
+                block.pop()
+            found.append((command, block))
+        elif lines[i] == "```" and i + 1 < len(lines) and is_command(lines[i + 1]):
+            command, i = lines[i + 1][2:], i + 2
+            end = lines.index("```", i)
+            found.append((command, lines[i:end]))
+            i = end + 1
+        else:
             i += 1
-            continue
-        command, block, i = lines[i][6:], [], i + 1
-        while i < len(lines) and (lines[i].startswith("    ") or not lines[i].strip()):
-            block.append(lines[i][4:])
-            i += 1
-        while block and not block[-1].strip():
-            block.pop()
-        found.append((command, block))
     return found
 
 
@@ -47,7 +56,7 @@ def timed_shape(line):
 
 def compare(page, command, expected, source_dir, bin_dir):
     words = shlex.split(command)
-    words[0] = os.path.join(bin_dir, words[0])
+    words[0] = os.path.join(bin_dir, "gccompare")
     result = subprocess.run(words, cwd=source_dir, stdin=subprocess.DEVNULL, capture_output=True, text=True)
     if result.returncode != 0:
         return [f"{page}: `{command}` failed (status {result.returncode}): {result.stderr.strip()}"]
