@@ -33,8 +33,6 @@ import sys
 
 COLLECTORS = ["marksweep", "markcompact", "semispace", "generational", "refcount:deferred", "refcount:immediate"]
 AGES, SPANS = 8, 10
-PRIMITIVE_ARRAYS = {4: "boolean[]", 5: "char[]", 6: "float[]", 7: "double[]", 8: "byte[]", 9: "short[]",
-                    10: "int[]", 11: "long[]"}
 SHOWN = 8  # classes gccompare shows, the rest summed (when two or more)
 
 failures = []
@@ -81,9 +79,7 @@ def lifetimes_from_trace(path):
             if kind == "CLASS_LOAD":
                 class_names.setdefault(e["class_id"], e["class_name"])
             elif kind == "OBJECT_ALLOC":
-                if e["is_array"] in PRIMITIVE_ARRAYS:
-                    name = PRIMITIVE_ARRAYS[e["is_array"]]
-                elif not e["class_id"]:
+                if not e["class_id"]:
                     name = "(no class)"
                 elif e["class_id"] not in class_names:
                     name = "(class not loaded)"

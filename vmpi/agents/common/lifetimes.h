@@ -13,11 +13,24 @@
  * on the collector, read when the collector found the death.  Under a
  * collector that collects at every allocation (--gc-stress) that is the
  * moment the object became garbage, to the allocation.
+ *
+ * Classes.  Objects are counted by the class their OBJECT_ALLOC names: the
+ * name CLASS_LOAD gave its class_id, with LIFE_ARRAY_SUFFIX for an array
+ * of objects (is_array VMPI_CLASS, whose class_id is the element class:
+ * "Node[]", as the VM's own CLASS_LOAD names that array class), apart from
+ * the class's instances.  An array of numbers names its own class ("int[]").
+ * A class_id that is NULL, or that no CLASS_LOAD named, counts under
+ * LIFE_NO_CLASS or LIFE_CLASS_NOT_LOADED.
  */
 #ifndef GCLAB_AGENT_LIFETIMES_H
 #define GCLAB_AGENT_LIFETIMES_H
 
 #include <stdint.h>
+
+/* Classes (above) */
+#define LIFE_ARRAY_SUFFIX "[]"
+#define LIFE_NO_CLASS "(no class)"
+#define LIFE_CLASS_NOT_LOADED "(class not loaded)"
 
 #define LIFE_AGES 8   /* died at its 1st .. 7th collection, or later */
 #define LIFE_SPANS 10 /* span under 256 bytes, 1 KiB, 4 KiB, ... 16 MiB, or more */

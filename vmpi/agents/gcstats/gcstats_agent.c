@@ -104,19 +104,12 @@ typedef struct Collection {
  * refer to the others: one alone may be a single dropped object. */
 #define STRUCTURE_SURVIVORS 2
 
-/* The classes objects are counted by, in this order: the arrays of each
- * primitive type, by their OBJECT_ALLOC's is_array, VMPI_BOOLEAN to
- * VMPI_LONG ("int[]"); allocations whose class is none (class_id NULL) or
- * was never loaded; then each class CLASS_LOAD named, followed by its
- * arrays ("Node[]"). */
+/* The classes objects are counted by (lifetimes.h, "Classes"), in this
+ * order: allocations whose class is none (class_id NULL) or was never
+ * loaded; then each class CLASS_LOAD named, followed by the arrays of it
+ * ("Node" and "Node[]"). */
 #define CLASS_NAME_SIZE 64
-static const char *const primitive_arrays[] = {"boolean[]", "char[]",  "float[]", "double[]",
-                                               "byte[]",    "short[]", "int[]",   "long[]"};
-enum {
-    NUM_PRIMITIVE_ARRAYS = sizeof primitive_arrays / sizeof primitive_arrays[0],
-    CLASS_NONE = NUM_PRIMITIVE_ARRAYS, /* after the primitive arrays */
-    CLASS_NOT_LOADED,
-};
+enum { CLASS_NONE, CLASS_NOT_LOADED };
 typedef struct ClassEntry {
     char name[CLASS_NAME_SIZE];
     ClassLife life;
@@ -171,8 +164,7 @@ static uint32_t object_tag(const VMPI_Event *event, uint32_t *class_index) {
     int32_t kind = event->u.obj_alloc.is_array;
     uint64_t class_id = (uint64_t)(uintptr_t)event->u.obj_alloc.class_id;
     const IdEntry *loaded = class_id ? idmap_find(&loaded_classes, class_id) : NULL;
-    if (kind >= VMPI_BOOLEAN && kind <= VMPI_LONG) *class_index = (uint32_t)(kind - VMPI_BOOLEAN);
-    else if (loaded) *class_index = loaded->tag + (kind == VMPI_CLASS); /* its arrays: the entry after it */
+    if (loaded) *class_index = loaded->tag + (kind == VMPI_CLASS); /* its arrays: the entry after it */
     else *class_index = class_id ? CLASS_NOT_LOADED : CLASS_NONE;
     bool refers = kind == VMPI_CLASS || (kind == VMPI_NORMAL_OBJECT && loaded && loaded->kind);
     uint32_t birth = totals.collections < TAG_BIRTH_MAX ? (uint32_t)totals.collections : TAG_BIRTH_MAX;
@@ -208,7 +200,7 @@ static void class_load(const VMPI_Event *event) {
     const char *name = event->u.class_load.class_name;
     if (!class_id || idmap_find(&loaded_classes, class_id) ||
         !idmap_reserve(&loaded_classes, loaded_classes.count + 1) || !add_class(name ? name : "?", "") ||
-        !add_class(name ? name : "?", "[]"))
+        !add_class(name ? name : "?", LIFE_ARRAY_SUFFIX))
         return;
     IdEntry *loaded = idmap_insert(&loaded_classes, class_id, 0, 0);
     loaded->tag = (uint32_t)(num_classes - 2);
@@ -586,10 +578,8 @@ static bool parse_options(char *options) {
 VMPI_EXPORT int32_t VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved) {
     (void)reserved;
     if (!agent_get_env(vm, "gcstats", &vmpi) || !parse_options(options)) return VMPI_ERR;
-    bool classes_added = true;
-    for (size_t i = 0; i < NUM_PRIMITIVE_ARRAYS; i++) classes_added = classes_added && add_class(primitive_arrays[i], "");
     if (!idmap_init(&objects, 1024) || !idmap_init(&loaded_classes, 64) ||
-        !classes_added || !add_class("(no class)", "") || !add_class("(class not loaded)", "")) {
+        !add_class(LIFE_NO_CLASS, "") || !add_class(LIFE_CLASS_NOT_LOADED, "")) {
         fprintf(stderr, "gcstats: out of memory\n");
         return VMPI_ERR;
     }
