@@ -63,12 +63,6 @@ add_test(NAME compare/gccompare/lifetimes/small_heap
          COMMAND python3 ${compare_dir}/lifetimes_check.py ${gccompare} ${scratch}/lifetimes_small
                  --heap=64k -- ${lifetimes_program} 3000)
 
-# Every gccompare command the docs show, run, and its output compared with
-# the page's excerpt (times aside): the docs cannot drift.
-add_test(NAME docs/gccompare_excerpts
-         COMMAND python3 ${compare_dir}/docs_excerpts.py ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR}/bin
-                 README.md docs/gcstats.md)
-
 case(compare/gccompare/unknown_option 2 - "^gccompare: unknown option '--frobnicate'$"
      ${gccompare} --frobnicate ${compare_cycles})
 case(compare/gccompare/no_program 2 - "^gccompare: no program given$" ${gccompare} --heap=1m)
