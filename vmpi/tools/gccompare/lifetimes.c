@@ -114,7 +114,17 @@ bool report_lifetimes(FILE *out, const CompareRun *runs, size_t count) {
         free(names);
         return false;
     }
-    for (size_t i = 0; i < num_classes; i++) sorted[i] = json_object_array_get_idx(lifetimes, i);
+    for (size_t i = 0; i < num_classes; i++) {
+        json_object *class_name;
+        sorted[i] = json_object_array_get_idx(lifetimes, i);
+        if (!json_object_object_get_ex(sorted[i], "class", &class_name) ||
+            !json_object_is_type(class_name, json_type_string)) {
+            compare_error("%s: a class of the statistics' lifetimes has no name", runs[0].collector);
+            free(sorted);
+            free(names);
+            return false;
+        }
+    }
     qsort(sorted, num_classes, sizeof *sorted, by_allocated);
     for (size_t i = 0; i < num_classes; i++)
         names[i] = json_object_get_string(json_object_object_get(sorted[i], "class"));
