@@ -117,6 +117,13 @@ copy_name() {
     xdotool key ctrl+c
     clipboard
 }
+# The name in the table's row at y: a click on a row that is not there
+# does nothing (a right click there throws in VisualVM: wait for the row
+# with this before copy_row).
+row_name() {
+    click 410 "$1"
+    copy_name
+}
 # The whole row at y in the view's table, tab-separated, from its context
 # menu: Copy is its item at OFFSET pixels below the click (100 for a
 # class, 119 for an object or a field, which have one item more), and
@@ -179,6 +186,7 @@ sleep 2
 click 530 544
 xdotool type Node
 xdotool key Return
+until_shown '^Node$' row_name "$(row 0)" > /dev/null
 node_row=$(until_shown "^Node	.* B (.*)	.* B (.*)$" copy_row "$(row 0)" 100)
 echo "$node_row" | grep -q "^Node	$node_count (.*)	$node_bytes B (.*)	$node_bytes B (.*)$" ||
     complain "the classes view's row of Node is '$node_row', not $node_count Nodes of $node_bytes bytes retaining $node_bytes"
@@ -191,23 +199,15 @@ sleep 1
 click 342 180
 screenshot summary
 click 800 512
-first_dominator() {
-    click 410 "$(row 0)"
-    copy_name
-}
-dominator=$(until_shown '^class Registry' first_dominator)
+dominator=$(until_shown '^class Registry' row_name "$(row 0)")
 echo "$dominator" | grep -q '^class Registry \[GC root - sticky class\]' ||
     complain "the first dominator is '$dominator', not the class Registry"
 # Registry's static fields: the row's expander, then that of <static
 # fields>, the first of its rows; its fields come by retained size.
 click 291 "$(row 0)"
-static_fields() {
-    click 410 "$(row 1)"
-    copy_name
-}
-until_shown '^<static fields>' static_fields > /dev/null
+until_shown '^<static fields>' row_name "$(row 1)" > /dev/null
 click 311 "$(row 1)"
-sleep 2
+until_shown '^static ' row_name "$(row 6)" > /dev/null
 statics=
 for n in 2 3 4 5 6; do
     statics="$statics$(copy_row "$(row $n)" 119)
