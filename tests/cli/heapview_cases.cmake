@@ -7,10 +7,11 @@ add_test(NAME heapview/page_in_chromium
          COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/heapview/page_in_chromium.sh ${VMRUN} ${HEAPVIEW}
                  ${CMAKE_SOURCE_DIR} ${scratch}/heapview_page)
 
-# gclab's mechanism events, when a trace has them, are what the step-through
-# view plays (written into a trace until the collectors post them).
+# heapview --run asks for gclab's mechanism events; on a program written by
+# the test, every collection the page steps through is played from them, and
+# its model of them is the recording's and the dump's (page_truth.py).
 add_test(NAME heapview/mechanism_events
-         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/heapview/mechanism_events.sh ${VMRUN} ${HEAPVIEW}
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/heapview/mechanism_events.sh ${HEAPVIEW} $<TARGET_FILE:vmpi-trace2json>
                  ${CMAKE_SOURCE_DIR} ${scratch}/heapview_events)
 
 # docs/heapview.md's step-through table: each page made with the command the

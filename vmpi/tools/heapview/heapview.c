@@ -16,6 +16,8 @@
  *   --tiles=N     tiles per arena strip (default 128)
  *   --objects=N   object detail kept per run, in objects (default 200000)
  *   --title=TEXT  the page's title
+ *   --keep=DIR    with --run: keep each run's recording and dumps in DIR
+ *                 (GC.bin, GC.dumps) instead of deleting them
  */
 #include <errno.h>
 #include <limits.h>
@@ -38,7 +40,8 @@ static const char usage[] =
     "  --tiles=N      tiles per arena strip (default 128, 8 to 4096)\n"
     "  --objects=N    objects kept in detail per run (default 200000)\n"
     "  --title=TEXT   the page's title\n"
-    "  --vmrun=PATH   the vmrun --run uses (default: the one beside heapview)\n";
+    "  --vmrun=PATH   the vmrun --run uses (default: the one beside heapview)\n"
+    "  --keep=DIR     with --run: keep each run's GC.bin and GC.dumps in DIR\n";
 
 static int refuse(const char *why, const char *what) {
     fprintf(stderr, "heapview: %s%s\n%s", why, what ? what : "", usage);
@@ -87,7 +90,7 @@ static bool run_traced(const char *vmrun, const char *gc, const char *trace, con
     char gc_option[320], agent_option[PATH_MAX + 64], dump_option[PATH_MAX + 64];
     snprintf(gc_option, sizeof gc_option, "--gc=%s", gc);
     /* A binary recording: a few bytes an event, read many times faster than JSON. */
-    snprintf(agent_option, sizeof agent_option, "-agentlib:trace=file=%s,format=binary", trace);
+    snprintf(agent_option, sizeof agent_option, "-agentlib:trace=file=%s,format=binary,mechanism=y", trace);
     snprintf(dump_option, sizeof dump_option, "-agentlib:heapdump=file=%s,max=%d", dumps, SCENE_MAX_OBJECTS);
     char **argv = calloc((size_t)num_vm_args + 5, sizeof *argv);
     if (!argv) return false;
@@ -123,7 +126,7 @@ static bool run_traced(const char *vmrun, const char *gc, const char *trace, con
 
 int main(int argc, char **argv) {
     ModelOptions options = {.tiles = 128, .object_budget = 200000, .tile_moves = 256};
-    const char *output = NULL, *title = NULL, *run_gcs = NULL;
+    const char *output = NULL, *title = NULL, *run_gcs = NULL, *keep = NULL;
     char vmrun[PATH_MAX] = "";
     int i = 1;
     for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
@@ -145,6 +148,8 @@ int main(int argc, char **argv) {
             title = arg + 8;
         } else if (strncmp(arg, "--vmrun=", 8) == 0) {
             snprintf(vmrun, sizeof vmrun, "%s", arg + 8);
+        } else if (strncmp(arg, "--keep=", 7) == 0 && arg[7]) {
+            keep = arg + 7;
         } else if (strcmp(arg, "--run") == 0) {
             run_gcs = "marksweep,markcompact,semispace,generational,refcount";
         } else if (strncmp(arg, "--run=", 6) == 0) {
@@ -155,6 +160,7 @@ int main(int argc, char **argv) {
     }
     if (!output) return refuse("no output page: give -o PAGE.html", NULL);
     if (i >= argc) return refuse(run_gcs ? "no program to run" : "no trace to draw", NULL);
+    if (keep && !run_gcs) return refuse("--keep keeps the recordings of --run: give --run too", NULL);
 
     /* The traces to read: the ones given, or those of the runs made here. */
     const char *traces[MAX_RUNS], *dumps[MAX_RUNS] = {0};
@@ -165,7 +171,8 @@ int main(int argc, char **argv) {
         if (!*vmrun && !sibling_vmrun(vmrun, sizeof vmrun)) return refuse("cannot find vmrun: give --vmrun=PATH", NULL);
         const char *tmpdir = getenv("TMPDIR");
         snprintf(scratch, sizeof scratch, "%s/heapview.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
-        if (!mkdtemp(scratch)) {
+        if (keep) snprintf(scratch, sizeof scratch, "%s", keep);
+        if (keep ? access(keep, W_OK) != 0 : !mkdtemp(scratch)) {
             fprintf(stderr, "heapview: %s: %s\n", scratch, strerror(errno));
             return 1;
         }
@@ -207,12 +214,12 @@ int main(int argc, char **argv) {
             models[r] = heap_model_build(traces[r], dumps[r], &options, err, sizeof err);
             ok = models[r] != NULL;
         }
-        if (run_gcs) {
+        if (run_gcs && !keep) {
             unlink(traces[r]);
             unlink(dumps[r]);
         }
     }
-    if (run_gcs) rmdir(scratch);
+    if (run_gcs && !keep) rmdir(scratch);
     if (!title) { /* the program run, or the first trace */
         title = traces[0];
         for (int a = i; run_gcs && a < argc; a++)

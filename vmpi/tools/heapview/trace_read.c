@@ -99,7 +99,9 @@ static const struct {
     {"OBJECT_MOVE", HEAP_OBJECT_MOVE},   {"GC_START", HEAP_GC_START},
     {"GC_FINISH", HEAP_GC_FINISH},       {"CLASS_LOAD", HEAP_CLASS_LOAD},
     {"JVM_SHUT_DOWN", HEAP_SHUT_DOWN},   {"GC_PHASE_START", HEAP_GC_PHASE_START},
-    {"OBJECT_GREYED", HEAP_OBJECT_GREYED}, {"OBJECT_BLACKENED", HEAP_OBJECT_BLACKENED},
+    {"GC_PHASE_END", HEAP_GC_PHASE_END}, {"OBJECT_GREYED", HEAP_OBJECT_GREYED},
+    {"OBJECT_BLACKENED", HEAP_OBJECT_BLACKENED}, {"OBJECT_FORWARDED", HEAP_OBJECT_FORWARDED},
+    {"REMEMBERED_SET_ADD", HEAP_REMEMBERED_SET_ADD}, {"REFCOUNT_CHANGE", HEAP_REFCOUNT_CHANGE},
     {"OBJECT_FREE_CAUSE", HEAP_OBJECT_FREE_CAUSE},
 };
 
@@ -143,6 +145,7 @@ static bool read_event(const Where *where, json_object *line, HeapEvent *event, 
         event->name = get_string(line, "class_name");
         return get_id(where, line, "class_id", &event->class_id);
     case HEAP_GC_PHASE_START:
+    case HEAP_GC_PHASE_END:
         event->name = get_string(line, "phase_name");
         return event->name || fail(where, "missing field", "phase_name");
     case HEAP_OBJECT_FREE_CAUSE:
@@ -151,7 +154,17 @@ static bool read_event(const Where *where, json_object *line, HeapEvent *event, 
         return get_id(where, line, "obj_id", &event->obj_id);
     case HEAP_OBJECT_GREYED:
     case HEAP_OBJECT_BLACKENED:
+    case HEAP_REMEMBERED_SET_ADD:
         return get_id(where, line, "obj_id", &event->obj_id);
+    case HEAP_OBJECT_FORWARDED:
+        return get_id(where, line, "obj_id", &event->obj_id) && get_id(where, line, "new_obj_id", &event->new_obj_id);
+    case HEAP_REFCOUNT_CHANGE: {
+        int64_t count;
+        if (!get_id(where, line, "obj_id", &event->obj_id) || !get_int(where, line, "count", &count)) return false;
+        if (count < INT32_MIN || count > INT32_MAX) return fail(where, "out of range:", "count");
+        event->count = (int32_t)count;
+        return true;
+    }
     case HEAP_GC_START:
     case HEAP_SHUT_DOWN:
         return true;
@@ -247,6 +260,34 @@ static bool heap_event_of(const VMPI_Event *event, HeapEvent *heap) {
         return true;
     case VMPI_EVENT_JVM_SHUT_DOWN:
         heap->kind = HEAP_SHUT_DOWN;
+        return true;
+    case VMPI_EVENT_GC_PHASE_START:
+    case VMPI_EVENT_GC_PHASE_END:
+        heap->kind = event->event_type == VMPI_EVENT_GC_PHASE_START ? HEAP_GC_PHASE_START : HEAP_GC_PHASE_END;
+        heap->name = event->u.gc_phase.phase_name;
+        return true;
+    case VMPI_EVENT_OBJECT_GREYED:
+    case VMPI_EVENT_OBJECT_BLACKENED:
+    case VMPI_EVENT_REMEMBERED_SET_ADD:
+        heap->kind = event->event_type == VMPI_EVENT_OBJECT_GREYED      ? HEAP_OBJECT_GREYED
+                     : event->event_type == VMPI_EVENT_OBJECT_BLACKENED ? HEAP_OBJECT_BLACKENED
+                                                                        : HEAP_REMEMBERED_SET_ADD;
+        heap->obj_id = (uint64_t)(uintptr_t)event->u.gc_object.obj_id;
+        return true;
+    case VMPI_EVENT_OBJECT_FORWARDED:
+        heap->kind = HEAP_OBJECT_FORWARDED;
+        heap->obj_id = (uint64_t)(uintptr_t)event->u.obj_forward.obj_id;
+        heap->new_obj_id = (uint64_t)(uintptr_t)event->u.obj_forward.new_obj_id;
+        return true;
+    case VMPI_EVENT_REFCOUNT_CHANGE:
+        heap->kind = HEAP_REFCOUNT_CHANGE;
+        heap->obj_id = (uint64_t)(uintptr_t)event->u.refcount_change.obj_id;
+        heap->count = event->u.refcount_change.count;
+        return true;
+    case VMPI_EVENT_OBJECT_FREE_CAUSE:
+        heap->kind = HEAP_OBJECT_FREE_CAUSE;
+        heap->obj_id = (uint64_t)(uintptr_t)event->u.free_cause.obj_id;
+        heap->name = event->u.free_cause.cause;
         return true;
     }
     return false;
