@@ -52,6 +52,7 @@ typedef struct {
     uint64_t clock, first_gc_clock; /* bytes allocated so far, and before the first GC_START */
     size_t names_capacity;
     bool in_gc;
+    bool scene_possible;     /* the collection under way is small enough to step through */
     FILE *records;
 } FirstPass;
 
@@ -195,6 +196,7 @@ static bool first_pass_event(void *context, const HeapEvent *event, char *err, s
         if (!pass->num_gcs) pass->first_gc_clock = pass->clock;
         if (!grow_array(pass->live_at_start, pass->num_gcs, pass->gcs_capacity)) return say(err, err_size, "out of memory");
         pass->live_at_start[pass->num_gcs++] = pass->live.count;
+        pass->scene_possible = pass->live.count <= SCENE_MAX_OBJECTS;
         break;
     case HEAP_GC_FINISH:
         if (!pass->in_gc) return say(err, err_size, "GC_FINISH with no GC_START");
@@ -212,20 +214,23 @@ static bool first_pass_event(void *context, const HeapEvent *event, char *err, s
     case HEAP_GC_PHASE_START:
     case HEAP_GC_PHASE_END:
     case HEAP_OBJECT_FREE_CAUSE:
-        if (!pass->in_gc) return true; /* only a collection's own are drawn */
+        /* Only a collection's own are drawn, and only in a scene: the
+         * mechanism events of a big heap's collections, most of a big
+         * run's, are dropped here rather than written and replayed. */
+        if (!pass->in_gc || !pass->scene_possible) return true;
         if (!event->name) return say(err, err_size, "a phase or free cause with no name");
         if (!mechanism_name(pass, event->name, &record.class_index))
             return say(err, err_size, "out of memory, or more than 256 phase names and free causes");
         break;
     case HEAP_REFCOUNT_CHANGE:
-        if (!pass->in_gc) return true; /* the write barrier's, between collections: not drawn */
+        if (!pass->in_gc || !pass->scene_possible) return true; /* the write barrier's too: not drawn */
         record.size = event->count < 0 ? 0 : (uint32_t)event->count;
         break;
     case HEAP_OBJECT_GREYED:
     case HEAP_OBJECT_BLACKENED:
     case HEAP_OBJECT_FORWARDED:
     case HEAP_REMEMBERED_SET_ADD:
-        if (!pass->in_gc) return true;
+        if (!pass->in_gc || !pass->scene_possible) return true;
         break;
     }
     record.arena = (uint8_t)(a < 0 ? 0 : a);
