@@ -25,6 +25,12 @@ case(cli/heapview/run_two_collectors 0 - ""
      sh -c "\"$0\" -o hv_run.html --run=semispace,generational -- --heap=64k --seed=1 \"$1\" 6 && grep -c '\"collector\":\"semispace\"' hv_run.html && grep -q '\"collector\":\"generational\"' hv_run.html"
      ${HEAPVIEW} ${CMAKE_SOURCE_DIR}/examples/bench/binary_trees.gcl)
 
+# On a terminal (script(1) gives it one), heapview says each step on standard
+# error; with standard error in a file, as above, a quick run says nothing.
+case(cli/heapview/progress_on_a_terminal 0 - ""
+     sh -c "HV=$0 PROGRAM=$1 script -qec '\"$HV\" -o hv_tty.html --run=semispace -- --heap=64k --seed=1 \"$PROGRAM\" 6' /dev/null >hv_tty.txt && grep -q '^heapview: running .*vmrun --gc=semispace' hv_tty.txt && grep -Eq '^heapview: read [0-9]+ events \\([0-9.]+ MB\\) from .*semispace.bin in [0-9.]+ s' hv_tty.txt && grep -q '^heapview: wrote hv_tty.html in ' hv_tty.txt"
+     ${HEAPVIEW} ${CMAKE_SOURCE_DIR}/examples/bench/binary_trees.gcl)
+
 # Bad input: one clear message naming the file and line, status 1, no page.
 # heapview_bad(NAME STDERR LINE...) writes the lines as NAME.jsonl and draws it.
 function(heapview_bad name stderr)

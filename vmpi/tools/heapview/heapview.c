@@ -30,6 +30,7 @@
 
 #include "heap_model.h"
 #include "page_write.h"
+#include "progress.h"
 
 #define MAX_RUNS 16
 #define RECORDING_SUFFIX ".bin" /* of the recordings --run makes */
@@ -99,6 +100,8 @@ static bool run_traced(const char *vmrun, const char *gc, const char *trace, con
     argv[2] = agent_option;
     argv[3] = dump_option;
     memcpy(argv + 4, vm_args, (size_t)num_vm_args * sizeof *argv);
+    struct timespec now = progress_now();
+    progress_say(&now, "running %s --gc=%s", vmrun, gc);
     fflush(NULL);
     pid_t child = fork();
     if (child == 0) {
@@ -125,6 +128,8 @@ static bool run_traced(const char *vmrun, const char *gc, const char *trace, con
 }
 
 int main(int argc, char **argv) {
+    progress_init();
+    struct timespec began = progress_now();
     ModelOptions options = {.tiles = 128, .object_budget = 200000, .tile_moves = 256};
     const char *output = NULL, *title = NULL, *run_gcs = NULL, *keep = NULL;
     char vmrun[PATH_MAX] = "";
@@ -234,5 +239,6 @@ int main(int argc, char **argv) {
         fprintf(stderr, "heapview: %s\n", err);
         return 1;
     }
+    progress_say(&began, "wrote %s in %.1f s", output, progress_seconds_since(&began));
     return 0;
 }

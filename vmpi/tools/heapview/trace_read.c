@@ -16,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "progress.h"
 #include "vmpi/tools/trace_binary/trace_binary_read.h"
 
 #define TRACE_FORMAT_NAME "gclab-vmpi-trace"
@@ -183,22 +184,16 @@ typedef struct {
     uint64_t events;
 } Progress;
 
-static double seconds_since(const struct timespec *start) {
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (double)(now.tv_sec - start->tv_sec) + (double)(now.tv_nsec - start->tv_nsec) / 1e9;
-}
-
 static void progress_start(Progress *progress, const char *path) {
-    *progress = (Progress){.path = path, .reported = 1.0 - PROGRESS_EVERY}; /* the first at 1 s */
-    clock_gettime(CLOCK_MONOTONIC, &progress->started);
+    *progress = (Progress){.path = path, .reported = PROGRESS_AFTER - PROGRESS_EVERY};
+    progress->started = progress_now();
 }
 
 /* Called at every event; true when a report is due: the clock is read once
  * every 65536 events, and a report made every PROGRESS_EVERY seconds. */
 static bool progress_due(Progress *progress) {
     if (++progress->events % 65536) return false;
-    double elapsed = seconds_since(&progress->started);
+    double elapsed = progress_seconds_since(&progress->started);
     if (elapsed - progress->reported < PROGRESS_EVERY) return false;
     progress->reported = elapsed;
     return true;
@@ -209,6 +204,12 @@ static void progress_report(const Progress *progress, size_t done, size_t total)
     double elapsed = progress->reported;
     fprintf(stderr, "heapview: reading %s: %.0f%%, %" PRIu64 " events, %.0f s\n", progress->path,
             total ? 100.0 * (double)done / (double)total : 0.0, progress->events, elapsed);
+}
+
+/* The whole file read: said on a terminal, or after a long read. */
+static void progress_done(const Progress *progress, size_t total) {
+    progress_say(&progress->started, "read %" PRIu64 " events (%.1f MB) from %s in %.1f s", progress->events,
+                 (double)total / 1e6, progress->path, progress_seconds_since(&progress->started));
 }
 
 /* ---- a binary recording ------------------------------------------------------------- */
@@ -336,6 +337,7 @@ static bool read_recording(const char *path, char *collector, size_t collector_s
             if (!ok) snprintf(err, err_size, "%s: event %" PRIu64 ": %s", path, record.seq, why);
         }
     }
+    if (ok && got == 0) progress_done(&progress, trace_binary_size(reader));
     trace_binary_close(reader);
     return ok && got == 0;
 }
@@ -391,6 +393,7 @@ static bool read_json(const char *path, FILE *file, char *collector, size_t coll
         ok = fail(&where, "no JVM_SHUT_DOWN: the trace is cut short (a .partial file of a run that died?)", NULL);
     free(text);
     if (tokener) json_tokener_free(tokener);
+    if (ok) progress_done(&progress, total);
     return ok;
 }
 
