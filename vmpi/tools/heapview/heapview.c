@@ -70,16 +70,19 @@ static bool sibling_vmrun(char *path, size_t size) {
     return snprintf(path, size, "%s/vmrun", self) < (int)size;
 }
 
-/* Waits for vmrun (run under `gc`) to end; one that takes longer than a
- * second is said to be running on standard error, every five seconds. */
+/* Waits for vmrun (run under `gc`) to end; one that takes longer than
+ * progress_threshold() is said to be running on standard error, every five
+ * seconds. */
 static bool wait_saying_so(pid_t child, const char *gc, int *status) {
     const struct timespec tick = {0, 100 * 1000 * 1000};
+    unsigned first = (unsigned)(progress_threshold() * 10); /* in ticks */
     for (unsigned ticks = 1;; ticks++) {
         pid_t ended = waitpid(child, status, WNOHANG);
         if (ended == child) return true;
         if (ended < 0 && errno != EINTR) return false;
         nanosleep(&tick, NULL);
-        if (ticks % 50 == 10) fprintf(stderr, "heapview: vmrun --gc=%s running, %u s\n", gc, ticks / 10);
+        if (ticks >= first && (ticks - first) % 50 == 0)
+            fprintf(stderr, "heapview: vmrun --gc=%s running, %u s\n", gc, ticks / 10);
     }
 }
 

@@ -24,8 +24,12 @@ double progress_seconds_since(const struct timespec *start) {
     return (double)(now.tv_sec - start->tv_sec) + (double)(now.tv_nsec - start->tv_nsec) / 1e9;
 }
 
+double progress_threshold(void) {
+    return to_terminal ? 1.0 : PROGRESS_QUIET_AFTER;
+}
+
 void progress_say(const struct timespec *start, const char *format, ...) {
-    if (!to_terminal && progress_seconds_since(start) < PROGRESS_AFTER) return;
+    if (!to_terminal && progress_seconds_since(start) < progress_threshold()) return;
     va_list args;
     va_start(args, format);
     fputs("heapview: ", stderr);

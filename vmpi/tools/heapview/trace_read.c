@@ -185,7 +185,7 @@ typedef struct {
 } Progress;
 
 static void progress_start(Progress *progress, const char *path) {
-    *progress = (Progress){.path = path, .reported = PROGRESS_AFTER - PROGRESS_EVERY};
+    *progress = (Progress){.path = path, .reported = progress_threshold() - PROGRESS_EVERY};
     progress->started = progress_now();
 }
 
