@@ -71,7 +71,7 @@ expect_words() { # expect_words RUN FRAGMENT PATTERN
 for gc in $collectors; do
     "$heapview" -o "$work/runs/$gc.html" "$work/runs/$gc.jsonl"
 done
-label='[A-Za-z]+@[0-9]+'
+label='[][A-Za-z]+@[0-9]+'
 expect_words marksweep 'steps&step=2&phase=mark' "\(mark\): Mark pops $label from the mark stack: "
 expect_words marksweep 'steps&step=2&phase=sweep' "\(sweep\): Sweep frees $label \([0-9]+ bytes\): it was never marked\."
 expect_words markcompact 'steps&step=2&phase=compute-addresses' "\(compute-addresses\): Compute-addresses (passes|gives) $label"
