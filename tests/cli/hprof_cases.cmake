@@ -173,8 +173,9 @@ set(visualvm_tests ${CMAKE_CURRENT_SOURCE_DIR}/hprof/visualvm)
 case(cli/hprof/format_b_read_by_visualvm 0 - ""
      sh ${visualvm_tests}/visualvm_read.sh ${VMRUN} ${visualvm_heap_jar} ${visualvm_tests}/shapes.gcl
         ${GCLAB_COLLECTORS})
-# The real VisualVM, under Xvfb, opens a dump's summary and classes view and
-# computes retained sizes without an exception (tests/hprof/visualvm/visualvm_gui.sh).
+# The real VisualVM, under Xvfb, opens a dump's summary and classes view,
+# computes retained sizes and shows the dominators, with the VM's figures
+# and without an exception (tests/hprof/visualvm/visualvm_gui.sh).
 case(cli/hprof/format_b_in_visualvm 0 - ""
      sh ${visualvm_tests}/visualvm_gui.sh ${VMRUN} ${visualvm_tests}/shapes.gcl)
 # The manual's default name for format=b is java.hprof, and it starts with
