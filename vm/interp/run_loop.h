@@ -672,14 +672,6 @@ op_NEWARR: {
     RPUSH(arr);
     NEXT(3);
 }
-op_ALEN: {
-    Obj *arr = rsp[-1];
-    CHECK_NOT_NULL(arr);
-    uint32_t length = arr->length;
-    RDROP(1);
-    PUSH(length);
-    NEXT(1);
-}
 op_AGETZ:
     ARRAY_GET(uint8_t, WIDEN_UNSIGNED);
 op_AGETB:
@@ -749,10 +741,11 @@ op_Z2S: {
     RPUSH(s);
     NEXT(1);
 }
-op_SLEN: {
-    Obj *s = rsp[-1];
-    CHECK_NOT_NULL(s);
-    uint32_t length = s->length;
+op_SLEN: /* and op_ALEN: a string's length and an array's are the header's */
+op_ALEN: {
+    Obj *obj = rsp[-1];
+    CHECK_NOT_NULL(obj);
+    uint32_t length = obj->length;
     RDROP(1);
     PUSH(length);
     NEXT(1);
