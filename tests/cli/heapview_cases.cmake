@@ -7,10 +7,11 @@ add_test(NAME heapview/page_in_chromium
          COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/heapview/page_in_chromium.sh ${VMRUN} ${HEAPVIEW}
                  ${CMAKE_SOURCE_DIR} ${scratch}/heapview_page)
 
-# gclab's mechanism events, when a trace has them, are what the step-through
-# view plays (written into a trace until the collectors post them).
+# heapview --run asks for gclab's mechanism events; on a program written by
+# the test, every collection the page steps through is played from them, and
+# its model of them is the recording's and the dump's (page_truth.py).
 add_test(NAME heapview/mechanism_events
-         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/heapview/mechanism_events.sh ${VMRUN} ${HEAPVIEW}
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/heapview/mechanism_events.sh ${HEAPVIEW} $<TARGET_FILE:vmpi-trace2json>
                  ${CMAKE_SOURCE_DIR} ${scratch}/heapview_events)
 
 # docs/heapview.md's step-through table: each page made with the command the
@@ -22,6 +23,12 @@ add_test(NAME heapview/docs_images
 # --run runs vmrun itself; the page holds one run per collector named.
 case(cli/heapview/run_two_collectors 0 - ""
      sh -c "\"$0\" -o hv_run.html --run=semispace,generational -- --heap=64k --seed=1 \"$1\" 6 && grep -c '\"collector\":\"semispace\"' hv_run.html && grep -q '\"collector\":\"generational\"' hv_run.html"
+     ${HEAPVIEW} ${CMAKE_SOURCE_DIR}/examples/bench/binary_trees.gcl)
+
+# On a terminal (script(1) gives it one), heapview says each step on standard
+# error; with standard error in a file, as above, a quick run says nothing.
+case(cli/heapview/progress_on_a_terminal 0 - ""
+     sh -c "HV=$0 PROGRAM=$1 script -qec '\"$HV\" -o hv_tty.html --run=semispace -- --heap=64k --seed=1 \"$PROGRAM\" 6' /dev/null >hv_tty.txt && grep -q '^heapview: running .*vmrun --gc=semispace' hv_tty.txt && grep -Eq '^heapview: read [0-9]+ events \\([0-9.]+ MB\\) from .*semispace.bin in [0-9.]+ s' hv_tty.txt && grep -q '^heapview: wrote hv_tty.html in ' hv_tty.txt"
      ${HEAPVIEW} ${CMAKE_SOURCE_DIR}/examples/bench/binary_trees.gcl)
 
 # refcount's two modes side by side (docs/heapview.md, docs/gcstats.md): each

@@ -2,6 +2,8 @@
 """page_truth.py -- is heapview's picture true?  (docs/heapview.md, "The tests")
 
     page_truth.py model WORK_DIR COLLECTOR...   the page's model against the traces and dumps
+    page_truth.py mechanism WORK_DIR COLLECTOR...   the same, and every collection played from the
+                                                mechanism events, their steps checked too
     page_truth.py pixels DOM.html PAGE.png      the screenshot against the page's model
 
 WORK_DIR holds, per collector, GC.jsonl (the trace agent's) and GC.dumps
@@ -15,7 +17,14 @@ collection through the trace's moves), which objects the collection freed
 and where it moved which; the page's marked set, frees and moves must be
 those.  It checks the collector's own promise too (a tracing collector
 frees exactly what is unreachable; a copying one copies exactly what is
-reachable).  And per class, the lifetimes: objects allocated, deaths by
+reachable).  mechanism: each collection must be played from the
+collector's own mechanism events, and the page's model of them must hold:
+what it blackens is what is reachable (all of it, for marksweep, markcompact
+and semispace), its forwarding addresses are the trace's and each is where
+the object's next OBJECT_MOVE takes it, its reference counts are the
+trace's and, for refcount's survivors, the references to them in the dump
+plus the root slots naming them, its frees by cause are the trace's.  And
+per class, the lifetimes: objects allocated, deaths by
 collections survived and by bytes allocated in their lives, live at the end.
 
 pixels: the points the page says it drew (a class's colour, the free
@@ -98,7 +107,9 @@ def replay(trace_path):
                 entry['allocated'][0] += 1
                 entry['allocated'][1] += e['size']
             elif kind == 'GC_START':
-                current = {'live': set(live), 'freed': set(), 'moved': {}, 'phases': [], 'blackened': []}
+                current = {'live': set(live), 'freed': set(), 'moved': {}, 'phases': [], 'blackened': [],
+                           'origin': {obj: obj for obj in live}, 'forwarded': [], 'counts': {}, 'causes': {},
+                           'cause': None, 'awaiting_move': {}, 'forward_mismatches': []}
                 collections.append(current)
             elif kind == 'GC_PHASE_START' and current is not None and e['phase_name'] not in current['phases']:
                 current['phases'].append(e['phase_name'])
@@ -106,10 +117,23 @@ def replay(trace_path):
                 # a copy is blackened at its new address: the page names objects by their old one
                 back = {new: old for old, new in current['moved'].items()}
                 current['blackened'].append(back.get(e['obj_id'], e['obj_id']))
+            elif kind == 'OBJECT_FORWARDED' and current is not None:
+                current['forwarded'].append((current['origin'][e['obj_id']], e['new_obj_id']))
+                if e['new_obj_id'] != e['obj_id']:
+                    current['awaiting_move'][e['obj_id']] = e['new_obj_id']
+            elif kind == 'REFCOUNT_CHANGE' and current is not None:
+                current['counts'][current['origin'][e['obj_id']]] = e['count']
+            elif kind == 'OBJECT_FREE_CAUSE' and current is not None:
+                current['cause'] = (e['obj_id'], e['cause'])
             elif kind == 'GC_FINISH':
+                # a forwarding address no OBJECT_MOVE followed
+                current['forward_mismatches'] += list(current['awaiting_move'].items())
                 current = None
             elif kind == 'OBJECT_FREE':
                 current['freed'].add(e['obj_id'])
+                if current['cause'] and current['cause'][0] == e['obj_id']:
+                    current['causes'].setdefault(current['cause'][1], set()).add(current['origin'][e['obj_id']])
+                current['cause'] = None
                 dies(e['obj_id'])
             elif kind == 'OBJECT_MOVE':
                 old = e['obj_id']
@@ -118,6 +142,9 @@ def replay(trace_path):
                 current['moved'][first] = e['new_obj_id']
                 name, _, born_gc, born_clock = live.pop(old)
                 live[e['new_obj_id']] = (name, e['new_arena_id'], born_gc, born_clock)
+                current['origin'][e['new_obj_id']] = current['origin'][old]
+                if current['awaiting_move'].pop(old, None) != e['new_obj_id'] and current['phases']:
+                    current['forward_mismatches'].append((old, e['new_obj_id']))
             elif kind == 'ARENA_DELETE':
                 for obj in [o for o, v in live.items() if v[1] == e['arena_id']]:
                     dies(obj)
@@ -156,7 +183,7 @@ def reachable(dump):
     return marked
 
 
-def check_model(work, collectors):
+def check_model(work, collectors, mechanism=False):
     model = {run['collector']: run for run in page_model(work + '/dom.html')['runs']}
     scenes_checked = events_checked = 0
     for gc in collectors:
@@ -201,6 +228,8 @@ def check_model(work, collectors):
                 fail('%s: a tracing collection should free exactly the unreachable objects' % where)
             if gc == 'semispace' and set(c['moved']) != marked:
                 fail('%s: a copying collection should copy exactly the reachable objects' % where)
+            if mechanism:
+                check_mechanism(where, gc, scene, c, dump, marked)
             scenes_checked += 1
         shown_lives = {entry['class']: entry for entry in run['lives']}
         for name, expected in lives.items():
@@ -211,6 +240,58 @@ def check_model(work, collectors):
                          (gc, name, key, got and got[key], expected[key]))
     return ('ok: %d collections stepped through agree with the traces and dumps (%d played from mechanism events), '
             'lifetimes agree' % (scenes_checked, events_checked))
+
+
+def check_mechanism(where, gc, scene, c, dump, marked):
+    """One collection played from the collector's own mechanism events
+    (docs/mechanism-events.md): the page's model of it against the trace and
+    the dump taken after it."""
+    if not scene['from_events'] or not c['phases']:
+        fail(where + ': the page computes its steps instead of playing the mechanism events the trace has')
+        return
+    blackened = {int(a) for a in scene['blackened']}
+    if gc in ('marksweep', 'markcompact', 'semispace') and blackened != marked:
+        fail('%s: the page blackens %d objects, %d are reachable from the roots (%d differ)' %
+             (where, len(blackened), len(marked), len(blackened ^ marked)))
+    if blackened - marked:
+        fail('%s: the page blackens %d objects that are not reachable from the roots' % (where, len(blackened - marked)))
+    # forwarding addresses: the page's are the trace's, and each is where the object's next move takes it
+    shown = [(int(a), int(b)) for a, b in scene['forwarded']]
+    if shown != c['forwarded']:
+        fail('%s: the page has %d forwarding addresses, the trace %d, or others' % (where, len(shown), len(c['forwarded'])))
+    if c['forward_mismatches']:
+        fail('%s: %d moves go elsewhere than the forwarding address before them' % (where, len(c['forward_mismatches'])))
+    if gc in ('markcompact', 'semispace') and {a for a, _ in c['forwarded']} != marked:
+        fail('%s: %d objects got a forwarding address, %d are reachable' % (where, len(c['forwarded']), len(marked)))
+    # reference counts: the page's last count of each object is the trace's, and, for every survivor, the
+    # references to it in the dump plus the root slots that name it
+    counts = {int(a): n for a, n in scene['counts'].items()}
+    if counts != c['counts']:
+        fail('%s: the page has the counts of %d objects, the trace %d, or other counts' % (where, len(counts), len(c['counts'])))
+    if gc == 'refcount':
+        back = {new: old for old, new in c['moved'].items()}
+        held = {}
+        for obj, refs in dump['refs'].items():
+            for child in refs:
+                held[back.get(child, child)] = held.get(back.get(child, child), 0) + 1
+        for root in dump['roots']:
+            if root != dump['new']:
+                held[back.get(root, root)] = held.get(back.get(root, root), 0) + 1
+        wrong = [obj for obj, n in counts.items() if obj in marked and n != held.get(obj, 0)]
+        if wrong:
+            fail('%s: %d survivors\' counts are not the references to them in the dump (first: %d, counted %d, %d in the dump)'
+                 % (where, len(wrong), wrong[0], counts[wrong[0]], held.get(wrong[0], 0)))
+        if not counts:
+            fail(where + ': the page shows no reference count')
+    # the frees, by the cause the events name
+    causes = {cause: {int(a) for a in objs} for cause, objs in scene['freed_by_cause'].items()}
+    if causes != c['causes']:
+        fail('%s: the page frees %s by cause, the trace %s' %
+             (where, {k: len(v) for k, v in causes.items()}, {k: len(v) for k, v in c['causes'].items()}))
+    if set().union(*c['causes'].values()) != c['freed']:
+        fail('%s: %d frees have no cause in the trace' % (where, len(c['freed'] - set().union(*c['causes'].values()))))
+    if set().union(*causes.values()) & marked:
+        fail('%s: the page frees reachable objects' % where)
 
 
 # ---- the screenshot ------------------------------------------------------------------------
@@ -311,8 +392,8 @@ def check_pixels(dom_path, png_path):
 
 
 if __name__ == '__main__':
-    if len(sys.argv) >= 4 and sys.argv[1] == 'model':
-        result = check_model(sys.argv[2], sys.argv[3:])
+    if len(sys.argv) >= 4 and sys.argv[1] in ('model', 'mechanism'):
+        result = check_model(sys.argv[2], sys.argv[3:], mechanism=sys.argv[1] == 'mechanism')
     elif len(sys.argv) == 4 and sys.argv[1] == 'pixels':
         result = check_pixels(sys.argv[2], sys.argv[3])
     else:

@@ -26,8 +26,8 @@
 typedef struct {
     uint8_t kind;             /* HeapEventKind */
     uint8_t arena, new_arena; /* arena indexes */
-    uint16_t class_index;
-    uint32_t size;
+    uint16_t class_index;     /* GC_PHASE_START/END, OBJECT_FREE_CAUSE: the name's index */
+    uint32_t size;            /* REFCOUNT_CHANGE: the count */
     uint64_t id, new_id;      /* GC_FINISH: used_objects, used_object_space */
     int64_t total_object_space;
 } Record;
@@ -54,6 +54,7 @@ typedef struct {
     uint64_t clock, first_gc_clock; /* bytes allocated so far, and before the first GC_START */
     size_t names_capacity;
     bool in_gc;
+    bool scene_possible;     /* the collection under way is small enough to step through */
     FILE *records;
 } FirstPass;
 
@@ -111,6 +112,13 @@ static bool mechanism_name(FirstPass *pass, const char *name, uint16_t *index) {
     }
     *index = (uint16_t)i;
     return true;
+}
+
+/* The arena whose address range holds `address`, or -1. */
+static int arena_holding(const HeapModel *model, uint64_t address) {
+    for (size_t a = 0; a < model->num_arenas; a++)
+        if (address >= model->arenas[a].lo && address < model->arenas[a].hi) return (int)a;
+    return -1;
 }
 
 static void widen(ModelArena *arena, uint64_t address, uint32_t size) {
@@ -209,6 +217,7 @@ static bool first_pass_event(void *context, const HeapEvent *event, char *err, s
         if (!pass->num_gcs) pass->first_gc_clock = pass->clock;
         if (!grow_array(pass->live_at_start, pass->num_gcs, pass->gcs_capacity)) return say(err, err_size, "out of memory");
         pass->live_at_start[pass->num_gcs++] = pass->live.count;
+        pass->scene_possible = pass->live.count <= SCENE_MAX_OBJECTS;
         break;
     case HEAP_GC_FINISH:
         if (!pass->in_gc) return say(err, err_size, "GC_FINISH with no GC_START");
@@ -224,18 +233,30 @@ static bool first_pass_event(void *context, const HeapEvent *event, char *err, s
     case HEAP_SHUT_DOWN:
         break;
     case HEAP_GC_PHASE_START:
+    case HEAP_GC_PHASE_END:
     case HEAP_OBJECT_FREE_CAUSE:
-        if (!pass->in_gc) return true; /* only a collection's own are drawn */
-        if (!mechanism_name(pass, event->name, &record.class_index)) return say(err, err_size, "out of memory");
+        /* Only a collection's own are drawn, and only in a scene: the
+         * mechanism events of a big heap's collections, most of a big
+         * run's, are dropped here rather than written and replayed. */
+        if (!pass->in_gc || !pass->scene_possible) return true;
+        if (!event->name) return say(err, err_size, "a phase or free cause with no name");
+        if (!mechanism_name(pass, event->name, &record.class_index))
+            return say(err, err_size, "out of memory, or more than 256 phase names and free causes");
+        break;
+    case HEAP_REFCOUNT_CHANGE:
+        if (!pass->in_gc || !pass->scene_possible) return true; /* the write barrier's too: not drawn */
+        record.size = event->count < 0 ? 0 : (uint32_t)event->count;
         break;
     case HEAP_OBJECT_GREYED:
     case HEAP_OBJECT_BLACKENED:
-        if (!pass->in_gc) return true;
+    case HEAP_OBJECT_FORWARDED:
+    case HEAP_REMEMBERED_SET_ADD:
+        if (!pass->in_gc || !pass->scene_possible) return true;
         break;
     }
     record.arena = (uint8_t)(a < 0 ? 0 : a);
     record.new_arena = (uint8_t)(to < 0 ? 0 : to);
-    record.size = event->size;
+    if (event->kind != HEAP_REFCOUNT_CHANGE) record.size = event->size;
     if (event->kind != HEAP_GC_FINISH) {
         record.id = event->obj_id;
         record.new_id = event->new_obj_id;
@@ -400,11 +421,26 @@ static bool scene_entry(SecondPass *pass, SceneEntryKind kind, uint32_t value) {
     return true;
 }
 
-/* An object's step (moved, freed, greyed, blackened) in its collection's scene. */
-static bool scene_step(SecondPass *pass, const LiveObject *object, SceneEntryKind kind) {
+/* The scene entry of each mechanism event that names a phase, a cause or one object. */
+static const SceneEntryKind scene_kind_of[] = {
+    [HEAP_GC_PHASE_START] = SCENE_PHASE,       [HEAP_GC_PHASE_END] = SCENE_PHASE_END,
+    [HEAP_OBJECT_FREE_CAUSE] = SCENE_FREE_CAUSE, [HEAP_OBJECT_GREYED] = SCENE_GREYED,
+    [HEAP_OBJECT_BLACKENED] = SCENE_BLACKENED, [HEAP_REMEMBERED_SET_ADD] = SCENE_REMEMBERED,
+};
+
+/* An object's step (moved, freed, greyed, ...) in its collection's scene,
+ * followed by its num_values SCENE_VALUE entries; a value too wide for an
+ * entry leaves the step out. */
+static bool scene_step(SecondPass *pass, const LiveObject *object, SceneEntryKind kind, size_t num_values,
+                       const uint32_t *values) {
     ModelGc *gc = pass->gc;
     if (!gc || !has_scene(gc) || !object || object->detail == LIVE_NO_DETAIL) return true;
-    return scene_entry(pass, kind, (uint32_t)(object->detail - gc->detail_first));
+    for (size_t i = 0; i < num_values; i++)
+        if (values[i] >> SCENE_KIND_SHIFT) return true;
+    if (!scene_entry(pass, kind, (uint32_t)(object->detail - gc->detail_first))) return false;
+    for (size_t i = 0; i < num_values; i++)
+        if (!scene_entry(pass, SCENE_VALUE, values[i])) return false;
+    return true;
 }
 
 typedef struct {
@@ -673,7 +709,7 @@ static bool second_pass_record(SecondPass *pass, const Record *record, char *err
         empty(pass, &freed, freed.arena_index);
         set_fate(pass, &freed, FATE_FREED, freed.arena_index, 0);
         life_ends(pass, &freed);
-        return scene_step(pass, &freed, SCENE_MOVED_OR_FREED) || say(err, err_size, "out of memory");
+        return scene_step(pass, &freed, SCENE_MOVED_OR_FREED, 0, NULL) || say(err, err_size, "out of memory");
     }
     case HEAP_OBJECT_MOVE: {
         LiveObject moved;
@@ -688,7 +724,7 @@ static bool second_pass_record(SecondPass *pass, const Record *record, char *err
         pass->moved_any = true;
         empty(pass, &moved, a);
         set_fate(pass, &moved, FATE_MOVED, to, record->new_id);
-        if (!scene_step(pass, &moved, SCENE_MOVED_OR_FREED)) return say(err, err_size, "out of memory");
+        if (!scene_step(pass, &moved, SCENE_MOVED_OR_FREED, 0, NULL)) return say(err, err_size, "out of memory");
         moved.id = record->new_id;
         moved.arena_index = (uint8_t)to;
         if (!live_map_put(&pass->live, &moved)) return say(err, err_size, "out of memory");
@@ -707,14 +743,24 @@ static bool second_pass_record(SecondPass *pass, const Record *record, char *err
     case HEAP_CLASS_LOAD:
         return true;
     case HEAP_GC_PHASE_START:
+    case HEAP_GC_PHASE_END:
     case HEAP_OBJECT_FREE_CAUSE:
         if (!pass->gc || !has_scene(pass->gc)) return true;
-        return scene_entry(pass, record->kind == HEAP_GC_PHASE_START ? SCENE_PHASE : SCENE_FREE_CAUSE, record->class_index) ||
-               say(err, err_size, "out of memory");
+        return scene_entry(pass, scene_kind_of[record->kind], record->class_index) || say(err, err_size, "out of memory");
     case HEAP_OBJECT_GREYED:
     case HEAP_OBJECT_BLACKENED:
-        return scene_step(pass, live_map_get(&pass->live, record->id),
-                          record->kind == HEAP_OBJECT_GREYED ? SCENE_GREYED : SCENE_BLACKENED) ||
+    case HEAP_REMEMBERED_SET_ADD:
+        return scene_step(pass, live_map_get(&pass->live, record->id), scene_kind_of[record->kind], 0, 0) ||
+               say(err, err_size, "out of memory");
+    case HEAP_OBJECT_FORWARDED: {
+        int where = arena_holding(model, record->new_id);
+        if (where < 0) return true; /* an address no object ever had: nothing to draw it at */
+        return scene_step(pass, live_map_get(&pass->live, record->id), SCENE_FORWARDED, 2,
+                          (uint32_t[]){(uint32_t)where, (uint32_t)(record->new_id - model->arenas[where].lo)}) ||
+               say(err, err_size, "out of memory");
+    }
+    case HEAP_REFCOUNT_CHANGE:
+        return scene_step(pass, live_map_get(&pass->live, record->id), SCENE_REFCOUNT, 1, &record->size) ||
                say(err, err_size, "out of memory");
     }
     return true;

@@ -75,10 +75,23 @@ enum { DETAIL_OFFSET, DETAIL_SIZE, DETAIL_CLASS_ARENA, DETAIL_FATE, DETAIL_NEW_O
  * heap dump its collection left (the heapdump agent) and detail of all of
  * its objects: indexes are detail records counted from detail_first. */
 /* A scene's entries: the kind in the top 4 bits, under it a detail record
- * (moved or freed, greyed, blackened) or a mechanism name (a phase begins,
- * the cause of the next free). */
+ * (moved or freed, greyed, blackened, forwarded, remembered, its count
+ * changed), a mechanism name (a phase begins or ends, the cause of the next
+ * free) or a value of the entry before: a forwarding address's arena and
+ * offset, the count. */
 enum { SCENE_KIND_SHIFT = 28 };
-typedef enum { SCENE_MOVED_OR_FREED, SCENE_PHASE, SCENE_GREYED, SCENE_BLACKENED, SCENE_FREE_CAUSE } SceneEntryKind;
+typedef enum {
+    SCENE_MOVED_OR_FREED,
+    SCENE_PHASE,
+    SCENE_GREYED,
+    SCENE_BLACKENED,
+    SCENE_FREE_CAUSE,
+    SCENE_PHASE_END,
+    SCENE_FORWARDED,  /* two values: the arena and offset of the forwarding address */
+    SCENE_REMEMBERED,
+    SCENE_REFCOUNT,   /* one value: the count */
+    SCENE_VALUE,
+} SceneEntryKind;
 
 typedef struct {
     uint32_t *order;                       /* its entries, in the events' order */

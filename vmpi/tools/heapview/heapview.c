@@ -17,6 +17,8 @@
  *   --tiles=N     tiles per arena strip (default 128)
  *   --objects=N   object detail kept per run, in objects (default 200000)
  *   --title=TEXT  the page's title
+ *   --keep=DIR    with --run: keep each run's recording and dumps in DIR
+ *                 (GC.bin, GC.dumps) instead of deleting them
  */
 #include <errno.h>
 #include <limits.h>
@@ -29,6 +31,7 @@
 
 #include "heap_model.h"
 #include "page_write.h"
+#include "progress.h"
 #include "vmpi/tools/common/collector_mode.h"
 
 #define MAX_RUNS 16
@@ -42,7 +45,8 @@ static const char usage[] =
     "  --title=TEXT   the page's title\n"
     "  --run=GC,...   the collectors to run (default all five); refcount:immediate\n"
     "                 and refcount:deferred name refcount's two modes (--rc-mode)\n"
-    "  --vmrun=PATH   the vmrun --run uses (default: the one beside heapview)\n";
+    "  --vmrun=PATH   the vmrun --run uses (default: the one beside heapview)\n"
+    "  --keep=DIR     with --run: keep each run's GC.bin and GC.dumps in DIR\n";
 
 static int refuse(const char *why, const char *what) {
     fprintf(stderr, "heapview: %s%s\n%s", why, what ? what : "", usage);
@@ -70,16 +74,19 @@ static bool sibling_vmrun(char *path, size_t size) {
     return snprintf(path, size, "%s/vmrun", self) < (int)size;
 }
 
-/* Waits for vmrun (run under `gc`) to end; one that takes longer than a
- * second is said to be running on standard error, every five seconds. */
+/* Waits for vmrun (run under `gc`) to end; one that takes longer than
+ * progress_threshold() is said to be running on standard error, every five
+ * seconds. */
 static bool wait_saying_so(pid_t child, const char *gc, int *status) {
     const struct timespec tick = {0, 100 * 1000 * 1000};
+    unsigned first = (unsigned)(progress_threshold() * 10); /* in ticks */
     for (unsigned ticks = 1;; ticks++) {
         pid_t ended = waitpid(child, status, WNOHANG);
         if (ended == child) return true;
         if (ended < 0 && errno != EINTR) return false;
         nanosleep(&tick, NULL);
-        if (ticks % 50 == 10) fprintf(stderr, "heapview: vmrun --gc=%s running, %u s\n", gc, ticks / 10);
+        if (ticks >= first && (ticks - first) % 50 == 0)
+            fprintf(stderr, "heapview: vmrun --gc=%s running, %u s\n", gc, ticks / 10);
     }
 }
 
@@ -96,7 +103,7 @@ static bool run_traced(const char *vmrun, const char *gc, const char *trace, con
     }
     snprintf(gc_option, sizeof gc_option, "--gc=%s", mode.gc);
     /* A binary recording: a few bytes an event, read many times faster than JSON. */
-    snprintf(agent_option, sizeof agent_option, "-agentlib:trace=file=%s,format=binary", trace);
+    snprintf(agent_option, sizeof agent_option, "-agentlib:trace=file=%s,format=binary,mechanism=y", trace);
     snprintf(dump_option, sizeof dump_option, "-agentlib:heapdump=file=%s,max=%d", dumps, SCENE_MAX_OBJECTS);
     char **argv = calloc((size_t)num_vm_args + 6, sizeof *argv);
     if (!argv) return false;
@@ -107,6 +114,8 @@ static bool run_traced(const char *vmrun, const char *gc, const char *trace, con
     argv[argc++] = agent_option;
     argv[argc++] = dump_option;
     memcpy(argv + argc, vm_args, (size_t)num_vm_args * sizeof *argv);
+    struct timespec now = progress_now();
+    progress_say(&now, "running %s --gc=%s", vmrun, gc);
     fflush(NULL);
     pid_t child = fork();
     if (child == 0) {
@@ -133,8 +142,10 @@ static bool run_traced(const char *vmrun, const char *gc, const char *trace, con
 }
 
 int main(int argc, char **argv) {
+    progress_init();
+    struct timespec began = progress_now();
     ModelOptions options = {.tiles = 128, .object_budget = 200000, .tile_moves = 256};
-    const char *output = NULL, *title = NULL, *run_gcs = NULL;
+    const char *output = NULL, *title = NULL, *run_gcs = NULL, *keep = NULL;
     char vmrun[PATH_MAX] = "";
     int i = 1;
     for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
@@ -156,6 +167,8 @@ int main(int argc, char **argv) {
             title = arg + 8;
         } else if (strncmp(arg, "--vmrun=", 8) == 0) {
             snprintf(vmrun, sizeof vmrun, "%s", arg + 8);
+        } else if (strncmp(arg, "--keep=", 7) == 0 && arg[7]) {
+            keep = arg + 7;
         } else if (strcmp(arg, "--run") == 0) {
             run_gcs = "marksweep,markcompact,semispace,generational,refcount";
         } else if (strncmp(arg, "--run=", 6) == 0) {
@@ -166,6 +179,7 @@ int main(int argc, char **argv) {
     }
     if (!output) return refuse("no output page: give -o PAGE.html", NULL);
     if (i >= argc) return refuse(run_gcs ? "no program to run" : "no trace to draw", NULL);
+    if (keep && !run_gcs) return refuse("--keep keeps the recordings of --run: give --run too", NULL);
 
     /* The traces to read: the ones given, or those of the runs made here. */
     const char *traces[MAX_RUNS], *dumps[MAX_RUNS] = {0};
@@ -176,7 +190,8 @@ int main(int argc, char **argv) {
         if (!*vmrun && !sibling_vmrun(vmrun, sizeof vmrun)) return refuse("cannot find vmrun: give --vmrun=PATH", NULL);
         const char *tmpdir = getenv("TMPDIR");
         snprintf(scratch, sizeof scratch, "%s/heapview.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
-        if (!mkdtemp(scratch)) {
+        if (keep) snprintf(scratch, sizeof scratch, "%s", keep);
+        if (keep ? access(keep, W_OK) != 0 : !mkdtemp(scratch)) {
             fprintf(stderr, "heapview: %s: %s\n", scratch, strerror(errno));
             return 1;
         }
@@ -226,12 +241,12 @@ int main(int argc, char **argv) {
         }
         /* The trace names the collector ("refcount"); the page, its mode too. */
         if (ok && run_gcs) snprintf(models[r]->collector, sizeof models[r]->collector, "%s", name);
-        if (run_gcs) {
+        if (run_gcs && !keep) {
             unlink(traces[r]);
             unlink(dumps[r]);
         }
     }
-    if (run_gcs) rmdir(scratch);
+    if (run_gcs && !keep) rmdir(scratch);
     if (!title) { /* the program run, or the first trace */
         title = traces[0];
         for (int a = i; run_gcs && a < argc; a++)
@@ -246,5 +261,6 @@ int main(int argc, char **argv) {
         fprintf(stderr, "heapview: %s\n", err);
         return 1;
     }
+    progress_say(&began, "wrote %s in %.1f s", output, progress_seconds_since(&began));
     return 0;
 }

@@ -1,11 +1,14 @@
 /*
  * live_map.h -- the objects a trace says are live, by ID (their address).
  *
- * An open-addressing table with linear probing, keyed by the object ID.
- * IDs are unique among live objects (docs/contracts.md), so a key is
- * inserted only when absent; removal shifts the following run back
- * (no tombstones), so a long run of allocations and frees never degrades
- * the probes.  The table doubles when it is half full.
+ * An open-addressing table with linear probing, keyed by the object ID,
+ * each run of entries kept in the order of their home slots (Robin Hood
+ * hashing), so a lookup stops early and a removal shifts back only the
+ * entries displaced from their home (no tombstones): a long run of
+ * allocations and frees never degrades the probes.  IDs are unique among
+ * live objects (docs/contracts.md), so a key is inserted only when absent.
+ * Neighbouring addresses get neighbouring slots (live_map.c says why).
+ * The table doubles when it is half full.
  */
 #ifndef HEAPVIEW_LIVE_MAP_H
 #define HEAPVIEW_LIVE_MAP_H

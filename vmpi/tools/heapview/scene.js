@@ -15,13 +15,8 @@
 
 const WHITE = 0, GREY = 1, BLACK = 2, FREED = 3;
 /* A scene entry's kind (heap_model.h), in its top 4 bits. */
-const SCENE_MOVED_OR_FREED = 0, SCENE_PHASE = 1, SCENE_GREYED = 2, SCENE_BLACKENED = 3, SCENE_FREE_CAUSE = 4;
-const FREE_CAUSE_WORDS = {
-  'unmarked': 'never marked',
-  'zero-count': 'its reference count reached zero',
-  'cascade': 'its count reached zero when an object that referred to it was freed (a cascade)',
-  'cycle': 'trial deletion found it in a garbage cycle',
-};
+const SCENE_MOVED_OR_FREED = 0, SCENE_PHASE = 1, SCENE_GREYED = 2, SCENE_BLACKENED = 3, SCENE_FREE_CAUSE = 4,
+  SCENE_PHASE_END = 5, SCENE_FORWARDED = 6, SCENE_REMEMBERED = 7, SCENE_REFCOUNT = 8, SCENE_VALUE = 9;
 const SCENE_ROW_HEIGHT = 14, SCENE_LABEL_HEIGHT = 16, SCENE_GUTTER = 64, SCENE_ROWS = 48;
 
 function hex(n) { return '+0x' + n.toString(16); }
@@ -125,32 +120,154 @@ function sceneSteps(run, s) {
   return steps;
 }
 
-/* The steps of a collection whose trace has gclab's mechanism events: one
- * step per event, in the collector's own order and phases. */
+/* Words for a phase that posted no per-object event (Lisp-2's update-references). */
+const QUIET_PHASE_WORDS = {
+  'update-references': 'Update-references: every reference and root now holds its object\'s forwarding address.',
+};
+
+/* A list of labels in words: "A", "A and B", "A, B and C". */
+function labels(list) {
+  return list.length < 2 ? list.join('') : list.slice(0, -1).join(', ') + ' and ' + list[list.length - 1];
+}
+
+/* The steps of a collection whose trace has gclab's mechanism events
+ * (docs/mechanism-events.md), told in its collector's own terms: the
+ * marking's greys and blacks, Cheney's copies and scan, Lisp-2's
+ * forwarding addresses and slide, the remembered set, the reference
+ * counts, each free with its cause.  Events that belong together make one
+ * step: the greys of a mark-stack pop with its blackening, a copy's
+ * OBJECT_FORWARDED with its OBJECT_MOVE. */
 function eventSteps(run, s) {
-  const steps = [], objs = s.objs;
-  let phase = '', cause = '';
-  const step = (words, changes = [], extra = {}) => steps.push({ phase, words, changes, moves: [], edges: [], ...extra });
-  for (const { kind, value } of s.entries) {
-    const obj = objs[value];
-    if (kind === SCENE_PHASE) phase = run.mechanism_names[value];
-    else if (kind === SCENE_FREE_CAUSE) cause = run.mechanism_names[value];
-    else if (kind === SCENE_GREYED)
-      step(obj.label + ' is greyed: marked, and pushed to be scanned.', [[value, GREY]]);
-    else if (kind === SCENE_BLACKENED)
-      step(obj.label + ' is blackened: ' + (obj.fate === FATE_MOVED ? 'the scan has passed its copy, its children are copied.'
-        : 'everything it refers to is marked.'), [[value, BLACK]], { edges: s.hasRefs ? s.children[value].map(c => [value, c]) : [] });
-    else if (obj.fate === FATE_FREED) {
-      step(obj.label + ' (' + bytes(obj.size) + ') is freed' + (cause ? ': ' + (FREE_CAUSE_WORDS[cause] || cause) : '') + '.', [[value, FREED]]);
-      cause = '';
-    } else if (obj.to === obj.arena)
-      step(obj.label + ' slides from ' + hex(obj.offset) + ' to ' + hex(obj.newOffset) + '.', [], { moves: [value] });
-    else
-      step(obj.label + ' is copied to ' + run.arenas[obj.to].name + ' at ' + hex(obj.newOffset) + ', a forwarding pointer left behind.',
-        [], { moves: [value] });
+  const steps = [], objs = s.objs, entries = s.entries, gc = family(run.collector);
+  const phases = [];
+  let cause = '', pendingGreys = [], pendingCopies = [], stepsAtPhaseStart = 0;
+  const phase = () => phases[phases.length - 1] || '';
+  const step = (words, changes = [], extra = {}) => steps.push({ phase: phase(), words, changes, moves: [], edges: [], ...extra });
+  const place = (arena, offset) => run.arenas[arena].name + ' at ' + hex(offset);
+  const copyPlace = (o, forward) => (forward ? place(forward[0], forward[1]) : place(objs[o].to, objs[o].newOffset));
+  const forwarding = new Map(), counts = new Map();
+  const isRoot = new Set(s.roots.map(root => root.obj));
+  /* greys not yet told: the roots', or the children of the object the next blackening names */
+  const tellGreys = parent => {
+    const mine = parent === undefined ? [] : pendingGreys.filter(c => s.children[parent].includes(c));
+    const others = pendingGreys.filter(c => !mine.includes(c));
+    if (others.length) {
+      const fromRoots = s.hasRefs && others.every(o => isRoot.has(o));
+      step((fromRoots ? 'The roots name ' : 'Mark greys ') + labels(others.map(o => objs[o].label)) +
+        (fromRoots ? ': each is greyed, marked and pushed on the mark stack.' : ': marked and pushed on the mark stack.'),
+      others.map(o => [o, GREY]));
+    }
+    pendingGreys = [];
+    return mine;
+  };
+  /* child copies not yet told: the scan of the next blackened copy made them */
+  const tellCopies = parent => {
+    for (const { o, forward } of pendingCopies) {
+      const to = copyPlace(o, forward);
+      if (parent !== undefined)
+        step('Cheney\'s scan reaches ' + objs[parent].label + ': copies its child ' + objs[o].label + ' to ' + to +
+          ', leaves a forwarding pointer.', [], { moves: [o], edges: [[parent, o]] });
+      else
+        step('Cheney copies ' + objs[o].label + ' to ' + to + ', leaves a forwarding pointer.', [], { moves: [o] });
+    }
+    pendingCopies = [];
+  };
+  const copyWords = (o, forward) => {
+    const p = phase();
+    const to = copyPlace(o, forward);
+    if (p === 'remembered-set') {
+      const old = s.hasRefs ? s.referrers[o].find(r => objs[r].fate === FATE_STAYED) : undefined;
+      step('The remembered set: ' + (old !== undefined ? 'old ' + objs[old].label : 'a remembered old object') + ' refers to ' +
+        objs[o].label + ', so it is copied to ' + to + ', a forwarding pointer left behind.', [],
+      { moves: [o], edges: old !== undefined ? [[old, o]] : [] });
+    } else {
+      step((isRoot.has(o) ? 'A root names ' + objs[o].label + ': Cheney copies it' : 'Cheney copies ' + objs[o].label) +
+        ' to ' + to + ', leaves a forwarding pointer in its old place.', [], { moves: [o] });
+    }
+  };
+  const countWords = (o, now) => {
+    const before = counts.get(o), p = phase(), label = objs[o].label;
+    counts.set(o, now);
+    const change = before === undefined ? 'is now ' + now : now > before ? 'rises to ' + now : now < before ? 'falls to ' + now : 'stays ' + now;
+    const why = p === 'count-roots' ? (before === undefined || now > before ? ' (a root slot names it)' : ' (a root slot the last reconciliation counted is gone)')
+      : p === 'mark-gray' ? ' (trial deletion takes off the references from inside the candidate cycle)'
+        : p === 'scan' ? ' (trial deletion\'s scan: referenced from outside, its references are given back)'
+          : p === 'free-zero-counts' || p === 'release' ? ' (an object that referred to it is freed)' : '';
+    step(label + '\'s reference count ' + change + why + '.', []);
+  };
+  const freeWords = o => {
+    const obj = objs[o], size = ' (' + bytes(obj.size) + ')';
+    const words = {
+      'unmarked': phase() === 'compute-addresses'
+        ? 'Compute-addresses passes ' + obj.label + size + ': unmarked, so it is freed and its space goes to the next survivor.'
+        : 'Sweep frees ' + obj.label + size + ': it was never marked.',
+      'zero-count': obj.label + '\'s count is zero: it is freed' + size + '.',
+      'cascade': obj.label + ' is freed' + size + ' in a cascade: an object freed before it held its last reference.',
+      'cycle': 'Trial deletion\'s collect-white frees ' + obj.label + size + ': it is in a garbage cycle.',
+    }[cause];
+    step(words || obj.label + size + ' is freed' + (cause ? ': ' + cause : '') + '.', [[o, FREED]]);
+    cause = '';
+  };
+  for (let i = 0; i < entries.length; i++) {
+    const { kind, value, values } = entries[i], obj = objs[value];
+    if (kind === SCENE_PHASE) {
+      tellGreys();
+      tellCopies();
+      phases.push(run.mechanism_names[value]);
+      stepsAtPhaseStart = steps.length;
+    } else if (kind === SCENE_PHASE_END) {
+      tellGreys();
+      tellCopies();
+      const name = run.mechanism_names[value];
+      if (steps.length === stepsAtPhaseStart && QUIET_PHASE_WORDS[name]) step(QUIET_PHASE_WORDS[name]);
+      phases.pop();
+      stepsAtPhaseStart = steps.length;
+    } else if (kind === SCENE_FREE_CAUSE) {
+      cause = run.mechanism_names[value];
+    } else if (kind === SCENE_GREYED) {
+      pendingGreys.push(value);
+    } else if (kind === SCENE_BLACKENED) {
+      if (obj.fate === FATE_MOVED && gc !== 'markcompact' && phase() !== 'mark') {
+        tellCopies(value);
+        step('Cheney\'s scan passes ' + obj.label + ': what it refers to is in to-space now, so it is black.', [[value, BLACK]],
+          { edges: s.hasRefs ? s.children[value].map(c => [value, c]) : [] });
+      } else {
+        const mine = tellGreys(value);
+        step('Mark pops ' + obj.label + ' from the mark stack: ' + (mine.length ? 'greys its ' + (mine.length === 1 ? 'child ' : 'children ') +
+          labels(mine.map(c => objs[c].label)) + ' and blackens it.' : 'nothing it refers to is unmarked, so it is blackened.'),
+        [[value, BLACK], ...mine.map(c => [c, GREY])], { edges: s.hasRefs ? s.children[value].map(c => [value, c]) : [] });
+      }
+    } else if (kind === SCENE_FORWARDED) {
+      forwarding.set(value, values);
+      const next = entries[i + 1];
+      if (next && next.kind === SCENE_MOVED_OR_FREED && next.value === value) continue; /* the copy's step says it */
+      const stays = values[0] === obj.arena && values[1] === obj.offset;
+      step('Compute-addresses gives ' + obj.label + ' its forwarding address ' + hex(values[1]) +
+        (stays ? ': it stays where it is.' : ': it will slide down ' + bytes(obj.offset - values[1]) + '.'), []);
+    } else if (kind === SCENE_REMEMBERED) {
+      step('The remembered set gets ' + obj.label + ': promoted, it still refers to a young object.', []);
+    } else if (kind === SCENE_REFCOUNT) {
+      countWords(value, values[0]);
+    } else if (obj.fate === FATE_FREED) {
+      freeWords(value);
+    } else {
+      const forward = forwarding.get(value);
+      forwarding.delete(value);
+      const within = forward ? forward[0] === obj.arena : obj.to === obj.arena;
+      if (within) {
+        step('Relocate slides ' + obj.label + ' down from ' + hex(obj.offset) + ' to ' + hex(forward ? forward[1] : obj.newOffset) + '.', [],
+          { moves: [value] });
+      } else if (phase() === 'scan') {
+        pendingCopies.push({ o: value, forward });
+      } else {
+        copyWords(value, forward);
+      }
+    }
   }
+  tellGreys();
+  tellCopies();
   const died = objs.filter(o => o.fate === FATE_DIED);
-  if (died.length) step('The ' + objects(died.length) + ' left in the emptied space die with it, at no cost.', died.map(o => [o.index, FREED]));
+  if (died.length) step('The ' + objects(died.length) + ' never copied die with the emptied space, at no cost.', died.map(o => [o.index, FREED]));
   if (!steps.length) step('This collection freed and moved nothing.');
   return steps;
 }
@@ -173,7 +290,13 @@ function buildScene(run, k) {
   for (const root of roots) if (!marked.has(root.obj)) { marked.add(root.obj); markOrder.push(root.obj); }
   for (let i = 0; i < markOrder.length; i++)
     for (const c of children[markOrder[i]]) if (!marked.has(c)) { marked.add(c); parent.set(c, markOrder[i]); markOrder.push(c); }
-  const entries = gc.scene.order.map(v => ({ kind: v >>> 28, value: v & 0x0fffffff }));
+  /* each entry with the values (SCENE_VALUE entries) after it */
+  const entries = [];
+  for (const v of gc.scene.order) {
+    const kind = v >>> 28, value = v & 0x0fffffff;
+    if (kind === SCENE_VALUE) entries[entries.length - 1].values.push(value);
+    else entries.push({ kind, value, values: [] });
+  }
   const s = { k, objs, roots, refs, children, referrers, markOrder, parent, marked, entries, hasRefs: !!gc.scene.refs,
     order: entries.filter(e => e.kind === SCENE_MOVED_OR_FREED).map(e => e.value),
     fromEvents: entries.some(e => e.kind !== SCENE_MOVED_OR_FREED) };
@@ -195,6 +318,17 @@ function sceneFacts(run, s) {
     from_events: s.fromEvents,
     event_phases: [...new Set(s.entries.filter(e => e.kind === SCENE_PHASE).map(e => run.mechanism_names[e.value]))],
     blackened: s.entries.filter(e => e.kind === SCENE_BLACKENED).map(e => before(s.objs[e.value])),
+    /* the mechanism as the page plays it: forwarding addresses, each object's last count, the frees by cause */
+    forwarded: s.entries.filter(e => e.kind === SCENE_FORWARDED)
+      .map(e => [before(s.objs[e.value]), addressOf(run, e.values[0], e.values[1])]),
+    counts: Object.fromEntries(s.entries.filter(e => e.kind === SCENE_REFCOUNT).map(e => [before(s.objs[e.value]), e.values[0]])),
+    freed_by_cause: s.entries.reduce((by, e, i) => {
+      const next = s.entries[i + 1];
+      if (e.kind === SCENE_FREE_CAUSE && next && next.kind === SCENE_MOVED_OR_FREED)
+        (by[run.mechanism_names[e.value]] = by[run.mechanism_names[e.value]] || []).push(before(s.objs[next.value]));
+      return by;
+    }, {}),
+    remembered: s.entries.filter(e => e.kind === SCENE_REMEMBERED).map(e => before(s.objs[e.value])),
   };
 }
 

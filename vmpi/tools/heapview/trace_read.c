@@ -16,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "progress.h"
 #include "vmpi/tools/trace_binary/trace_binary_read.h"
 
 #define TRACE_FORMAT_NAME "gclab-vmpi-trace"
@@ -99,7 +100,9 @@ static const struct {
     {"OBJECT_MOVE", HEAP_OBJECT_MOVE},   {"GC_START", HEAP_GC_START},
     {"GC_FINISH", HEAP_GC_FINISH},       {"CLASS_LOAD", HEAP_CLASS_LOAD},
     {"JVM_SHUT_DOWN", HEAP_SHUT_DOWN},   {"GC_PHASE_START", HEAP_GC_PHASE_START},
-    {"OBJECT_GREYED", HEAP_OBJECT_GREYED}, {"OBJECT_BLACKENED", HEAP_OBJECT_BLACKENED},
+    {"GC_PHASE_END", HEAP_GC_PHASE_END}, {"OBJECT_GREYED", HEAP_OBJECT_GREYED},
+    {"OBJECT_BLACKENED", HEAP_OBJECT_BLACKENED}, {"OBJECT_FORWARDED", HEAP_OBJECT_FORWARDED},
+    {"REMEMBERED_SET_ADD", HEAP_REMEMBERED_SET_ADD}, {"REFCOUNT_CHANGE", HEAP_REFCOUNT_CHANGE},
     {"OBJECT_FREE_CAUSE", HEAP_OBJECT_FREE_CAUSE},
 };
 
@@ -144,6 +147,7 @@ static bool read_event(const Where *where, json_object *line, HeapEvent *event, 
         event->name = get_string(line, "class_name");
         return get_id(where, line, "class_id", &event->class_id);
     case HEAP_GC_PHASE_START:
+    case HEAP_GC_PHASE_END:
         event->name = get_string(line, "phase_name");
         return event->name || fail(where, "missing field", "phase_name");
     case HEAP_OBJECT_FREE_CAUSE:
@@ -152,7 +156,17 @@ static bool read_event(const Where *where, json_object *line, HeapEvent *event, 
         return get_id(where, line, "obj_id", &event->obj_id);
     case HEAP_OBJECT_GREYED:
     case HEAP_OBJECT_BLACKENED:
+    case HEAP_REMEMBERED_SET_ADD:
         return get_id(where, line, "obj_id", &event->obj_id);
+    case HEAP_OBJECT_FORWARDED:
+        return get_id(where, line, "obj_id", &event->obj_id) && get_id(where, line, "new_obj_id", &event->new_obj_id);
+    case HEAP_REFCOUNT_CHANGE: {
+        int64_t count;
+        if (!get_id(where, line, "obj_id", &event->obj_id) || !get_int(where, line, "count", &count)) return false;
+        if (count < INT32_MIN || count > INT32_MAX) return fail(where, "out of range:", "count");
+        event->count = (int32_t)count;
+        return true;
+    }
     case HEAP_GC_START:
     case HEAP_SHUT_DOWN:
         return true;
@@ -171,22 +185,16 @@ typedef struct {
     uint64_t events;
 } Progress;
 
-static double seconds_since(const struct timespec *start) {
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (double)(now.tv_sec - start->tv_sec) + (double)(now.tv_nsec - start->tv_nsec) / 1e9;
-}
-
 static void progress_start(Progress *progress, const char *path) {
-    *progress = (Progress){.path = path, .reported = 1.0 - PROGRESS_EVERY}; /* the first at 1 s */
-    clock_gettime(CLOCK_MONOTONIC, &progress->started);
+    *progress = (Progress){.path = path, .reported = progress_threshold() - PROGRESS_EVERY};
+    progress->started = progress_now();
 }
 
 /* Called at every event; true when a report is due: the clock is read once
  * every 65536 events, and a report made every PROGRESS_EVERY seconds. */
 static bool progress_due(Progress *progress) {
     if (++progress->events % 65536) return false;
-    double elapsed = seconds_since(&progress->started);
+    double elapsed = progress_seconds_since(&progress->started);
     if (elapsed - progress->reported < PROGRESS_EVERY) return false;
     progress->reported = elapsed;
     return true;
@@ -197,6 +205,12 @@ static void progress_report(const Progress *progress, size_t done, size_t total)
     double elapsed = progress->reported;
     fprintf(stderr, "heapview: reading %s: %.0f%%, %" PRIu64 " events, %.0f s\n", progress->path,
             total ? 100.0 * (double)done / (double)total : 0.0, progress->events, elapsed);
+}
+
+/* The whole file read: said on a terminal, or after a long read. */
+static void progress_done(const Progress *progress, size_t total) {
+    progress_say(&progress->started, "read %" PRIu64 " events (%.1f MB) from %s in %.1f s", progress->events,
+                 (double)total / 1e6, progress->path, progress_seconds_since(&progress->started));
 }
 
 /* ---- a binary recording ------------------------------------------------------------- */
@@ -250,6 +264,34 @@ static bool heap_event_of(const VMPI_Event *event, HeapEvent *heap) {
     case VMPI_EVENT_JVM_SHUT_DOWN:
         heap->kind = HEAP_SHUT_DOWN;
         return true;
+    case VMPI_EVENT_GC_PHASE_START:
+    case VMPI_EVENT_GC_PHASE_END:
+        heap->kind = event->event_type == VMPI_EVENT_GC_PHASE_START ? HEAP_GC_PHASE_START : HEAP_GC_PHASE_END;
+        heap->name = event->u.gc_phase.phase_name;
+        return true;
+    case VMPI_EVENT_OBJECT_GREYED:
+    case VMPI_EVENT_OBJECT_BLACKENED:
+    case VMPI_EVENT_REMEMBERED_SET_ADD:
+        heap->kind = event->event_type == VMPI_EVENT_OBJECT_GREYED      ? HEAP_OBJECT_GREYED
+                     : event->event_type == VMPI_EVENT_OBJECT_BLACKENED ? HEAP_OBJECT_BLACKENED
+                                                                        : HEAP_REMEMBERED_SET_ADD;
+        heap->obj_id = (uint64_t)(uintptr_t)event->u.gc_object.obj_id;
+        return true;
+    case VMPI_EVENT_OBJECT_FORWARDED:
+        heap->kind = HEAP_OBJECT_FORWARDED;
+        heap->obj_id = (uint64_t)(uintptr_t)event->u.obj_forward.obj_id;
+        heap->new_obj_id = (uint64_t)(uintptr_t)event->u.obj_forward.new_obj_id;
+        return true;
+    case VMPI_EVENT_REFCOUNT_CHANGE:
+        heap->kind = HEAP_REFCOUNT_CHANGE;
+        heap->obj_id = (uint64_t)(uintptr_t)event->u.refcount_change.obj_id;
+        heap->count = event->u.refcount_change.count;
+        return true;
+    case VMPI_EVENT_OBJECT_FREE_CAUSE:
+        heap->kind = HEAP_OBJECT_FREE_CAUSE;
+        heap->obj_id = (uint64_t)(uintptr_t)event->u.free_cause.obj_id;
+        heap->name = event->u.free_cause.cause;
+        return true;
     }
     return false;
 }
@@ -297,6 +339,7 @@ static bool read_recording(const char *path, char *collector, size_t collector_s
             if (!ok) snprintf(err, err_size, "%s: event %" PRIu64 ": %s", path, record.seq, why);
         }
     }
+    if (ok && got == 0) progress_done(&progress, trace_binary_size(reader));
     trace_binary_close(reader);
     return ok && got == 0;
 }
@@ -352,6 +395,7 @@ static bool read_json(const char *path, FILE *file, char *collector, size_t coll
         ok = fail(&where, "no JVM_SHUT_DOWN: the trace is cut short (a .partial file of a run that died?)", NULL);
     free(text);
     if (tokener) json_tokener_free(tokener);
+    if (ok) progress_done(&progress, total);
     return ok;
 }
 

@@ -28,8 +28,12 @@ typedef enum {
     /* gclab's mechanism events (docs/heapview.md, "The step-through view"),
      * when the trace has them */
     HEAP_GC_PHASE_START,
+    HEAP_GC_PHASE_END,
     HEAP_OBJECT_GREYED,
     HEAP_OBJECT_BLACKENED,
+    HEAP_OBJECT_FORWARDED,
+    HEAP_REMEMBERED_SET_ADD,
+    HEAP_REFCOUNT_CHANGE,
     HEAP_OBJECT_FREE_CAUSE,
 } HeapEventKind;
 
@@ -37,7 +41,8 @@ typedef struct {
     HeapEventKind kind;
     uint32_t arena_id, new_arena_id;
     uint32_t size;
-    uint64_t obj_id, new_obj_id;
+    uint64_t obj_id, new_obj_id; /* OBJECT_FORWARDED: new_obj_id is the forwarding address */
+    int32_t count;               /* REFCOUNT_CHANGE */
     uint64_t class_id;
     uint32_t is_array; /* OBJECT_ALLOC's: VMPI_CLASS for an array of objects, whose class_id is the element's */
     int64_t used_objects, used_object_space, total_object_space; /* GC_FINISH */
