@@ -115,7 +115,8 @@ typedef struct GcConfig {
                                  * young_bytes (generational.c) */
     uint32_t tenure_age;      /* --tenure (generational) */
     bool rc_cycles;           /* --rc-cycles (refcount) */
-    bool rc_immediate;        /* --rc-mode=immediate (refcount): free at a store's zero count */
+    bool rc_immediate;        /* --rc-mode=immediate (refcount): count root references too,
+                               * and free at a zero count */
     bool stress;              /* --gc-stress: collect at every allocation */
     bool verify;              /* --verify-heap: verify before and after each collection */
     FILE *log;                /* --gc-log: one line per collection, or NULL */
@@ -166,6 +167,11 @@ typedef struct GcOps {
     void (*collect)(Gc *gc, GcReason reason);
     /* Visit every object that is allocated and not yet freed, with its arena. */
     void (*walk_heap)(Gc *gc, GcObjectVisitor visit, void *ctx);
+    /* Only for a collector that sets Gc.counts_roots (NULL otherwise): a
+     * root slot now refers to `obj` (non-null), or no longer does.  Lost
+     * may free objects, posting events, like a barrier that frees. */
+    void (*root_gained)(Gc *gc, Obj *obj);
+    void (*root_lost)(Gc *gc, Obj *obj);
 } GcOps;
 
 /* Every collector's state begins with this record. */
@@ -187,6 +193,12 @@ struct Gc {
     /* The out-of-line barrier may free objects (refcount's immediate mode):
      * gc_barrier_calls_out. */
     bool barrier_frees;
+    /* The collector counts the references held by root slots (refcount's
+     * immediate mode): the VM reports every reference a root slot gains
+     * and loses (gc_write_root; vm/interp/interp.c runs its counting
+     * loop).  False for every other collector, which sees roots only when
+     * it enumerates them. */
+    bool counts_roots;
     /* Between GC_START and GC_FINISH (gc_collection_begin .. end): the heap
      * is half processed, so nothing outside the collector may walk it. */
     bool collecting;
@@ -286,6 +298,35 @@ static inline bool gc_barrier_calls_out(const Gc *gc) {
 /* Every store of a reference into a heap object goes through here. */
 static inline void gc_write_ref(Gc *gc, Obj *holder, Obj **slot, Obj *value) {
     if (GC_UNLIKELY(!gc_write_ref_fast(gc, holder, slot, value))) gc->ops->write_barrier(gc, holder, slot, value);
+}
+
+/* ---- counted roots (Gc.counts_roots) ------------------------------------- */
+
+/* A root slot gained (lost) a reference to `obj`, which may be null.
+ * Only when gc->counts_roots; losing one may free objects (events), so a
+ * caller keeping its state in registers saves it first. */
+static inline void gc_root_gained(Gc *gc, Obj *obj) {
+    if (obj != NULL) gc->ops->root_gained(gc, obj);
+}
+
+static inline void gc_root_lost(Gc *gc, Obj *obj) {
+    if (obj != NULL) gc->ops->root_lost(gc, obj);
+}
+
+/* Every store into a root slot outside the interpreter's loop (statics
+ * set at link time, a thread's object, a monitor's object, natives'
+ * global references) goes through here: a plain store unless the
+ * collector counts roots.  The new referent is counted before the old is
+ * uncounted, so storing what the slot holds frees nothing. */
+static inline void gc_write_root(Gc *gc, Obj **slot, Obj *value) {
+    if (GC_LIKELY(!gc->counts_roots)) {
+        *slot = value;
+        return;
+    }
+    Obj *old = *slot;
+    gc_root_gained(gc, value);
+    *slot = value;
+    gc_root_lost(gc, old);
 }
 
 /* ---- disabling collection (VMPI DisableGC / EnableGC) -------------------- */

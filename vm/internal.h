@@ -49,6 +49,31 @@ void vm_thread_free(VMThread *thread);
 
 void vm_set_current_thread(VMThread *thread);
 
+/* ---- a thread's reference stack outside the interpreter's loop ------------ */
+
+/* Pushes `obj` (or null) onto `thread`'s reference stack: a root from now
+ * on, counted when the collector counts roots (gc.h, gc_write_root). */
+static inline void vm_push_root(VMThread *thread, Obj *obj) {
+    *thread->rtop++ = obj;
+    Gc *gc = thread->vm->gc;
+    if (gc->counts_roots) gc_root_gained(gc, obj);
+}
+
+/* Pops `thread`'s reference stack down to `top`; each reference popped is
+ * uncounted, when the collector counts roots, after its slot is popped
+ * (which may free objects: the thread's state must be saved). */
+static inline void vm_pop_roots_to(VMThread *thread, Obj **top) {
+    Gc *gc = thread->vm->gc;
+    if (!gc->counts_roots) {
+        thread->rtop = top;
+        return;
+    }
+    while (thread->rtop > top) {
+        Obj *popped = *--thread->rtop;
+        gc_root_lost(gc, popped);
+    }
+}
+
 /* ---- allocation (errors.c holds the failure path) ------------------------- */
 
 /* Prints "error: out of memory: ..." with the stack trace and exits 1. */

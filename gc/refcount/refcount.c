@@ -15,18 +15,25 @@
  * docs/event-mapping.md gives (its refcount section), the one place it is
  * written; tests/unit/gc_refcount.c checks this file posts it.
  * Mechanism events (docs/mechanism-events.md): phase "reconcile" (with
- * "count-roots", "free-zero-counts", "trial-deletion"), immediate mode's
- * "release"; REFCOUNT_CHANGE at every change of a count; each OBJECT_FREE
- * after its OBJECT_FREE_CAUSE (zero-count, cascade, cycle).
+ * "count-roots" in deferred mode, "free-zero-counts", "trial-deletion"),
+ * immediate mode's "release"; REFCOUNT_CHANGE at every change of a count;
+ * each OBJECT_FREE after its OBJECT_FREE_CAUSE (zero-count, cascade, cycle).
  *
- * Roots are not counted by the barrier (deferred counting, Deutsch-Bobrow):
- * a zero count goes into the zero-count table (ZCT), and a reconciliation
- * (1) counts the roots, (2) uncounts the previous reconciliation's roots,
- * (3) frees the ZCT entries still at zero, with their cascades, (4) when due
- * runs Bacon-Rajan trial deletion over the candidate buffer, (5) clears
- * ROOTED.  The reasoning, the candidate rule and storage:
- * docs/collectors/refcount.md; the header word: refcount.h.
+ * Two modes (--rc-mode).  Deferred (the default; Deutsch-Bobrow): the
+ * barrier counts heap references only, a zero count goes into the
+ * zero-count table (ZCT), and a reconciliation (1) counts the roots, (2)
+ * uncounts the previous reconciliation's roots, (3) frees the ZCT entries
+ * still at zero, with their cascades, (4) when due runs Bacon-Rajan trial
+ * deletion over the candidate buffer, (5) clears ROOTED.  Immediate
+ * (Gc.counts_roots): the VM reports every root slot's references too
+ * (gc_root_gained, gc_root_lost), so a count is every reference there is,
+ * and the store, pop or return that takes it to zero frees the object and
+ * its cascade at once, in a collection of its own; a reconciliation then
+ * only frees new objects that were never stored and collects cycles.  The
+ * reasoning, the candidate rule and storage: docs/collectors/refcount.md;
+ * the header word: refcount.h.
  */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "gc/common/budget.h"
@@ -34,6 +41,7 @@
 #include "gc/common/memory.h"
 #include "gc/common/objlist.h"
 #include "gc/common/trace.h"
+#include "gc/common/verify.h"
 #include "gc/common/weak.h"
 #include "gc/gc.h"
 #include "refcount.h"
@@ -184,7 +192,7 @@ static void rc_write_barrier(Gc *gc, Obj *holder, Obj **slot, Obj *value) {
     if (value != NULL) rc_increment(value, rc_changes_wanted());
     *slot = value;
     if (old == NULL) return;
-    if (gc->barrier_frees && !gc_is_disabled(gc)) rc_drop_now(rc, old);
+    if (gc->barrier_frees) rc_drop_now(rc, old);
     else rc_decrement(rc, old, rc_changes_wanted());
 }
 
@@ -216,9 +224,8 @@ static void rc_free(RefCount *rc, Obj *obj, const char *cause) {
 
 /* Dead `dead` gives up its references (its slots are cleared, so it
  * refers to nothing freed while it waits): a referent whose count reaches
- * zero is dead too and goes on the work list -- unless, in `immediate`
- * mode, a root holds it (ROOTED): it waits in the ZCT -- and one whose
- * count does not may head a garbage cycle now.  Then `dead` is freed, for
+ * zero is dead too and goes on the work list, and one whose count does not
+ * may head a garbage cycle now.  Then `dead` is freed, for
  * `cause` -- unless it is still listed in the ZCT: in deferred mode its
  * entry frees it (rc_settle_zct), which must not be left pointing at freed
  * memory; in immediate mode, between reconciliations, the entry is taken
@@ -231,7 +238,6 @@ GC_ALWAYS_INLINE void rc_release_one(RefCount *rc, Obj *dead, const char *cause,
         if (child == NULL) continue;
         slots[i] = NULL;
         if (rc_count_down(child, post) > 0) rc_possible_root(rc, child);
-        else if (immediate && (child->gc_word & RC_ROOTED)) rc_list_in_zct(rc, child);
         else gc_objlist_push(&rc->worklist, child);
     }
     if (immediate && (dead->gc_word & RC_IN_ZCT)) rc_zct_forget(rc, dead);
@@ -240,8 +246,8 @@ GC_ALWAYS_INLINE void rc_release_one(RefCount *rc, Obj *dead, const char *cause,
 
 /* Frees dead `obj` (count zero, not IN_ZCT) and, through the work list,
  * everything only it kept alive (rc_release_one).  A root holds no object
- * with a count of zero during a reconciliation, which counts them; in
- * `immediate` mode, between reconciliations, those a root holds are ROOTED. */
+ * with a count of zero: a reconciliation counts the roots, and immediate
+ * mode counts them all the time. */
 GC_ALWAYS_INLINE void rc_release(RefCount *rc, Obj *obj, bool immediate) {
     const bool post = rc_changes_wanted();
     rc_release_one(rc, obj, GC_FREE_ZERO_COUNT, post, immediate);
@@ -252,48 +258,38 @@ GC_ALWAYS_INLINE void rc_release(RefCount *rc, Obj *obj, bool immediate) {
 
 /* ---- immediate mode ------------------------------------------------------ */
 
-/* Marks ROOTED an object a root slot refers to now, listed in roots_now
- * (which is empty between reconciliations) so the mark can be cleared. */
-static void rc_note_root(Obj **slot, void *ctx) {
-    RefCount *rc = ctx;
-    Obj *obj = *slot;
-    if (obj == NULL || (obj->gc_word & RC_ROOTED)) return;
-    obj->gc_word |= RC_ROOTED;
-    gc_objlist_push(&rc->roots_now, obj);
-}
-
-static void rc_clear_roots_now(RefCount *rc) {
-    GcObjectList *roots = &rc->roots_now;
-    for (size_t i = 0; i < roots->count; i++) roots->items[i]->gc_word &= ~RC_ROOTED;
-    roots->count = 0;
-}
-
-/* Immediate mode: a store dropped a heap reference to `obj`.  If that was
- * its last reference -- no counted reference is left and no root refers to
- * it now -- it is freed at once with everything only it kept alive (the
- * VMPI patent's "delete_object event when the reference count of an object
+/* Immediate mode: a heap or root slot dropped a reference to `obj`.  If
+ * that was its last reference -- every reference is counted, roots too --
+ * it is freed at once with everything only it kept alive (the VMPI
+ * patent's "delete_object event when the reference count of an object
  * drops to zero"), in a collection of its own, since OBJECT_FREE is posted
- * only inside one.  A root still holding it, or a referent in the cascade,
- * leaves that object to the ZCT and the next reconciliation, as in deferred
- * mode.  The roots are looked at only when a count reaches zero. */
+ * only inside one.  While the VM has disabled collection, it waits in the
+ * ZCT for the next reconciliation instead. */
 static void rc_drop_now(RefCount *rc, Obj *obj) {
     if (rc_count_down(obj, rc_changes_wanted()) > 0) {
         rc_possible_root(rc, obj);
         return;
     }
     Gc *gc = &rc->gc;
-    gc_visit_roots(gc, rc_note_root, rc);
-    if (obj->gc_word & RC_ROOTED) {
+    if (gc_is_disabled(gc)) {
         rc_list_in_zct(rc, obj);
-    } else {
-        GcCollection collection = gc_collection_begin(gc, GC_COLLECTION_MAJOR, GC_REASON_ZERO_COUNT);
-        gc_post_phase_start("release");
-        rc_release(rc, obj, true);
-        gc_post_phase_end("release");
-        gc_collection_end(gc, &collection);
+        return;
     }
-    rc_clear_roots_now(rc);
+    GcCollection collection = gc_collection_begin(gc, GC_COLLECTION_MAJOR, GC_REASON_ZERO_COUNT);
+    gc_post_phase_start("release");
+    rc_release(rc, obj, true);
+    gc_post_phase_end("release");
+    gc_collection_end(gc, &collection);
 }
+
+/* ops->root_gained and root_lost: a root slot's reference, counted like a
+ * heap slot's. */
+static void rc_root_gained(Gc *gc, Obj *obj) {
+    (void)gc;
+    rc_increment(obj, rc_changes_wanted());
+}
+
+static void rc_root_lost(Gc *gc, Obj *obj) { rc_drop_now((RefCount *)gc, obj); }
 
 /* ---- reconciling --------------------------------------------------------- */
 
@@ -451,6 +447,50 @@ static void rc_collect_cycles(RefCount *rc) {
     gc_post_phase_end("collect-white");
 }
 
+/* ---- verifying the counts (--verify-heap) -------------------------------- */
+
+/* References to each object, by its table_index, as the heap and roots
+ * hold them now. */
+typedef struct RcTally {
+    uint32_t *references;
+} RcTally;
+
+static void rc_tally_reference(Obj **slot, void *ctx) {
+    RcTally *tally = ctx;
+    if (*slot != NULL) tally->references[rc_links(*slot)->table_index]++;
+}
+
+/* --verify-heap, at each end of a reconciliation: every count that is not
+ * sticky equals the references counted -- heap slots, plus the root
+ * slots (immediate mode) or the last reconciliation's root entries
+ * (deferred).  gc_verify_heap checks the rest of the heap. */
+static void rc_verify_counts(RefCount *rc) {
+    size_t objects = rc->objects.count;
+    RcTally tally = {calloc(objects ? objects : 1, sizeof *tally.references)};
+    if (tally.references == NULL) {
+        fprintf(stderr, "verify-heap: out of memory while verifying the counts\n");
+        gc_fatal_exit(GC_VERIFY_EXIT_STATUS);
+    }
+    for (size_t i = 0; i < objects; i++) {
+        size_t count;
+        Obj **slots = obj_ref_slots(rc->objects.items[i], &count);
+        for (size_t k = 0; k < count; k++) rc_tally_reference(&slots[k], &tally);
+    }
+    if (rc->gc.counts_roots) {
+        gc_visit_roots(&rc->gc, rc_tally_reference, &tally);
+    } else {
+        for (size_t i = 0; i < rc->counted_roots.count; i++) rc_tally_reference(&rc->counted_roots.items[i], &tally);
+    }
+    for (size_t i = 0; i < objects; i++) {
+        Obj *obj = rc->objects.items[i];
+        if (rc_count(obj) == RC_COUNT_STICKY || rc_count(obj) == tally.references[i]) continue;
+        fprintf(stderr, "verify-heap: refcount: %s object %p has count %u but %u counted references\n",
+                obj->cls->name, (void *)obj, (unsigned)rc_count(obj), (unsigned)tally.references[i]);
+        gc_fatal_exit(GC_VERIFY_EXIT_STATUS);
+    }
+    free(tally.references);
+}
+
 /* ---- collecting ---------------------------------------------------------- */
 
 static bool rc_cycles_due(const RefCount *rc) {
@@ -467,11 +507,14 @@ static void rc_reconcile(RefCount *rc, GcReason reason, bool force_cycles, size_
     bool cycles = gc->config.rc_cycles && (force_cycles || rc_cycles_due(rc));
     GcCollection collection =
         gc_collection_begin(gc, cycles ? GC_COLLECTION_CYCLE : GC_COLLECTION_MAJOR, reason);
+    if (gc->config.verify) rc_verify_counts(rc);
     gc_post_phase_start("reconcile");
-    gc_post_phase_start("count-roots");
-    gc_visit_roots(gc, rc_count_root, rc);
-    rc_uncount_old_roots(rc);
-    gc_post_phase_end("count-roots");
+    if (!gc->counts_roots) {
+        gc_post_phase_start("count-roots");
+        gc_visit_roots(gc, rc_count_root, rc);
+        rc_uncount_old_roots(rc);
+        gc_post_phase_end("count-roots");
+    }
     gc_post_phase_start("free-zero-counts");
     rc_settle_zct(rc);
     gc_post_phase_end("free-zero-counts");
@@ -488,6 +531,7 @@ static void rc_reconcile(RefCount *rc, GcReason reason, bool force_cycles, size_
     *roots = counted;
 
     gc_post_phase_end("reconcile");
+    if (gc->config.verify) rc_verify_counts(rc);
     gc_budget_settle(gc, &rc->memory, request);
     gc_collection_end(gc, &collection);
 }
@@ -551,6 +595,7 @@ static Gc *rc_create(const GcConfig *config) {
     Gc *gc = &rc->gc;
     gc->fresh_gc_word = RC_IN_ZCT; /* count zero, black, in the ZCT */
     gc->barrier_frees = config->rc_immediate;
+    gc->counts_roots = config->rc_immediate;
     GcObjectList *lists[] = RC_LISTS(rc);
     for (size_t i = 0; i < sizeof lists / sizeof *lists; i++) gc_objlist_init(lists[i]);
     gc_init(gc, &gc_refcount_ops, config, gc_heap_floor(config, config->heap_bytes));
@@ -593,4 +638,6 @@ const GcOps gc_refcount_ops = {
     .write_barrier = rc_write_barrier,
     .collect = rc_collect,
     .walk_heap = rc_walk_heap,
+    .root_gained = rc_root_gained,
+    .root_lost = rc_root_lost,
 };

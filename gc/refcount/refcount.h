@@ -6,10 +6,11 @@
  *     bit  31      30       29       28 27     26 ..................... 0
  *        unused  ROOTED   IN_ZCT    colour     reference count (27 bits)
  *
- *   count    the references to the object from heap slots, plus the root
- *            slots that referred to it at the last reconciliation (see
- *            refcount.c: root references are counted only then, and stay
- *            counted until the next one).  27 bits hold 134,217,727.  A
+ *   count    the references to the object from heap slots, plus, in
+ *            deferred mode, the root slots that referred to it at the last
+ *            reconciliation (root references are counted only then, and
+ *            stay counted until the next one), or in immediate mode the
+ *            root slots that refer to it now (refcount.c).  27 bits hold 134,217,727.  A
  *            count that reaches RC_COUNT_STICKY stays there for good: it is
  *            neither incremented nor decremented again, so it can never
  *            wrap round to a small number and free a live object.  The
@@ -31,7 +32,7 @@
  *   IN_ZCT   listed in the zero-count table, so it is never listed twice.
  *            Set when the count has been zero since the last
  *            reconciliation; cleared by the next one.
- *   ROOTED   referred to from a root slot.  Valid only inside a
+ *   ROOTED   referred to from a root slot.  Valid only inside a deferred
  *            reconciliation, which sets it while it counts the roots and
  *            clears it before it ends.
  *

@@ -429,12 +429,13 @@ case(cli/threads/class_named_thread 1 - "the class name 'Thread' is reserved for
 # system thread suspending one VM thread while the others run
 # (tests/agents/thread_checker.c), under every collector, with --gc-stress.
 set(thread_checker_expected "^thread_checker: threads: starts=8 ends=8 named=8 groups=8 parents=7 objects=8 main_object=yes requested_by_object=7$@@^thread_checker: contended: enter/entered pairs ok, exits=yes, entrant waits=yes$@@^thread_checker: waits: timed=yes untimed=yes status=yes sleeps=1 \\(0 wrong\\)$@@^thread_checker: interrupt: woken early=yes, bit while set=yes, cleared=yes$@@^thread_checker: traces: every other thread's trace has frames$@@^thread_checker: cpu: the idle thread used less CPU than main$@@^thread_checker: suspension: others ran while spinner was suspended, its trace stable$@@^thread_checker: heap dump: every live thread's THREAD_BLOCK, the contended object's MONITOR_USED$@@^thread_checker: starting threads: 4 heap dumps, no root names a thread before its THREAD_START$@@^thread_checker: monitor dump: owners ok, entrants ok, notify waiters ok$")
-foreach(gc ${GCLAB_COLLECTORS})
+foreach(gc ${GCLAB_GC_RUNS})
+  gc_run_flags(${gc} gc_flags)
   case(cli/threads/thread_checker/${gc} 0 ${threads_tests}/agent_program.expected "${thread_checker_expected}"
-       ${VMRUN} --gc=${gc} --vmpi-strict -agentpath:$<TARGET_FILE:test_agent_thread_checker>
+       ${VMRUN} ${gc_flags} --vmpi-strict -agentpath:$<TARGET_FILE:test_agent_thread_checker>
        ${threads_tests}/agent_program.gcl)
   case(cli/threads/thread_checker_stress/${gc} 0 ${threads_tests}/agent_program.expected "${thread_checker_expected}"
-       ${VMRUN} --gc=${gc} --gc-stress --verify-heap --seed=5 --vmpi-strict
+       ${VMRUN} ${gc_flags} --gc-stress --verify-heap --seed=5 --vmpi-strict
        -agentpath:$<TARGET_FILE:test_agent_thread_checker> ${threads_tests}/agent_program.gcl)
 endforeach()
 # interrupt(t) and interrupted(): a sleeper and a waiter woken early, a
@@ -442,15 +443,16 @@ endforeach()
 # output under every collector, with and without --seed, under --gc-stress,
 # and an event stream check accepts.
 set(interrupt_program ${threads_tests}/interrupt.gcl)
-foreach(gc ${GCLAB_COLLECTORS})
+foreach(gc ${GCLAB_GC_RUNS})
+  gc_run_flags(${gc} gc_flags)
   case(cli/threads/interrupt/${gc} 0 ${threads_tests}/interrupt.expected ""
-       ${VMRUN} --gc=${gc} ${interrupt_program})
+       ${VMRUN} ${gc_flags} ${interrupt_program})
   case(cli/threads/interrupt_seeded/${gc} 0 ${threads_tests}/interrupt.expected ""
-       ${VMRUN} --gc=${gc} --seed=3 ${interrupt_program})
+       ${VMRUN} ${gc_flags} --seed=3 ${interrupt_program})
   case(cli/threads/interrupt_stress/${gc} 0 ${threads_tests}/interrupt.expected ""
-       ${VMRUN} --gc=${gc} --gc-stress --verify-heap ${interrupt_program})
+       ${VMRUN} ${gc_flags} --gc-stress --verify-heap ${interrupt_program})
   case(cli/threads/interrupt_check/${gc} 0 ${threads_tests}/interrupt.expected "^check: ok: "
-       ${VMRUN} --gc=${gc} -agentlib:check ${interrupt_program})
+       ${VMRUN} ${gc_flags} -agentlib:check ${interrupt_program})
 endforeach()
 # INTERRUPT and INTERRUPTED survive vmc | vmdis | vmas byte for byte.
 case(cli/threads/interrupt_roundtrip 0 - ""

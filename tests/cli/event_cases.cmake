@@ -117,14 +117,25 @@ add_test(NAME cli/mechanism/refcount_immediate_frees
 add_test(NAME cli/mechanism/refcount_immediate_cycles
          COMMAND ${mechanism_check} refcount cause:cycle,phase:trial-deletion
                  --rc-mode=immediate ${CMAKE_SOURCE_DIR}/examples/cycles.gcl --heap=256k 300)
+add_test(NAME cli/mechanism/refcount_immediate_roots
+         COMMAND ${mechanism_check} refcount phase:release,cause:zero-count
+                 --rc-mode=immediate ${cli}/root_release.gcl)
+# An object whose last reference is a local: immediate mode frees it before
+# the next allocation, when the local is overwritten or its frame returns;
+# deferred mode leaves it for a reconciliation.
+foreach(mode immediate deferred)
+  add_test(NAME cli/refcount_modes/root_frees_${mode}
+           COMMAND python3 ${cli}/refcount_root_frees.py ${VMRUN} ${mode} ${cli}/root_release.gcl)
+endforeach()
 
 # The two reference-counting modes on the LRU cache (docs/mechanism-events.md,
 # docs/collectors/refcount.md): deferred frees every evicted entry in a few
 # large batches; immediate frees each one, with its value, in a collection
-# of its own -- about two frees per collection.
+# of its own -- about two frees per collection -- and, counting the
+# references in locals and operands too, also what only those held.
 case(cli/refcount_modes/deferred 0 - "^\\[gc\\] refcount: 12 collections \\(0 minor, 0 major, 12 cycle\\).* 28440 freed"
      ${VMRUN} --gc=refcount --rc-mode=deferred --heap=128k --gc-log ${cli}/lru_cache.gcl)
-case(cli/refcount_modes/immediate 0 - "^\\[gc\\] refcount: 15004 collections \\(0 minor, 15004 major, 0 cycle\\).* 30008 freed"
+case(cli/refcount_modes/immediate 0 - "^\\[gc\\] refcount: 15015 collections \\(0 minor, 15015 major, 0 cycle\\).* 30020 freed"
      ${VMRUN} --gc=refcount --rc-mode=immediate --heap=128k --gc-log ${cli}/lru_cache.gcl)
 case(cli/refcount_modes/bad_mode 2 - "^vmrun: invalid --rc-mode=eager \\(immediate or deferred\\)"
      ${VMRUN} --gc=refcount --rc-mode=eager ${cli}/lru_cache.gcl)

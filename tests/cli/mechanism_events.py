@@ -44,14 +44,17 @@ MARK = ("mark", ())
 LISP2 = (MARK, ("compute-addresses", ()), ("update-references", ()), ("relocate", ()))
 EVACUATION = (("flip", ()), ("remembered-set", ()), ("scan", ()))
 RECONCILE = (("count-roots", ()), ("free-zero-counts", ()))
+RECONCILE_COUNTED = (("free-zero-counts", ()),)  # immediate mode: the roots are counted already
 TRIAL_DELETION = ("trial-deletion", (("mark-gray", ()), ("scan", ()), ("collect-white", ())))
 DOCUMENTED = {
     "marksweep": [(MARK, ("sweep", ()))],
     "markcompact": [LISP2],
     "semispace": [(("flip", ()), ("scan", ()))],
     "generational": [(("minor", EVACUATION),), (("major", (("promote", EVACUATION),) + LISP2),)],
-    # Immediate mode adds a collection of its own per free at a store.
+    # Immediate mode adds a collection of its own per free at a zero count,
+    # and its reconciliations count no roots.
     "refcount": [(("reconcile", RECONCILE),), (("reconcile", RECONCILE + (TRIAL_DELETION,)),),
+                 (("reconcile", RECONCILE_COUNTED),), (("reconcile", RECONCILE_COUNTED + (TRIAL_DELETION,)),),
                  (("release", ()),)],
 }
 REFCOUNT_CAUSES = {"zero-count", "cascade", "cycle"}

@@ -12,13 +12,14 @@ set_target_properties(gclabtest PROPERTIES LIBRARY_OUTPUT_DIRECTORY ${native_lib
 set(with_test_lib env LD_LIBRARY_PATH=${native_lib_dir})
 
 foreach(name numbers strings arrays callbacks)
-  foreach(gc ${GCLAB_COLLECTORS})
+  foreach(gc ${GCLAB_GC_RUNS})
+    gc_run_flags(${gc} gc_flags)
     case(native/${gc}/${name} 0 ${native_src}/${name}.expected ""
-         ${with_test_lib} ${VMRUN} --gc=${gc} ${native_src}/${name}.gcl)
+         ${with_test_lib} ${VMRUN} ${gc_flags} ${native_src}/${name}.gcl)
     case(native_stress/${gc}/${name} 0 ${native_src}/${name}.expected ""
-         ${with_test_lib} ${VMRUN} --gc=${gc} --gc-stress --verify-heap ${native_src}/${name}.gcl)
+         ${with_test_lib} ${VMRUN} ${gc_flags} --gc-stress --verify-heap ${native_src}/${name}.gcl)
     case(native_check/${gc}/${name} 0 ${native_src}/${name}.expected "^check: ok: "
-         ${with_test_lib} ${VMRUN} --gc=${gc} -agentlib:check ${native_src}/${name}.gcl)
+         ${with_test_lib} ${VMRUN} ${gc_flags} -agentlib:check ${native_src}/${name}.gcl)
   endforeach()
   # Compiled to a .bc file (a 1.1 file with a natives table) and run from it.
   case(native/compiled/${name} 0 ${native_src}/${name}.expected ""
@@ -29,19 +30,22 @@ endforeach()
 # ---- weak global references, global reference events, heap dumps ---------------------
 # weak.gcl's churn makes collections of every kind (old generations too);
 # under --gc-stress a shorter churn (30 rounds, 200 kept) is enough.
-foreach(gc ${GCLAB_COLLECTORS})
+foreach(gc ${GCLAB_GC_RUNS})
+  gc_run_flags(${gc} gc_flags)
   case(native/${gc}/weak 0 ${native_src}/weak.expected ""
-       ${with_test_lib} ${VMRUN} --gc=${gc} --heap=1m ${native_src}/weak.gcl)
+       ${with_test_lib} ${VMRUN} ${gc_flags} --heap=1m ${native_src}/weak.gcl)
   case(native_stress/${gc}/weak 0 ${native_src}/weak.expected ""
-       ${with_test_lib} ${VMRUN} --gc=${gc} --heap=256k --gc-stress --verify-heap ${native_src}/weak.gcl 30 200)
+       ${with_test_lib} ${VMRUN} ${gc_flags} --heap=256k --gc-stress --verify-heap ${native_src}/weak.gcl 30 200)
   case(native_events/${gc}/callbacks 0 ${native_src}/callbacks.expected
        "^globalref_events: ok: 1 global \\(1 freed\\), 0 weak \\(0 freed\\), objects: Node$"
-       ${with_test_lib} ${VMRUN} --gc=${gc} --heap=256k -agentpath:${agents}/libglobalref_events.so
+       ${with_test_lib} ${VMRUN} ${gc_flags} --heap=256k -agentpath:${agents}/libglobalref_events.so
        ${native_src}/callbacks.gcl)
   case(native_events/${gc}/weak 0 ${native_src}/weak.expected
        "^globalref_events: ok: 0 global \\(0 freed\\), 2 weak \\(2 freed\\), objects: Node Node$"
-       ${with_test_lib} ${VMRUN} --gc=${gc} --heap=1m -agentpath:${agents}/libglobalref_events.so
+       ${with_test_lib} ${VMRUN} ${gc_flags} --heap=1m -agentpath:${agents}/libglobalref_events.so
        ${native_src}/weak.gcl)
+endforeach()
+foreach(gc ${GCLAB_COLLECTORS})
   add_test(NAME native/${gc}/dump_global
            COMMAND ${with_test_lib} sh ${native_src}/dump_global.sh ${VMRUN} ${native_src}/dump_global.gcl ${gc})
 endforeach()

@@ -7,15 +7,18 @@
  *
  * What is special about this collector, and tested here beyond what every
  * collector must do: the write barrier keeps exact counts of heap
- * references; roots are counted only when a reconciliation runs (deferred
- * counting), so an object whose count drops to zero is freed at the next
- * reconciliation, never before and never while a root still holds it;
+ * references; in deferred mode roots are counted only when a
+ * reconciliation runs, so an object whose count drops to zero is freed at
+ * the next reconciliation, never before and never while a root still holds
+ * it; in immediate mode root stores are counted too, and a zero count
+ * frees at once;
  * freeing cascades without recursion; garbage cycles are found by trial
  * deletion (and leak with --rc-cycles=off), but never a cycle that a root
  * holds; and counts stick instead of overflowing.
  */
 #include <criterion/criterion.h>
 
+#include "gc/common/verify.h"
 #include "gc/refcount/refcount.h"
 #include "gc_fixture.h"
 
@@ -165,65 +168,97 @@ Test(refcount, a_dropped_object_is_freed_at_the_next_reconciliation_not_before) 
     gc->ops->destroy(gc);
 }
 
-/* --rc-mode=immediate: the store that drops the last reference frees the
- * object and its cascade at once, in a bracket of its own; a referent a
- * root holds waits for the next reconciliation. */
-Test(refcount, immediate_mode_frees_at_the_store_in_its_own_bracket) {
+/* --rc-mode=immediate counts root references too (gc_write_root, as the
+ * VM's root stores do): the store into a heap slot or a root slot that
+ * drops the last reference frees the object and its cascade at once, in a
+ * bracket of its own, and a reconciliation leaves the counts alone. */
+Test(refcount, immediate_mode_counts_roots_and_frees_at_the_zero_count) {
     fx_record_events();
     GcConfig config = fx_config(1 << 20);
     config.rc_cycles = true;
     config.rc_immediate = true;
     Gc *gc = fx_create(RC, &config);
-    Obj *a = fx_new_node(gc, 0, 1);                /* a root */
-    Obj *b = gc_alloc(gc, &fx_node_class, 0);      /* a.left */
-    Obj *c = gc_alloc(gc, &fx_node_class, 0);      /* b.left: the cascade */
-    Obj *d = fx_new_node(gc, 2, 3);                /* b.right, and a root */
-    gc_write_ref(gc, a, fx_left(a), b);
+    cr_assert(gc->counts_roots);
+    gc_write_root(gc, &fx_roots[0], gc_alloc(gc, &fx_node_class, 0)); /* a */
+    Obj *b = gc_alloc(gc, &fx_node_class, 0);                          /* a.left */
+    gc_write_ref(gc, fx_roots[0], fx_left(fx_roots[0]), b);
+    Obj *c = gc_alloc(gc, &fx_node_class, 0); /* b.left: the cascade */
     gc_write_ref(gc, b, fx_left(b), c);
+    gc_write_root(gc, &fx_roots[1], gc_alloc(gc, &fx_node_class, 0)); /* d */
+    Obj *a = fx_roots[0], *d = fx_roots[1];
     gc_write_ref(gc, b, fx_right(b), d);
-    cr_assert_eq(fx_count_heap(gc).objects, 4);
+    cr_assert_eq(rc_count(a), 1, "one root slot");
+    cr_assert_eq(rc_count(d), 2, "a root slot and b.right");
+
+    gc_collect(gc, GC_REASON_REQUESTED);
+    cr_assert_eq(gc_used_objects(gc), 4, "every object is referenced");
+    cr_assert_eq(rc_count(a), 1, "a reconciliation does not count the roots again");
+    cr_assert_eq(rc_count(d), 2);
 
     fx_num_events = 0;
     gc_write_ref(gc, a, fx_left(a), NULL);
-    const FxEvent expected[] = {
+    const FxEvent heap_store[] = {
         {.type = VMPI_EVENT_GC_START},
         {.type = VMPI_EVENT_OBJECT_FREE, .obj_id = b},
         {.type = VMPI_EVENT_OBJECT_FREE, .obj_id = c},
         {.type = VMPI_EVENT_GC_FINISH, .used_objects = 2, .used_object_space = 2 * FX_NODE_BYTES,
          .total_object_space = 1 << 20},
     };
-    fx_assert_events(expected, 4);
-    cr_assert_eq(rc_count(d), 0, "b's reference to d is gone");
-    cr_assert(d->gc_word & RC_IN_ZCT, "but a root holds d: it waits in the ZCT");
-    cr_assert(!(d->gc_word & RC_ROOTED) && !(a->gc_word & RC_ROOTED), "ROOTED only while releasing");
+    fx_assert_events(heap_store, 4);
+    cr_assert_eq(rc_count(d), 1, "b's reference to d is gone, the root's is not");
 
-    /* A store that drops an object a root holds frees nothing. */
-    gc_write_ref(gc, a, fx_right(a), d);
+    /* Overwriting the root slot that holds d's last reference frees d. */
     fx_num_events = 0;
-    gc_write_ref(gc, a, fx_right(a), NULL);
-    cr_assert_eq(fx_num_events, 0, "d is held by a root");
-    fx_roots[2] = fx_roots[3] = NULL;
-    gc_collect(gc, GC_REASON_REQUESTED);
-    cr_assert_eq(gc_used_objects(gc), 1, "the reconciliation finds d dead");
+    gc_write_root(gc, &fx_roots[1], NULL);
+    const FxEvent root_store[] = {
+        {.type = VMPI_EVENT_GC_START},
+        {.type = VMPI_EVENT_OBJECT_FREE, .obj_id = d},
+        {.type = VMPI_EVENT_GC_FINISH, .used_objects = 1, .used_object_space = FX_NODE_BYTES,
+         .total_object_space = 1 << 20},
+    };
+    fx_assert_events(root_store, 3);
+
+    /* Storing what a root slot holds frees nothing. */
+    fx_num_events = 0;
+    gc_write_root(gc, &fx_roots[0], a);
+    cr_assert_eq(fx_num_events, 0);
+    cr_assert_eq(rc_count(a), 1);
     gc->ops->destroy(gc);
 }
 
-/* While collection is disabled, immediate mode frees nothing either. */
+/* While collection is disabled, immediate mode frees nothing: a zero count
+ * waits in the ZCT for the next reconciliation. */
 Test(refcount, immediate_mode_frees_nothing_while_gc_is_disabled) {
     GcConfig config = fx_config(1 << 20);
     config.rc_immediate = true;
     Gc *gc = fx_create(RC, &config);
-    Obj *a = fx_new_node(gc, 0, 1);
+    gc_write_root(gc, &fx_roots[0], gc_alloc(gc, &fx_node_class, 0));
+    Obj *a = fx_roots[0];
     Obj *b = gc_alloc(gc, &fx_node_class, 0);
     gc_write_ref(gc, a, fx_left(a), b);
+    gc_collect(gc, GC_REASON_REQUESTED); /* a and b leave the ZCT */
     gc_disable(gc);
     gc_write_ref(gc, a, fx_left(a), NULL);
+    gc_write_root(gc, &fx_roots[0], NULL);
     cr_assert_eq(fx_count_heap(gc).objects, 2);
+    cr_assert(a->gc_word & RC_IN_ZCT);
     cr_assert(b->gc_word & RC_IN_ZCT);
     gc_enable(gc);
     gc_collect(gc, GC_REASON_REQUESTED);
-    cr_assert_eq(gc_used_objects(gc), 1);
+    cr_assert_eq(gc_used_objects(gc), 0);
     gc->ops->destroy(gc);
+}
+
+/* --verify-heap checks every count against the references there are: a
+ * root store the VM failed to count is caught at the next reconciliation. */
+Test(refcount, verify_heap_catches_an_uncounted_root, .exit_code = GC_VERIFY_EXIT_STATUS) {
+    GcConfig config = fx_config(1 << 20);
+    config.rc_immediate = true;
+    Gc *gc = fx_create(RC, &config);
+    gc_write_root(gc, &fx_roots[0], gc_alloc(gc, &fx_node_class, 0));
+    fx_roots[1] = fx_roots[0]; /* not through gc_write_root */
+    gc_collect(gc, GC_REASON_REQUESTED);
+    cr_assert_fail("the verifier let a wrong count through");
 }
 
 Test(refcount, roots_are_counted_only_by_a_reconciliation_and_until_the_next) {

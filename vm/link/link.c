@@ -347,7 +347,7 @@ static bool vm_is_known_class(void *vm_arg, const RtClass *cls) {
 static void intern_strings(VM *vm, VMThread *thread) {
     const Program *p = vm->program;
     for (uint32_t i = 0; i < p->num_strings; i++)
-        vm->string_consts[i] = vm_string_from_bytes(thread, p->strings[i].chars, p->strings[i].len);
+        gc_write_root(vm->gc, &vm->string_consts[i], vm_string_from_bytes(thread, p->strings[i].chars, p->strings[i].len));
 }
 
 VM *vm_create(Program *program, const char *program_path, const VMOptions *opts) {

@@ -264,19 +264,23 @@ void vm_native_call(VMThread *thread, uint32_t index) {
         if (b->param_descs[i][0] == '[' && refs[ref]) copy_back(refs[ref], copies[ref]);
         free(copies[ref++]);
     }
-    /* Pops the arguments and the native's local references. */
+    /* Pops the arguments and the native's local references.  When roots
+     * are counted, the result's count is taken first: it moves from a
+     * local reference to the pushed result, and must not reach zero
+     * between the two. */
+    Gc *gc = thread->vm->gc;
+    if (gc->counts_roots) gc_root_gained(gc, result_object);
     thread->ptop = prims;
-    thread->rtop = refs;
+    vm_pop_roots_to(thread, refs);
     if (ret[0] == 'V') return;
     if (!type_is_ref(ret)) {
         *thread->ptop++ = prim_result(ret[0], &result);
         return;
     }
     if (returns_object) {
-        *thread->rtop++ = result_object;
+        *thread->rtop++ = result_object; /* counted above */
         return;
     }
     const char *text = result.pointer;
-    Obj *s = text ? vm_string_from_bytes(thread, text, strlen(text)) : NULL;
-    *thread->rtop++ = s;
+    vm_push_root(thread, text ? vm_string_from_bytes(thread, text, strlen(text)) : NULL);
 }

@@ -55,8 +55,8 @@ static GclabRef local_ref(GclabEnv *env, Obj *obj) {
     if (!obj) return NULL;
     VMThread *t = env_of(env)->thread;
     if (t->rtop == t->rstack_end) misuse(env, "too many local references (the reference stack is full)");
-    *t->rtop = obj;
-    return (GclabRef)t->rtop++;
+    vm_push_root(t, obj);
+    return (GclabRef)(t->rtop - 1);
 }
 
 /* `cls` must be one of the program's classes. */
@@ -158,7 +158,9 @@ static GclabRef add_global(GclabEnv *env, GclabRef ref, GlobalRef **list, int32_
     if (!obj) return NULL;
     GlobalRef *g = gc_record_calloc(1, sizeof *g);
     if (!g) misuse(env, "out of memory for a global reference");
-    g->object = obj;
+    /* A global reference is a root (counted, when roots are); a weak one is not. */
+    if (event == VMPI_EVENT_JNI_GLOBALREF_ALLOC) gc_write_root(env_of(env)->thread->vm->gc, &g->object, obj);
+    else g->object = obj;
     g->next = *list;
     if (*list) (*list)->prev = g;
     *list = g;
@@ -175,8 +177,12 @@ static void delete_global(GclabEnv *env, GclabRef ref, GlobalRef **list, int32_t
     if (g->prev) g->prev->next = g->next;
     else *list = g->next;
     if (g->next) g->next->prev = g->prev;
-    if (event == VMPI_EVENT_JNI_GLOBALREF_FREE) vmpi_post_JNI_GLOBALREF_FREE(NULL, g);
-    else vmpi_post_JNI_WEAK_GLOBALREF_FREE(NULL, g);
+    if (event == VMPI_EVENT_JNI_GLOBALREF_FREE) {
+        vmpi_post_JNI_GLOBALREF_FREE(NULL, g);
+        gc_write_root(env_of(env)->thread->vm->gc, &g->object, NULL);
+    } else {
+        vmpi_post_JNI_WEAK_GLOBALREF_FREE(NULL, g);
+    }
     gc_record_free(g);
 }
 

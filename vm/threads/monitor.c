@@ -56,6 +56,7 @@ static void free_if_unused(VM *vm, VmMonitor *m) {
     VmMonitor **link = &vm->monitors->first;
     while (*link != m) link = &(*link)->next;
     *link = m->next;
+    gc_write_root(vm->gc, &m->object, NULL); /* counted, when roots are */
     free(m);
 }
 
@@ -110,7 +111,7 @@ void vm_monitor_enter(VMThread *thread, Obj **slot) {
         struct VmMonitors *table = table_of(vm);
         m = calloc(1, sizeof *m);
         if (!table || !m) vm_runtime_errorf(thread, "out of memory entering a monitor");
-        m->object = *slot;
+        gc_write_root(vm->gc, &m->object, *slot);
         m->next = table->first;
         table->first = m;
     }

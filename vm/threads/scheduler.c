@@ -361,7 +361,7 @@ void vm_thread_make_object(VMThread *thread) {
     uint32_t index = 0;
     while (vm->threads[index] != thread) index++;
     *obj_prim_field(object, 0) = index;
-    thread->object = object;
+    gc_write_root(vm->gc, &thread->object, object);
 }
 
 static void *run_started_thread(void *arg) {
@@ -393,6 +393,8 @@ VMThread *vm_thread_start(VMThread *parent, const LinkedMethod *entry) {
     Obj **name_slot = parent->rtop - 1;
     Obj **ref_args = name_slot - entry->num_ref_args;
     memcpy(child->rstack, ref_args, entry->num_ref_args * sizeof *ref_args);
+    if (vm->gc->counts_roots) /* on both stacks until the interpreter pops the parent's */
+        for (uint32_t i = 0; i < entry->num_ref_args; i++) gc_root_gained(vm->gc, ref_args[i]);
     memcpy(child->pstack, parent->ptop - entry->num_prim_args, entry->num_prim_args * sizeof *child->pstack);
     child->rtop = child->rstack + entry->num_ref_args;
     child->ptop = child->pstack + entry->num_prim_args;

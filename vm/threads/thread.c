@@ -59,11 +59,13 @@ VMThread *vm_thread_create(VM *vm, const char *name) {
 }
 
 void vm_thread_end(VMThread *thread) {
+    /* An ended thread holds no roots: popped first, since with counted
+     * roots that may free objects, in collections of their own. */
+    thread->depth = 0;
+    thread->ptop = thread->pstack;
+    vm_pop_roots_to(thread, thread->rstack);
     vmpi_post_THREAD_END(thread);
     vmpi_thread_ended(thread);
-    thread->rtop = thread->rstack; /* an ended thread holds no roots */
-    thread->ptop = thread->pstack;
-    thread->depth = 0;
     if (current_thread == thread) current_thread = NULL;
 }
 
