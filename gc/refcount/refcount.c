@@ -460,13 +460,14 @@ static bool rc_cycles_due(const RefCount *rc) {
 }
 
 /* One reconciliation, steps 1 to 5 (see the top), in one bracket; trial
- * deletion too if `force_cycles` or the buffer is full enough.  Then the
+ * deletion too if call->detail (cycles forced) or the buffer is full enough.  Then the
  * heap is sized for what is left and `request` (gc/common/heapsize.h). */
-static void rc_reconcile(RefCount *rc, GcReason reason, bool force_cycles, size_t request) {
-    Gc *gc = &rc->gc;
-    bool cycles = gc->config.rc_cycles && (force_cycles || rc_cycles_due(rc));
+static void rc_reconcile_call(GcCollectionCall *call) {
+    RefCount *rc = (RefCount *)call->gc;
+    Gc *gc = call->gc;
+    bool cycles = gc->config.rc_cycles && (call->detail || rc_cycles_due(rc));
     GcCollection collection =
-        gc_collection_begin(gc, cycles ? GC_COLLECTION_CYCLE : GC_COLLECTION_MAJOR, reason);
+        gc_collection_begin(gc, cycles ? GC_COLLECTION_CYCLE : GC_COLLECTION_MAJOR, call->reason);
     gc_post_phase_start("reconcile");
     gc_post_phase_start("count-roots");
     gc_visit_roots(gc, rc_count_root, rc);
@@ -488,8 +489,12 @@ static void rc_reconcile(RefCount *rc, GcReason reason, bool force_cycles, size_
     *roots = counted;
 
     gc_post_phase_end("reconcile");
-    gc_budget_settle(gc, &rc->memory, request);
+    gc_budget_settle(gc, &rc->memory, call->request);
     gc_collection_end(gc, &collection);
+}
+
+static void rc_reconcile(RefCount *rc, GcReason reason, bool force_cycles, size_t request) {
+    gc_run_collection(&rc->gc, rc_reconcile_call, reason, request, force_cycles);
 }
 
 /* A collection on request reconciles and collects cycles. */

@@ -437,6 +437,15 @@ foreach(gc ${GCLAB_COLLECTORS})
        ${VMRUN} --gc=${gc} --gc-stress --verify-heap --seed=5 --vmpi-strict
        -agentpath:$<TARGET_FILE:test_agent_thread_checker> ${threads_tests}/agent_program.gcl)
 endforeach()
+# Collections run on the GC thread (docs/architecture.md "Threads"): with
+# four threads allocating, every GC_START and GC_FINISH comes with no
+# env_id and no call trace, and never while a program thread's handler
+# runs; the handlers themselves never overlap (one thread at a time).
+foreach(gc ${GCLAB_COLLECTORS})
+  case(cli/threads/gc_thread/${gc} 0 - "^overlap_counter: handlers=[1-9][0-9]* overlapped=0 most_at_once=1 gc_events=[1-9][0-9]* gc_on_program_thread=0 gc_beside_handler=0$"
+       ${VMRUN} --gc=${gc} -agentpath:$<TARGET_FILE:test_agent_overlap_counter>
+       ${CMAKE_SOURCE_DIR}/examples/bench/binary_trees_threads.gcl 10)
+endforeach()
 # interrupt(t) and interrupted(): a sleeper and a waiter woken early, a
 # thread entering a monitor and one that has ended left alone; the same
 # output under every collector, with and without --seed, under --gc-stress,

@@ -28,7 +28,10 @@
  * A thread that suspends itself only gets the flag (there would be nobody
  * to resume it): it keeps running, and ThreadHasRun compares its stack mark
  * with the one taken when it suspended itself.  Likewise on a VM that
- * cannot stop its threads (no request_safepoint: a mock VM).
+ * cannot stop its threads (no request_safepoint: a mock VM), and for a
+ * suspension asked by a handler of a collection's events on the VM's GC
+ * thread: every program thread is stopped for the collection already, and
+ * none could reach a safepoint to park at before it ends.
  *
  * ThreadHasRun is false from the moment a thread parks until it wakes after
  * ResumeThread; a thread never suspended has run.  GetThreadStatus has
@@ -183,10 +186,22 @@ static int32_t wait_until_parked(VMPI_ThreadID env) {
     }
 }
 
+/* Whether the caller is a handler of a collection's events, on the VM's GC
+ * thread: every program thread then waits for the collection, stopped
+ * already, and none can reach a safepoint before it ends, so waiting for
+ * one to park would never end. */
+static bool in_collection_on_gc_thread(void) {
+    Gc *gc = vmpi_gc();
+    return gc && gc_is_collecting(gc) && !vmpi_current_env() && !vmpi_on_system_thread;
+}
+
 /* 0 on success, non-zero otherwise (JVMPI 1.4.2, SuspendThreadList results). */
 static int32_t suspend_one(VMPI_ThreadID env) {
     if (!vmpi_is_thread(env)) return 1;
-    bool by_itself = env == vmpi_current_env() || !vmpi_vm->request_safepoint;
+    /* Bookkeeping only: the caller is the thread itself, or a handler
+     * inside a collection (which stops every program thread anyway), or
+     * the VM cannot stop its threads. */
+    bool by_itself = env == vmpi_current_env() || !vmpi_vm->request_safepoint || in_collection_on_gc_thread();
     pthread_mutex_lock(&suspension_lock);
     Suspension *s = find_suspension(env);
     int32_t result = 0;
