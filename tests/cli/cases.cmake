@@ -271,7 +271,9 @@ foreach(breach
     "stale_record@hello@@event record read after NotifyEvent returned@NotifyEvent\\(METHOD_ENTRY\\): read the record of an earlier JVM_INIT_DONE"
     "disable_gc@hello@@DisableGC not balanced at shutdown@outside any event: 1 DisableGC call not matched by EnableGC"
     "object_id_gc_enabled@hello@@object ID used with GC enabled@NotifyEvent\\(METHOD_EXIT\\): RequestEvent: an object ID passed with GC enabled \\(call DisableGC first\\)"
-    "monitor_usage_gc_enabled@hello@@object ID used with GC enabled@NotifyEvent\\(METHOD_EXIT\\): GetObjectMonitorUsage: an object ID passed with GC enabled \\(call DisableGC first\\)")
+    "monitor_usage_gc_enabled@hello@@object ID used with GC enabled@NotifyEvent\\(METHOD_EXIT\\): GetObjectMonitorUsage: an object ID passed with GC enabled \\(call DisableGC first\\)"
+    "run_gc_holding@trees@@deadlock@its system thread: RunGC: holds monitor '_contract_breaker' while it waits for the program to reach a safepoint, which a thread entering it would never reach"
+    "suspend_holding@trees@@deadlock@its system thread: SuspendThread: holds monitor '_contract_breaker' while it waits for the thread to stop at a safepoint, which a thread entering it would never reach")
   string(REPLACE "@" ";" breach "${breach}")
   list(GET breach 0 option)
   list(GET breach 1 program)
@@ -292,6 +294,17 @@ foreach(breach
   endif()
   case(cli/strict/${option} 1 - "^vmpi: contract breach \\(${rule}\\): ${breaker_agent}, ${message}$"
        ${VMRUN} --gc=marksweep --heap=64k --vmpi-strict -agentpath:${breaker}=${option} ${program_args})
+endforeach()
+# A handler on the GC thread entering a monitor that a program thread, stopped
+# for the collection, holds would hang the VM (as it hangs a JVM): it is
+# named in every mode, and the run ends with status 1.
+foreach(mode without strict)
+  set(strict_flag)
+  if(mode STREQUAL "strict")
+    set(strict_flag --vmpi-strict)
+  endif()
+  case(cli/strict/held_into_gc/${mode} 1 - "^vmpi: contract breach \\(deadlock\\): ${breaker_agent}, NotifyEvent\\(GC_START\\): RawMonitorEnter: monitor '_contract_breaker' is held by program thread 0x[0-9a-f]+, which is stopped until this collection ends$"
+       ${VMRUN} --gc=marksweep --heap=64k ${strict_flag} -agentpath:${breaker}=held_into_gc ${trees} 6)
 endforeach()
 # A breach in thread-suspended mode still ends through vmpi_exit: the trace
 # agent's file is complete (it ends with JVM_SHUT_DOWN).

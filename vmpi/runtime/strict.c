@@ -59,11 +59,13 @@ bool vmpi_breach_reported;
 
 static void vreport(VmpiRule rule, const VmpiAgent *agent, const char *problem, va_list args) {
     vmpi_breach_reported = true;
-    if (!agent) agent = vmpi_caller;
+    if (!agent) agent = vmpi_calling_agent();
     char where[96];
     if (vmpi_delivering) {
         const char *event = vmpi_event_name(vmpi_delivering->event_type & ~VMPI_REQUESTED_EVENT);
         snprintf(where, sizeof where, "NotifyEvent(%s)", event ? event : "?");
+    } else if (vmpi_on_system_thread) {
+        snprintf(where, sizeof where, "its system thread");
     } else {
         snprintf(where, sizeof where, "%s", vmpi_caller ? "VMPI_OnLoad" : "outside any event");
     }

@@ -36,7 +36,8 @@
     X(REQUEST_IN_COLLECTION, "request inside a collection")                                  \
     X(STALE_RECORD, "event record read after NotifyEvent returned")                          \
     X(UNBALANCED_DISABLE_GC, "DisableGC not balanced at shutdown")                           \
-    X(OBJECT_ID_GC_ENABLED, "object ID used with GC enabled")
+    X(OBJECT_ID_GC_ENABLED, "object ID used with GC enabled")                                \
+    X(DEADLOCK, "deadlock")
 
 typedef enum VmpiRule {
 #define RULE_ENUM(name, text) VMPI_RULE_##name,

@@ -186,22 +186,23 @@ static int32_t wait_until_parked(VMPI_ThreadID env) {
     }
 }
 
-/* Whether the caller is a handler of a collection's events, on the VM's GC
- * thread: every program thread then waits for the collection, stopped
- * already, and none can reach a safepoint before it ends, so waiting for
- * one to park would never end. */
-static bool in_collection_on_gc_thread(void) {
+bool vmpi_in_collection_on_gc_thread(void) {
     Gc *gc = vmpi_gc();
     return gc && gc_is_collecting(gc) && !vmpi_current_env() && !vmpi_on_system_thread;
+}
+
+/* A suspension waits for the thread to park, unless it is bookkeeping
+ * only: the caller is the thread itself, or a handler inside a collection
+ * (which stops every program thread anyway), or the VM cannot stop its
+ * threads. */
+bool vmpi_suspension_waits(VMPI_ThreadID env) {
+    return env != vmpi_current_env() && vmpi_vm && vmpi_vm->request_safepoint && !vmpi_in_collection_on_gc_thread();
 }
 
 /* 0 on success, non-zero otherwise (JVMPI 1.4.2, SuspendThreadList results). */
 static int32_t suspend_one(VMPI_ThreadID env) {
     if (!vmpi_is_thread(env)) return 1;
-    /* Bookkeeping only: the caller is the thread itself, or a handler
-     * inside a collection (which stops every program thread anyway), or
-     * the VM cannot stop its threads. */
-    bool by_itself = env == vmpi_current_env() || !vmpi_vm->request_safepoint || in_collection_on_gc_thread();
+    bool by_itself = !vmpi_suspension_waits(env);
     pthread_mutex_lock(&suspension_lock);
     Suspension *s = find_suspension(env);
     int32_t result = 0;
@@ -375,6 +376,7 @@ bool vmpi_jvm_init_done;
 
 typedef struct SystemThreadStart {
     void (*f)(void *);
+    VmpiAgent *agent; /* the agent that created it, if known */
 } SystemThreadStart;
 
 /* How many system threads are still inside their agent's function: at
@@ -386,11 +388,13 @@ static pthread_mutex_t system_threads_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t system_thread_returned = PTHREAD_COND_INITIALIZER;
 
 _Thread_local bool vmpi_on_system_thread;
+_Thread_local VmpiAgent *vmpi_system_thread_agent;
 
 static void *run_system_thread(void *arg) {
     SystemThreadStart start = *(SystemThreadStart *)arg;
     free(arg);
     vmpi_on_system_thread = true;
+    vmpi_system_thread_agent = start.agent;
     start.f(NULL);
     pthread_mutex_lock(&system_threads_lock);
     system_threads_in_agent--;
@@ -431,6 +435,7 @@ int32_t vmpi_create_system_thread(char *name, int32_t priority, void (*f)(void *
     SystemThreadStart *start = malloc(sizeof *start);
     if (!start) return VMPI_ERR;
     start->f = f;
+    start->agent = vmpi_caller;
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
