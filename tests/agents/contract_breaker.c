@@ -22,6 +22,7 @@
  *   run_gc_holding        a system thread started in JVM_INIT_DONE enters the
  *                         monitor and calls RunGC holding it
  *   suspend_holding       the same with SuspendThread of the program thread
+ *   hang_in_gc            waits on its monitor, never notified, in GC_START
  *
  * Where the spec gives the call a result, the agent checks it and ends the
  * VM with status 99 on a wrong one, so a test without --vmpi-strict sees
@@ -158,7 +159,8 @@ static void notify(VMPI_Event *event) {
         }
         break;
     case VMPI_EVENT_GC_START:
-        if (is("wait_in_gc") || is("held_into_gc")) vmpi->RawMonitorEnter(lock);
+        if (is("wait_in_gc") || is("held_into_gc") || is("hang_in_gc")) vmpi->RawMonitorEnter(lock);
+        if (is("hang_in_gc")) vmpi->RawMonitorWait(lock, 0);
         if (is("dump_in_gc")) {
             VMPI_HeapDumpArg level_0 = {.heap_dump_level = VMPI_DUMP_LEVEL_0};
             expect(vmpi->RequestEvent(VMPI_EVENT_HEAP_DUMP, &level_0) == VMPI_ERR,

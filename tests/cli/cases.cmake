@@ -306,6 +306,12 @@ foreach(mode without strict)
   case(cli/strict/held_into_gc/${mode} 1 - "^vmpi: contract breach \\(deadlock\\): ${breaker_agent}, NotifyEvent\\(GC_START\\): RawMonitorEnter: monitor '_contract_breaker' is held by program thread 0x[0-9a-f]+, which is stopped until this collection ends$"
        ${VMRUN} --gc=marksweep --heap=64k ${strict_flag} -agentpath:${breaker}=held_into_gc ${trees} 6)
 endforeach()
+# A handler that never returns ends a strict run after the hang limit, with
+# what every thread in a handler is doing; a bad limit is refused.
+case(cli/strict/hang_in_gc 1 - "^vmpi: hang: ${breaker_agent}, NotifyEvent\\(GC_START\\) on the GC thread, for 1\\.[0-9] s, inside RawMonitorWait$@@^vmpi: a collection is running: every program thread is stopped until it ends$@@^vmpi: the run is ended after 1 s \\(--vmpi-hang-limit\\)$"
+     ${VMRUN} --gc=marksweep --heap=64k --vmpi-strict --vmpi-hang-limit=1 -agentpath:${breaker}=hang_in_gc ${trees} 6)
+case(cli/strict/hang_limit_bad 2 - "invalid --vmpi-hang-limit=soon \\(seconds, 0 to 86400; 0: none\\)"
+     ${VMRUN} --vmpi-strict --vmpi-hang-limit=soon ${hello})
 # A breach in thread-suspended mode still ends through vmpi_exit: the trace
 # agent's file is complete (it ends with JVM_SHUT_DOWN).
 case(cli/strict/breach_in_collection_shuts_down 0 - -

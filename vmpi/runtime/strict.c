@@ -263,7 +263,9 @@ void vmpi_strict_notify(VmpiAgent *agent, const VMPI_Event *event, VMPI_Event *a
     VMPI_Event *copy = slot >= 0 ? slot_page((unsigned)slot) : &on_stack;
     *copy = *event;
     if (slot >= 0) slot_event[slot] = event->event_type;
+    int watch = vmpi_hang_watch_begin(agent, event->event_type);
     agent->iface.NotifyEvent(copy);
+    vmpi_hang_watch_end(watch);
     if (answer) *answer = *copy; /* before the poison: CLASS_LOAD_HOOK's reply */
     if (slot >= 0) poison_slot(slot);
     if (stale_read_pending) report_stale_read();

@@ -75,6 +75,12 @@ bool vmpi_thread_suspended(void);
  * is closed.  Called with vmpi_caller and vmpi_delivering already set. */
 void vmpi_strict_notify(VmpiAgent *agent, const VMPI_Event *event, VMPI_Event *answer);
 
+/* hang_watch.c: a strict delivery's slot in the hang watch, from just
+ * before NotifyEvent to its return (-1: not watched; pass it to _end
+ * anyway).  A slot older than the hang limit ends the run with a report. */
+int vmpi_hang_watch_begin(const VmpiAgent *agent, int32_t event_type);
+void vmpi_hang_watch_end(int slot);
+
 /* For crash.c's SIGSEGV handler: true if `address` lies in a poisoned
  * event record; the read is then noted, the page made readable again so
  * the faulting instruction can finish, and the breach is reported when the
