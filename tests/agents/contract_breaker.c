@@ -23,6 +23,8 @@
  *                         monitor and calls RunGC holding it
  *   suspend_holding       the same with SuspendThread of the program thread
  *   hang_in_gc            waits on its monitor, never notified, in GC_START
+ *   gc_on_program_thread  looks up its per-thread state by GC_START's env_id,
+ *                         as if collections ran on a program thread
  *
  * Where the spec gives the call a result, the agent checks it and ends the
  * VM with status 99 on a wrong one, so a test without --vmpi-strict sees
@@ -161,6 +163,7 @@ static void notify(VMPI_Event *event) {
     case VMPI_EVENT_GC_START:
         if (is("wait_in_gc") || is("held_into_gc") || is("hang_in_gc")) vmpi->RawMonitorEnter(lock);
         if (is("hang_in_gc")) vmpi->RawMonitorWait(lock, 0);
+        if (is("gc_on_program_thread")) expect(!vmpi->GetThreadLocalStorage(event->env_id), "GetThreadLocalStorage(NULL)");
         if (is("dump_in_gc")) {
             VMPI_HeapDumpArg level_0 = {.heap_dump_level = VMPI_DUMP_LEVEL_0};
             expect(vmpi->RequestEvent(VMPI_EVENT_HEAP_DUMP, &level_0) == VMPI_ERR,

@@ -273,6 +273,7 @@ foreach(breach
     "object_id_gc_enabled@hello@@object ID used with GC enabled@NotifyEvent\\(METHOD_EXIT\\): RequestEvent: an object ID passed with GC enabled \\(call DisableGC first\\)"
     "monitor_usage_gc_enabled@hello@@object ID used with GC enabled@NotifyEvent\\(METHOD_EXIT\\): GetObjectMonitorUsage: an object ID passed with GC enabled \\(call DisableGC first\\)"
     "run_gc_holding@trees@@deadlock@its system thread: RunGC: holds monitor '_contract_breaker' while it waits for the program to reach a safepoint, which a thread entering it would never reach"
+    "gc_on_program_thread@trees@^vmpi: ${breaker_agent}: GetThreadLocalStorage: env is NULL: a collection's events come on the GC thread, which is no program thread$@bad argument@NotifyEvent\\(GC_START\\): GetThreadLocalStorage: env is NULL: a collection's events come on the GC thread, which is no program thread"
     "suspend_holding@trees@@deadlock@its system thread: SuspendThread: holds monitor '_contract_breaker' while it waits for the thread to stop at a safepoint, which a thread entering it would never reach")
   string(REPLACE "@" ";" breach "${breach}")
   list(GET breach 0 option)

@@ -171,7 +171,10 @@ static bool is_class(const void *class_id) {
 /* A thread argument: false (reported) unless it names a live VM thread. */
 static bool check_thread(VMPI_ThreadID env) {
     if (vmpi_is_thread(env)) return true;
-    refuse(NULL, env ? "env is not a live thread" : "env is NULL");
+    refuse(NULL, env                                ? "env is not a live thread"
+                 : vmpi_in_collection_on_gc_thread() ? "env is NULL: a collection's events come on the GC thread, "
+                                                       "which is no program thread"
+                                                     : "env is NULL");
     return false;
 }
 
