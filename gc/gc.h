@@ -105,6 +105,31 @@ typedef struct GcRoots {
     void (*enumerate_weak)(void *vm, GcSlotVisitor visit, void *ctx);
 } GcRoots;
 
+typedef enum GcReason {
+    GC_REASON_ALLOC,      /* allocation could not be met */
+    GC_REASON_STRESS,     /* --gc-stress */
+    GC_REASON_REQUESTED,  /* RunGC, a test, or the program */
+    GC_REASON_ZERO_COUNT, /* refcount's immediate mode: a store dropped a last reference */
+} GcReason;
+
+/* Where collections run.  A collector hands each collection to
+ * gc_run_collection as work(call); the VM's runner runs it on its GC
+ * thread, with every program thread stopped, and returns when it is done
+ * (vm/interp/gc_thread.c, docs/architecture.md "Threads").  With no runner
+ * (unit tests, a mock VM) it runs on the calling thread. */
+typedef struct GcCollectionCall {
+    Gc *gc;
+    GcReason reason;
+    size_t request;  /* what the allocation that collects still needs, or 0 */
+    int detail;      /* the collector's own, in and out: the kind asked for and
+                        run (generational), cycles forced (refcount) */
+} GcCollectionCall;
+typedef void (*GcCollectionWork)(GcCollectionCall *call);
+typedef struct GcCollectionRunner {
+    void (*run)(void *vm, GcCollectionWork work, GcCollectionCall *call);
+    void *vm;
+} GcCollectionRunner;
+
 typedef struct GcConfig {
     size_t heap_bytes;        /* --heap, -Xmx: the most objects may occupy */
     size_t initial_heap_bytes; /* -Xms: the heap's starting and smallest size;
@@ -120,6 +145,7 @@ typedef struct GcConfig {
     bool stress;              /* --gc-stress: collect at every allocation */
     bool verify;              /* --verify-heap: verify before and after each collection */
     FILE *log;                /* --gc-log: one line per collection, or NULL */
+    GcCollectionRunner runner; /* where collections run; {0}: on the calling thread */
     GcRoots roots;
     /* Optional: returns true if `cls` is a class the VM created.  The heap
      * verifier uses it to catch headers that are not headers. */
@@ -141,13 +167,6 @@ typedef struct GcStats {
      * gc_used_objects, gc_used_bytes, gc_total_bytes below. */
     uint64_t capacity_bytes;
 } GcStats;
-
-typedef enum GcReason {
-    GC_REASON_ALLOC,      /* allocation could not be met */
-    GC_REASON_STRESS,     /* --gc-stress */
-    GC_REASON_REQUESTED,  /* RunGC, a test, or the program */
-    GC_REASON_ZERO_COUNT, /* refcount's immediate mode: a store dropped a last reference */
-} GcReason;
 
 typedef struct GcOps {
     const GcConstraints *constraints;
@@ -353,6 +372,18 @@ static inline bool gc_is_collecting(const Gc *gc) { return gc->collecting; }
 static inline void gc_collect(Gc *gc, GcReason reason) {
     if (gc_is_disabled(gc)) return;
     gc->ops->collect(gc, reason);
+}
+
+/* Runs one collection, work(call), where the VM runs collections
+ * (GcConfig.runner), and returns the call's detail as work left it.
+ * Every collection of every collector goes through here. */
+static inline int gc_run_collection(Gc *gc, GcCollectionWork work, GcReason reason, size_t request, int detail) {
+    GcCollectionCall call = {.gc = gc, .reason = reason, .request = request, .detail = detail};
+    if (gc->config.runner.run)
+        gc->config.runner.run(gc->config.runner.vm, work, &call);
+    else
+        work(&call);
+    return call.detail;
 }
 
 /* Why an allocation's slow path collects: --gc-stress, or the heap is full. */

@@ -127,6 +127,7 @@ struct VM {
     VMThread **threads;
     uint32_t num_threads;
     struct VmScheduler *scheduler; /* scheduler.c: made when a second thread starts */
+    struct VmGcThread *gc_thread;  /* vm/threads/gc_thread.c: where collections run, from the first */
     bool seeded;                   /* --seed, and its value: the scheduler's slices and clock */
     uint64_t seed;
     struct VmMonitors *monitors;   /* monitor.c: the monitors in use, made at the first MONENTER */

@@ -69,6 +69,12 @@ struct VMPI_Interface *vmpi_register_listener(void (*notify)(struct VMPI_Event *
  * a warning or nothing (strict.h, docs/contracts.md). */
 void vmpi_set_strict(bool on);
 
+/* --vmpi-hang-limit: in strict mode, a NotifyEvent that has not returned
+ * after this many seconds ends the run with a report of every thread in a
+ * handler (status 1); 0 never does. */
+#define VMPI_DEFAULT_HANG_LIMIT_S 10u
+void vmpi_set_hang_limit(unsigned seconds);
+
 /* The name of an agent whose DisableGC is not yet matched by EnableGC
  * ("?" if the call came from an agent's own thread with several loaded),
  * or NULL: for the VM's out-of-memory message. */

@@ -344,10 +344,13 @@ static bool gen_old_may_shrink(const Generational *g) {
  * the old generation's budget might not hold what the minor one would
  * promote, or if it may have to shrink (gen_old_may_shrink).  `request`:
  * what a pretenured allocation still needs in the old generation, or 0.
- * Returns the kind it ran. */
-static GcCollectionKind gen_collect_now(Generational *g, GcCollectionKind kind, GcReason reason,
-                                        size_t request) {
-    Gc *gc = &g->gc;
+ * call->detail: the kind asked for, and then the kind it ran. */
+static void gen_collect_call(GcCollectionCall *call) {
+    Generational *g = (Generational *)call->gc;
+    Gc *gc = call->gc;
+    GcCollectionKind kind = (GcCollectionKind)call->detail;
+    GcReason reason = call->reason;
+    size_t request = call->request;
     if (kind == GC_COLLECTION_MINOR && (!gc_region_fits(&g->old, g->old.limit, gen_young_used(g)) ||
                                         gen_old_may_shrink(g)))
         kind = GC_COLLECTION_MAJOR;
@@ -367,7 +370,12 @@ static GcCollectionKind gen_collect_now(Generational *g, GcCollectionKind kind, 
     }
     gen_open_nursery(g);
     gc_collection_end(gc, &collection);
-    return kind;
+    call->detail = (int)kind;
+}
+
+static GcCollectionKind gen_collect_now(Generational *g, GcCollectionKind kind, GcReason reason,
+                                        size_t request) {
+    return (GcCollectionKind)gc_run_collection(&g->gc, gen_collect_call, reason, request, (int)kind);
 }
 
 /* On request (VMPI RunGC, tests): the whole heap. */

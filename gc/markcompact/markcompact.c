@@ -49,9 +49,11 @@ extern const GcOps gc_markcompact_ops;
  * gc_compact_region: mark, plan, update, slide), then the heap's limit
  * moved to the size the survivors and `request` call for
  * (gc/common/heapsize.h). */
-static void mc_collect_for(MarkCompact *mc, GcReason reason, size_t request) {
-    Gc *gc = &mc->gc;
-    GcCollection collection = gc_collection_begin(gc, GC_COLLECTION_MAJOR, reason);
+static void mc_collect_call(GcCollectionCall *call) {
+    MarkCompact *mc = (MarkCompact *)call->gc;
+    Gc *gc = call->gc;
+    size_t request = call->request;
+    GcCollection collection = gc_collection_begin(gc, GC_COLLECTION_MAJOR, call->reason);
     GcCompaction done = gc_compact_region(gc, &mc->compactor, &mc->heap);
     gc_stats_count_survivors(&gc->stats, collection.objects_before, collection.bytes_before,
                              done.live_objects, done.live_bytes, done.moved_objects, done.moved_bytes);
@@ -61,6 +63,10 @@ static void mc_collect_for(MarkCompact *mc, GcReason reason, size_t request) {
     gc_region_set_budget(&mc->heap, capacity);
     gc->stats.capacity_bytes = capacity;
     gc_collection_end(gc, &collection);
+}
+
+static void mc_collect_for(MarkCompact *mc, GcReason reason, size_t request) {
+    gc_run_collection(&mc->gc, mc_collect_call, reason, request, 0);
 }
 
 static void mc_collect(Gc *gc, GcReason reason) { mc_collect_for((MarkCompact *)gc, reason, 0); }

@@ -118,9 +118,10 @@ static void ms_shrink_table(MarkSweep *ms) {
 
 /* Mark (gc/common/trace.h, gc_trace_mark_reachable), then sweep, then
  * size the heap for what survived and `request` (gc/common/heapsize.h). */
-static void ms_collect_for(MarkSweep *ms, GcReason reason, size_t request) {
-    Gc *gc = &ms->gc;
-    GcCollection collection = gc_collection_begin(gc, GC_COLLECTION_MAJOR, reason);
+static void ms_collect_call(GcCollectionCall *call) {
+    MarkSweep *ms = (MarkSweep *)call->gc;
+    Gc *gc = call->gc;
+    GcCollection collection = gc_collection_begin(gc, GC_COLLECTION_MAJOR, call->reason);
     ms->mark_value = gc->fresh_gc_word ^ 1u;
     gc_trace_mark_reachable(gc, &ms->mark_stack, ms_try_mark, ms);
     gc_clear_dead_weak_roots(gc, ms_is_marked, ms);
@@ -129,8 +130,12 @@ static void ms_collect_for(MarkSweep *ms, GcReason reason, size_t request) {
     gc_post_phase_end("sweep");
     gc->fresh_gc_word = ms->mark_value;
     ms_shrink_table(ms);
-    gc_budget_settle(gc, &ms->memory, request);
+    gc_budget_settle(gc, &ms->memory, call->request);
     gc_collection_end(gc, &collection);
+}
+
+static void ms_collect_for(MarkSweep *ms, GcReason reason, size_t request) {
+    gc_run_collection(&ms->gc, ms_collect_call, reason, request, 0);
 }
 
 static void ms_collect(Gc *gc, GcReason reason) { ms_collect_for((MarkSweep *)gc, reason, 0); }

@@ -264,7 +264,11 @@ GC_ALWAYS_INLINE void rc_release(RefCount *rc, Obj *obj, bool immediate) {
  * patent's "delete_object event when the reference count of an object
  * drops to zero"), in a collection of its own, since OBJECT_FREE is posted
  * only inside one.  While the VM has disabled collection, it waits in the
- * ZCT for the next reconciliation instead. */
+ * ZCT for the next reconciliation instead.  The release runs where the
+ * count fell, on the program thread, as a reference-counted runtime frees
+ * on the thread that dropped the last reference: handing each free to the
+ * GC thread (gc_run_collection, as reconciliations are) would cost more
+ * than the free itself. */
 static void rc_drop_now(RefCount *rc, Obj *obj) {
     if (rc_count_down(obj, rc_changes_wanted()) > 0) {
         rc_possible_root(rc, obj);
@@ -500,13 +504,14 @@ static bool rc_cycles_due(const RefCount *rc) {
 }
 
 /* One reconciliation, steps 1 to 5 (see the top), in one bracket; trial
- * deletion too if `force_cycles` or the buffer is full enough.  Then the
+ * deletion too if call->detail (cycles forced) or the buffer is full enough.  Then the
  * heap is sized for what is left and `request` (gc/common/heapsize.h). */
-static void rc_reconcile(RefCount *rc, GcReason reason, bool force_cycles, size_t request) {
-    Gc *gc = &rc->gc;
-    bool cycles = gc->config.rc_cycles && (force_cycles || rc_cycles_due(rc));
+static void rc_reconcile_call(GcCollectionCall *call) {
+    RefCount *rc = (RefCount *)call->gc;
+    Gc *gc = call->gc;
+    bool cycles = gc->config.rc_cycles && (call->detail || rc_cycles_due(rc));
     GcCollection collection =
-        gc_collection_begin(gc, cycles ? GC_COLLECTION_CYCLE : GC_COLLECTION_MAJOR, reason);
+        gc_collection_begin(gc, cycles ? GC_COLLECTION_CYCLE : GC_COLLECTION_MAJOR, call->reason);
     if (gc->config.verify) rc_verify_counts(rc);
     gc_post_phase_start("reconcile");
     if (!gc->counts_roots) {
@@ -532,8 +537,12 @@ static void rc_reconcile(RefCount *rc, GcReason reason, bool force_cycles, size_
 
     gc_post_phase_end("reconcile");
     if (gc->config.verify) rc_verify_counts(rc);
-    gc_budget_settle(gc, &rc->memory, request);
+    gc_budget_settle(gc, &rc->memory, call->request);
     gc_collection_end(gc, &collection);
+}
+
+static void rc_reconcile(RefCount *rc, GcReason reason, bool force_cycles, size_t request) {
+    gc_run_collection(&rc->gc, rc_reconcile_call, reason, request, force_cycles);
 }
 
 /* A collection on request reconciles and collects cycles. */

@@ -92,9 +92,10 @@ static void ss_resize(SemiSpace *ss, size_t request) {
  * flips -- to-space becomes from-space, the spaces are sized for the
  * survivors, and the old from-space is deleted as an arena, zeroed where it
  * was used and created anew. */
-static void ss_collect_for(SemiSpace *ss, GcReason reason, size_t request) {
-    Gc *gc = &ss->gc;
-    GcCollection collection = gc_collection_begin(gc, GC_COLLECTION_MAJOR, reason);
+static void ss_collect_call(GcCollectionCall *call) {
+    SemiSpace *ss = (SemiSpace *)call->gc;
+    Gc *gc = call->gc;
+    GcCollection collection = gc_collection_begin(gc, GC_COLLECTION_MAJOR, call->reason);
     unsigned emptied = ss->from, filled = 1 - emptied;
     GcRegion *to = &ss->spaces[filled];
     GcCopyRegion into = gc_copy_region(to->start, (size_t)(to->end - to->start), to->arena_id);
@@ -111,10 +112,14 @@ static void ss_collect_for(SemiSpace *ss, GcReason reason, size_t request) {
     gc_stats_count_survivors(&gc->stats, collection.objects_before, collection.bytes_before,
                              copier.objects_copied, copier.bytes_copied, copier.objects_copied,
                              copier.bytes_copied);
-    ss_resize(ss, request);
+    ss_resize(ss, call->request);
     gc_region_renew(&ss->spaces[emptied], ss_arenas[emptied].name);
     gc_region_open(gc, to);
     gc_collection_end(gc, &collection);
+}
+
+static void ss_collect_for(SemiSpace *ss, GcReason reason, size_t request) {
+    gc_run_collection(&ss->gc, ss_collect_call, reason, request, 0);
 }
 
 static void ss_collect(Gc *gc, GcReason reason) { ss_collect_for((SemiSpace *)gc, reason, 0); }

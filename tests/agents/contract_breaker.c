@@ -16,6 +16,15 @@
  *   object_id_gc_enabled  keeps the first OBJECT_ALLOC's ID and requests its
  *                         OBJECT_ALLOC in the next METHOD_EXIT (GC enabled there)
  *   monitor_usage_gc_enabled  the same, with GetObjectMonitorUsage of the ID
+ *   held_into_gc          enters its monitor in JVM_INIT_DONE, on the program
+ *                         thread, and never leaves it; enters it again in
+ *                         GC_START, on the GC thread (a deadlock in every mode)
+ *   run_gc_holding        a system thread started in JVM_INIT_DONE enters the
+ *                         monitor and calls RunGC holding it
+ *   suspend_holding       the same with SuspendThread of the program thread
+ *   hang_in_gc            waits on its monitor, never notified, in GC_START
+ *   gc_on_program_thread  looks up its per-thread state by GC_START's env_id,
+ *                         as if collections ran on a program thread
  *
  * Where the spec gives the call a result, the agent checks it and ends the
  * VM with status 99 on a wrong one, so a test without --vmpi-strict sees
@@ -49,6 +58,37 @@ static Kept *kept;
 
 static void do_nothing(void *arg) { (void)arg; }
 
+/* run_gc_holding and suspend_holding: the system thread's call, and the
+ * handshake that keeps JVM_INIT_DONE waiting until the thread holds the
+ * monitor and is about to make it (so the program cannot end first). */
+static VMPI_RawMonitor started;
+static bool thread_holds_lock;
+static VMPI_ThreadID program_thread;
+
+static void call_holding_lock(void *arg) {
+    (void)arg;
+    vmpi->RawMonitorEnter(lock);
+    vmpi->RawMonitorEnter(started);
+    thread_holds_lock = true;
+    vmpi->RawMonitorNotifyAll(started);
+    vmpi->RawMonitorExit(started);
+    if (is("run_gc_holding")) {
+        vmpi->RunGC();
+    } else {
+        vmpi->SuspendThread(program_thread);
+        vmpi->ResumeThread(program_thread);
+    }
+    vmpi->RawMonitorExit(lock);
+}
+
+static void start_thread_holding_lock(void) {
+    started = vmpi->RawMonitorCreate("_contract_breaker started");
+    vmpi->RawMonitorEnter(started);
+    expect(vmpi->CreateSystemThread("contract_breaker", 0, call_holding_lock) == VMPI_OK, "CreateSystemThread");
+    while (!thread_holds_lock) vmpi->RawMonitorWait(started, 0);
+    vmpi->RawMonitorExit(started);
+}
+
 static void on_init_done(void) {
     if (is("run_gc_disabled")) {
         vmpi->DisableGC();
@@ -63,6 +103,10 @@ static void on_init_done(void) {
         vmpi->EnableGC();
     } else if (is("disable_gc")) {
         vmpi->DisableGC();
+    } else if (is("held_into_gc")) {
+        vmpi->RawMonitorEnter(lock);
+    } else if (is("run_gc_holding") || is("suspend_holding")) {
+        start_thread_holding_lock();
     }
 }
 
@@ -89,6 +133,7 @@ static void notify(VMPI_Event *event) {
     switch (event->event_type) {
     case VMPI_EVENT_JVM_INIT_DONE:
         init_done_record = event; /* the breach: a record kept past NotifyEvent */
+        program_thread = event->env_id;
         on_init_done();
         break;
     case VMPI_EVENT_METHOD_ENTRY:
@@ -116,7 +161,9 @@ static void notify(VMPI_Event *event) {
         }
         break;
     case VMPI_EVENT_GC_START:
-        if (is("wait_in_gc")) vmpi->RawMonitorEnter(lock);
+        if (is("wait_in_gc") || is("held_into_gc") || is("hang_in_gc")) vmpi->RawMonitorEnter(lock);
+        if (is("hang_in_gc")) vmpi->RawMonitorWait(lock, 0);
+        if (is("gc_on_program_thread")) expect(!vmpi->GetThreadLocalStorage(event->env_id), "GetThreadLocalStorage(NULL)");
         if (is("dump_in_gc")) {
             VMPI_HeapDumpArg level_0 = {.heap_dump_level = VMPI_DUMP_LEVEL_0};
             expect(vmpi->RequestEvent(VMPI_EVENT_HEAP_DUMP, &level_0) == VMPI_ERR,

@@ -271,7 +271,10 @@ foreach(breach
     "stale_record@hello@@event record read after NotifyEvent returned@NotifyEvent\\(METHOD_ENTRY\\): read the record of an earlier JVM_INIT_DONE"
     "disable_gc@hello@@DisableGC not balanced at shutdown@outside any event: 1 DisableGC call not matched by EnableGC"
     "object_id_gc_enabled@hello@@object ID used with GC enabled@NotifyEvent\\(METHOD_EXIT\\): RequestEvent: an object ID passed with GC enabled \\(call DisableGC first\\)"
-    "monitor_usage_gc_enabled@hello@@object ID used with GC enabled@NotifyEvent\\(METHOD_EXIT\\): GetObjectMonitorUsage: an object ID passed with GC enabled \\(call DisableGC first\\)")
+    "monitor_usage_gc_enabled@hello@@object ID used with GC enabled@NotifyEvent\\(METHOD_EXIT\\): GetObjectMonitorUsage: an object ID passed with GC enabled \\(call DisableGC first\\)"
+    "run_gc_holding@trees@@deadlock@its system thread: RunGC: holds monitor '_contract_breaker' while it waits for the program to reach a safepoint, which a thread entering it would never reach"
+    "gc_on_program_thread@trees@^vmpi: ${breaker_agent}: GetThreadLocalStorage: env is NULL: a collection's events come on the GC thread, which is no program thread$@bad argument@NotifyEvent\\(GC_START\\): GetThreadLocalStorage: env is NULL: a collection's events come on the GC thread, which is no program thread"
+    "suspend_holding@trees@@deadlock@its system thread: SuspendThread: holds monitor '_contract_breaker' while it waits for the thread to stop at a safepoint, which a thread entering it would never reach")
   string(REPLACE "@" ";" breach "${breach}")
   list(GET breach 0 option)
   list(GET breach 1 program)
@@ -293,6 +296,23 @@ foreach(breach
   case(cli/strict/${option} 1 - "^vmpi: contract breach \\(${rule}\\): ${breaker_agent}, ${message}$"
        ${VMRUN} --gc=marksweep --heap=64k --vmpi-strict -agentpath:${breaker}=${option} ${program_args})
 endforeach()
+# A handler on the GC thread entering a monitor that a program thread, stopped
+# for the collection, holds would hang the VM (as it hangs a JVM): it is
+# named in every mode, and the run ends with status 1.
+foreach(mode without strict)
+  set(strict_flag)
+  if(mode STREQUAL "strict")
+    set(strict_flag --vmpi-strict)
+  endif()
+  case(cli/strict/held_into_gc/${mode} 1 - "^vmpi: contract breach \\(deadlock\\): ${breaker_agent}, NotifyEvent\\(GC_START\\): RawMonitorEnter: monitor '_contract_breaker' is held by program thread 0x[0-9a-f]+, which is stopped until this collection ends$"
+       ${VMRUN} --gc=marksweep --heap=64k ${strict_flag} -agentpath:${breaker}=held_into_gc ${trees} 6)
+endforeach()
+# A handler that never returns ends a strict run after the hang limit, with
+# what every thread in a handler is doing; a bad limit is refused.
+case(cli/strict/hang_in_gc 1 - "^vmpi: hang: ${breaker_agent}, NotifyEvent\\(GC_START\\) on the GC thread, for 1\\.[0-9] s, inside RawMonitorWait$@@^vmpi: a collection is running: every program thread is stopped until it ends$@@^vmpi: the run is ended after 1 s \\(--vmpi-hang-limit\\)$"
+     ${VMRUN} --gc=marksweep --heap=64k --vmpi-strict --vmpi-hang-limit=1 -agentpath:${breaker}=hang_in_gc ${trees} 6)
+case(cli/strict/hang_limit_bad 2 - "invalid --vmpi-hang-limit=soon \\(seconds, 0 to 86400; 0: none\\)"
+     ${VMRUN} --vmpi-strict --vmpi-hang-limit=soon ${hello})
 # A breach in thread-suspended mode still ends through vmpi_exit: the trace
 # agent's file is complete (it ends with JVM_SHUT_DOWN).
 case(cli/strict/breach_in_collection_shuts_down 0 - -
@@ -437,6 +457,15 @@ foreach(gc ${GCLAB_GC_RUNS})
   case(cli/threads/thread_checker_stress/${gc} 0 ${threads_tests}/agent_program.expected "${thread_checker_expected}"
        ${VMRUN} ${gc_flags} --gc-stress --verify-heap --seed=5 --vmpi-strict
        -agentpath:$<TARGET_FILE:test_agent_thread_checker> ${threads_tests}/agent_program.gcl)
+endforeach()
+# Collections run on the GC thread (docs/architecture.md "Threads"): with
+# four threads allocating, every GC_START and GC_FINISH comes with no
+# env_id and no call trace, and never while a program thread's handler
+# runs; the handlers themselves never overlap (one thread at a time).
+foreach(gc ${GCLAB_COLLECTORS})
+  case(cli/threads/gc_thread/${gc} 0 - "^overlap_counter: handlers=[1-9][0-9]* overlapped=0 most_at_once=1 gc_events=[1-9][0-9]* gc_on_program_thread=0 gc_beside_handler=0$"
+       ${VMRUN} --gc=${gc} -agentpath:$<TARGET_FILE:test_agent_overlap_counter>
+       ${CMAKE_SOURCE_DIR}/examples/bench/binary_trees_threads.gcl 10)
 endforeach()
 # interrupt(t) and interrupted(): a sleeper and a waiter woken early, a
 # thread entering a monitor and one that has ended left alone; the same

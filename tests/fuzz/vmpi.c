@@ -14,7 +14,8 @@
  * only listens.
  *
  * Two calls are never made: ProfilerExit ends the process by contract, and
- * CreateSystemThread starts a thread that outlives one input.
+ * CreateSystemThread starts a thread that outlives one input.  And no
+ * monitor stays entered after the handler that entered it returns.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -219,6 +220,16 @@ static void make_call(void) {
     }
 }
 
+/* The handler leaves every monitor it entered before it returns.  One held
+ * into a later handler on the GC thread is a deadlock the VM names and ends
+ * the run on (docs/contracts.md, "deadlock"): an agent's fault, which
+ * tests/agents/contract_breaker.c commits on purpose, not one this harness
+ * looks for. */
+static void leave_monitors(void) {
+    for (int i = 0; i < seen.num_monitors; i++)
+        while (vmpi_raw_monitor_held_by_me(seen.monitors[i])) agent->RawMonitorExit(seen.monitors[i]);
+}
+
 static void notify(VMPI_Event *event) {
     if (tracing) fprintf(stderr, "fuzz: event %d\n", (int)event->event_type);
     if (event->env_id) seen.env = event->env_id;
@@ -232,6 +243,7 @@ static void notify(VMPI_Event *event) {
     case VMPI_EVENT_JVM_SHUT_DOWN: return; /* nothing reaches the agent after it */
     }
     for (int calls = next_byte() % 4; calls > 0; calls--) make_call();
+    leave_monitors();
 }
 
 /* ---- one input ---------------------------------------------------------------------- */

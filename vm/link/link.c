@@ -32,6 +32,7 @@
 #include "vm/threads/scheduler.h"
 #include "vmpi/control.h"
 #include "vmpi/post.h"
+#include "vm/threads/gc_thread.h"
 
 uint32_t vm_num_linked_classes(const VM *vm) {
     return vm->program->num_classes + 1 + vm->num_array_classes + (vm->uses_threads ? 1 : 0);
@@ -333,7 +334,8 @@ bool vm_class_index(const VM *vm, const void *class_id, uint32_t *index) {
  * vm_exit like every other way out, so agents still get JVM_SHUT_DOWN. */
 static void vm_exit_for_collector(int status) {
     VMThread *thread = vm_current_thread();
-    if (thread != NULL) vm_exit(thread->vm, status);
+    VM *vm = thread ? thread->vm : vm_gc_thread_vm();
+    if (vm != NULL) vm_exit(vm, status);
 }
 
 /* GcConfig.is_known_class: is `cls` one of this VM's RtClasses? */
@@ -398,6 +400,7 @@ VM *vm_create(Program *program, const char *program_path, const VMOptions *opts)
     GcConfig config = opts->gc;
     config.roots = (GcRoots){.enumerate = vm_enumerate_roots, .vm = vm, .enumerate_weak = vm_enumerate_weak_refs};
     config.is_known_class = vm_is_known_class;
+    config.runner = (GcCollectionRunner){.run = vm_gc_thread_run, .vm = vm};
     gc_set_fatal_exit(vm_exit_for_collector);
     vm->gc = vm->gc_ops->create(&config);
     if (!vm->gc) {
@@ -422,6 +425,7 @@ void vm_destroy(VM *vm) {
     vm_scheduler_free(vm);
     vm_monitors_free(vm);
     if (vm->gc) vm->gc_ops->destroy(vm->gc);
+    vm_gc_thread_stop(vm);
     /* After the collector (whose teardown may still post events) and
      * before anything VMPI could reach is freed. */
     vmpi_attach_vm(NULL);

@@ -104,6 +104,9 @@ extern _Thread_local VmpiAgent *vmpi_requester;
  * names (crash.c).  vmpi_delivering is the event it is being given (NULL in
  * VMPI_OnLoad). */
 extern _Thread_local VmpiAgent *vmpi_caller;
+/* The agent calling on this thread: vmpi_caller, or on an agent's system
+ * thread the agent that started it; NULL if unknown. */
+VmpiAgent *vmpi_calling_agent(void);
 extern _Thread_local const VMPI_Event *vmpi_delivering;
 
 /* The VMPI function an agent has called on this thread and that has not
@@ -249,9 +252,19 @@ int32_t vmpi_thread_has_run(VMPI_ThreadID env);
 int32_t vmpi_get_thread_info(VMPI_ThreadID env, VMPI_ThreadInfo *info);
 /* Whether this OS thread is an agent's system thread (CreateSystemThread). */
 extern _Thread_local bool vmpi_on_system_thread;
+/* On a system thread, the agent whose CreateSystemThread started it. */
+extern _Thread_local VmpiAgent *vmpi_system_thread_agent;
 /* The VM is shutting down: no thread will reach a safepoint again, so a
  * SuspendThread waiting for one gives up (dispatch.c, before JVM_SHUT_DOWN). */
 void vmpi_threads_shut_down(void);
+/* Whether the caller is a handler of a collection's events, on the VM's GC
+ * thread: every program thread then waits for the collection, stopped
+ * already, and none can reach a safepoint or leave a lock before it ends
+ * (so waiting for one to park, or for a monitor it holds, would never end). */
+bool vmpi_in_collection_on_gc_thread(void);
+/* Whether SuspendThread(env) from the calling thread waits for env to stop
+ * at a safepoint (or is bookkeeping only: docs/architecture.md). */
+bool vmpi_suspension_waits(VMPI_ThreadID env);
 /* A new VM attached: no thread is suspended or ended. */
 void vmpi_forget_threads(void);
 int32_t vmpi_suspend_thread_list(int32_t count, VMPI_ThreadID *threads, int32_t *results);
@@ -275,6 +288,12 @@ void vmpi_raw_monitor_exit(VMPI_RawMonitor lock_id);
 void vmpi_raw_monitor_wait(VMPI_RawMonitor lock_id, int64_t ms);
 void vmpi_raw_monitor_notify_all(VMPI_RawMonitor lock_id);
 void vmpi_raw_monitor_destroy(VMPI_RawMonitor lock_id);
+/* A live monitor's name, and the program thread holding it (NULL when it
+ * is free or held by a thread that runs no program). */
+const char *vmpi_raw_monitor_name(VMPI_RawMonitor lock_id);
+VMPI_ThreadID vmpi_raw_monitor_holder(VMPI_RawMonitor lock_id);
+/* The name of a monitor the calling thread holds, or NULL if it holds none. */
+const char *vmpi_raw_monitor_one_held_by_me(void);
 /* A live raw monitor as the calling thread sees it: whether it holds it,
  * and how many entries, threads waiting to enter and threads waiting to be
  * notified it has (JVMPI 1.2 section 4.4). */

@@ -34,6 +34,7 @@
  */
 #include <pthread.h>
 #include <stdio.h>
+#include <unistd.h>
 
 #include "vmpi/control.h"
 #include "dispatch.h"
@@ -41,6 +42,8 @@
 #include "strict.h"
 
 _Thread_local VmpiAgent *vmpi_caller;
+
+VmpiAgent *vmpi_calling_agent(void) { return vmpi_caller ? vmpi_caller : vmpi_system_thread_agent; }
 _Thread_local const char *vmpi_calling;
 
 /* ENTER(name) at the top of an entry point makes vmpi_calling name it until
@@ -94,7 +97,7 @@ static bool first_report(const VmpiAgent *agent, const char *function, const cha
  * once.  Returns only when not strict. */
 static void refuse_as(VmpiRule rule, const VmpiAgent *agent, const char *problem) {
     const char *function = vmpi_calling;
-    if (!agent) agent = vmpi_caller;
+    if (!agent) agent = vmpi_calling_agent();
     if (vmpi_strict) vmpi_breach(rule, agent, "%s", problem);
     if (first_report(agent, function, problem))
         fprintf(stderr, "vmpi: agent '%s': %s: %s\n", vmpi_agent_name(agent), function, problem);
@@ -126,6 +129,35 @@ static void check_may_block(VMPI_RawMonitor lock_id, bool blocks) {
                     "enters a monitor this thread does not hold (take it in GC_START)");
 }
 
+/* A RawMonitorEnter that could never return: on the GC thread, inside a
+ * collection, of a monitor a program thread holds -- that thread is stopped
+ * until the collection ends, and the collection waits for this handler.  A
+ * JVM hangs there; gclab names it, in every mode, and ends the run.  If a
+ * breach is already being reported, this is a shutdown handler meeting the
+ * same monitor: the report is out, and nothing but leaving can follow. */
+static void check_enter_can_return(VMPI_RawMonitor lock_id) {
+    if (!vmpi_in_collection_on_gc_thread() || vmpi_raw_monitor_held_by_me(lock_id)) return;
+    VMPI_ThreadID holder = vmpi_raw_monitor_holder(lock_id);
+    if (!holder) return;
+    if (vmpi_breach_reported) _exit(1);
+    vmpi_breach(VMPI_RULE_DEADLOCK, NULL,
+                "monitor '%s' is held by program thread %p, which is stopped until this collection ends",
+                vmpi_raw_monitor_name(lock_id), (void *)holder);
+}
+
+/* Strict mode: a call that waits for a program thread to reach a safepoint
+ * (`waits_for`), made while the caller holds a raw monitor: a program
+ * thread whose handler enters that monitor never gets there (docs/contracts.md,
+ * "Suspending a thread"; the deadlock of issue reports like heapster's). */
+static void check_holds_no_monitor(const char *waits_for) {
+    if (!vmpi_strict) return;
+    const char *held = vmpi_raw_monitor_one_held_by_me();
+    if (held)
+        vmpi_breach(VMPI_RULE_DEADLOCK, NULL,
+                    "holds monitor '%s' while it waits for %s, which a thread entering it would never reach",
+                    held, waits_for);
+}
+
 /* ---- the checks ---------------------------------------------------------------- */
 
 /* Whether `code` is an event number at all: in range, no stray bits. */
@@ -139,7 +171,10 @@ static bool is_class(const void *class_id) {
 /* A thread argument: false (reported) unless it names a live VM thread. */
 static bool check_thread(VMPI_ThreadID env) {
     if (vmpi_is_thread(env)) return true;
-    refuse(NULL, env ? "env is not a live thread" : "env is NULL");
+    refuse(NULL, env                                ? "env is not a live thread"
+                 : vmpi_in_collection_on_gc_thread() ? "env is NULL: a collection's events come on the GC thread, "
+                                                       "which is no program thread"
+                                                     : "env is NULL");
     return false;
 }
 
@@ -353,6 +388,7 @@ static void guarded_raw_monitor_enter(VMPI_RawMonitor lock_id) {
     ENTER("RawMonitorEnter");
     if (!check_monitor(lock_id)) return;
     check_may_block(lock_id, false);
+    check_enter_can_return(lock_id);
     vmpi_raw_monitor_enter(lock_id);
 }
 
@@ -383,7 +419,9 @@ static void guarded_raw_monitor_destroy(VMPI_RawMonitor lock_id) {
 
 static void guarded_suspend_thread(VMPI_ThreadID env) {
     ENTER("SuspendThread");
-    if (check_thread(env)) vmpi_suspend_thread(env);
+    if (!check_thread(env)) return;
+    if (vmpi_suspension_waits(env)) check_holds_no_monitor("the thread to stop at a safepoint");
+    vmpi_suspend_thread(env);
 }
 
 static void guarded_resume_thread(VMPI_ThreadID env) {
@@ -404,6 +442,9 @@ static int32_t guarded_thread_has_run(VMPI_ThreadID env) {
 static int32_t guarded_suspend_thread_list(int32_t count, VMPI_ThreadID *threads, int32_t *results) {
     ENTER("SuspendThreadList");
     if (check_thread_list(count, threads, results) != VMPI_OK) return VMPI_ERR;
+    for (int32_t i = 0; i < count; i++)
+        if (vmpi_is_thread(threads[i]) && vmpi_suspension_waits(threads[i]))
+            check_holds_no_monitor("the threads to stop at a safepoint");
     return vmpi_suspend_thread_list(count, threads, results);
 }
 
@@ -527,6 +568,7 @@ static void guarded_run_gc(void) {
         vmpi_breach(VMPI_RULE_RUN_GC, NULL, vmpi_gc_disabled_by() ? "GC is disabled by DisableGC"
                                                                    : "GC is disabled: the event is sent with GC disabled");
     if (vmpi_strict && vmpi_delivering) vmpi_breach(VMPI_RULE_RUN_GC, NULL, "called inside an event handler");
+    if (vmpi_run_gc_at_safepoint()) check_holds_no_monitor("the program to reach a safepoint");
     vmpi_run_gc();
 }
 

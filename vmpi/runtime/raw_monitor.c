@@ -15,6 +15,12 @@
  * asks whether it holds a monitor with one atomic load
  * (vmpi_raw_monitor_held_by_me): no other thread can store its token.
  *
+ * Invariant: `holder` is the owner's VM thread while `entries` is non-zero
+ * and the owner is a program thread, NULL otherwise (nobody, the GC
+ * thread, an agent's system thread).  guard.c reads it on the GC thread
+ * inside a collection, when every program thread is stopped: a monitor a
+ * program thread holds then stays held until the collection ends.
+ *
  * Invariant: `live` lists every monitor RawMonitorCreate made and
  * RawMonitorDestroy has not destroyed, so that guard.c can refuse any other
  * ID before it is followed (vmpi_is_raw_monitor).  `destroyed` counts the
@@ -41,6 +47,7 @@ typedef struct RawMonitor {
     pthread_cond_t notified;
     atomic_uint entries;            /* atomic: the monitor dump reads it from any thread */
     _Atomic(const void *) owner;    /* the owner's `me`, NULL when nobody holds it */
+    _Atomic(VMPI_ThreadID) holder;  /* the owner's VM thread, if it is one */
     atomic_int waiting_to_enter;
     atomic_int waiting_to_be_notified;
     char name[]; /* NUL-terminated copy of the creator's name */
@@ -87,6 +94,7 @@ VMPI_RawMonitor vmpi_raw_monitor_create(char *lock_name) {
     pthread_condattr_destroy(&cattr);
     atomic_init(&m->waiting_to_enter, 0);
     atomic_init(&m->owner, NULL);
+    atomic_init(&m->holder, NULL);
     pthread_mutex_lock(&live_lock);
     m->next_live = live;
     live = m;
@@ -101,6 +109,9 @@ static void post_contention(int32_t code, RawMonitor *m) {
     event.u.raw_monitor.id = (VMPI_RawMonitor)(void *)m;
     vmpi_dispatch(&event, false);
 }
+
+/* The calling thread's VM thread if it runs the program, else NULL. */
+static VMPI_ThreadID program_thread(void) { return vmpi_on_system_thread ? NULL : vmpi_current_env(); }
 
 /* Whether the calling thread owns `m`: only the owner stores its token. */
 static bool held_by_me(const RawMonitor *m) {
@@ -132,6 +143,7 @@ void vmpi_raw_monitor_enter(VMPI_RawMonitor lock_id) {
     }
     m->entries = 1;
     atomic_store_explicit(&m->owner, &me, memory_order_relaxed);
+    atomic_store_explicit(&m->holder, program_thread(), memory_order_relaxed);
 }
 
 bool vmpi_raw_monitor_held_by_me(VMPI_RawMonitor lock_id) { return held_by_me(monitor_of(lock_id)); }
@@ -147,6 +159,7 @@ void vmpi_raw_monitor_exit(VMPI_RawMonitor lock_id) {
         if (!held_by_me(m)) return;
     }
     if (add_entries(m, -1) > 0) return;
+    atomic_store_explicit(&m->holder, NULL, memory_order_relaxed);
     atomic_store_explicit(&m->owner, NULL, memory_order_relaxed);
     pthread_mutex_unlock(&m->lock);
 }
@@ -158,6 +171,7 @@ void vmpi_raw_monitor_wait(VMPI_RawMonitor lock_id, int64_t ms) {
     if (!m || !held_by_me(m)) return;
     uint32_t entries = m->entries;
     m->entries = 0;
+    atomic_store(&m->holder, NULL);
     atomic_store(&m->owner, NULL);
     atomic_fetch_add(&m->waiting_to_be_notified, 1);
     if (ms <= 0) {
@@ -178,6 +192,22 @@ void vmpi_raw_monitor_wait(VMPI_RawMonitor lock_id, int64_t ms) {
     atomic_fetch_sub(&m->waiting_to_be_notified, 1);
     m->entries = entries;
     atomic_store(&m->owner, &me);
+    atomic_store(&m->holder, program_thread());
+}
+
+const char *vmpi_raw_monitor_name(VMPI_RawMonitor lock_id) { return monitor_of(lock_id)->name; }
+
+VMPI_ThreadID vmpi_raw_monitor_holder(VMPI_RawMonitor lock_id) {
+    return atomic_load_explicit(&monitor_of(lock_id)->holder, memory_order_relaxed);
+}
+
+const char *vmpi_raw_monitor_one_held_by_me(void) {
+    const char *name = NULL;
+    pthread_mutex_lock(&live_lock);
+    for (const RawMonitor *m = live; m && !name; m = m->next_live)
+        if (held_by_me(m)) name = m->name;
+    pthread_mutex_unlock(&live_lock);
+    return name;
 }
 
 void vmpi_raw_monitor_notify_all(VMPI_RawMonitor lock_id) {

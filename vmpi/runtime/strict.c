@@ -59,11 +59,13 @@ bool vmpi_breach_reported;
 
 static void vreport(VmpiRule rule, const VmpiAgent *agent, const char *problem, va_list args) {
     vmpi_breach_reported = true;
-    if (!agent) agent = vmpi_caller;
+    if (!agent) agent = vmpi_calling_agent();
     char where[96];
     if (vmpi_delivering) {
         const char *event = vmpi_event_name(vmpi_delivering->event_type & ~VMPI_REQUESTED_EVENT);
         snprintf(where, sizeof where, "NotifyEvent(%s)", event ? event : "?");
+    } else if (vmpi_on_system_thread) {
+        snprintf(where, sizeof where, "its system thread");
     } else {
         snprintf(where, sizeof where, "%s", vmpi_caller ? "VMPI_OnLoad" : "outside any event");
     }
@@ -261,7 +263,9 @@ void vmpi_strict_notify(VmpiAgent *agent, const VMPI_Event *event, VMPI_Event *a
     VMPI_Event *copy = slot >= 0 ? slot_page((unsigned)slot) : &on_stack;
     *copy = *event;
     if (slot >= 0) slot_event[slot] = event->event_type;
+    int watch = vmpi_hang_watch_begin(agent, event->event_type);
     agent->iface.NotifyEvent(copy);
+    vmpi_hang_watch_end(watch);
     if (answer) *answer = *copy; /* before the poison: CLASS_LOAD_HOOK's reply */
     if (slot >= 0) poison_slot(slot);
     if (stale_read_pending) report_stale_read();

@@ -36,7 +36,8 @@
     X(REQUEST_IN_COLLECTION, "request inside a collection")                                  \
     X(STALE_RECORD, "event record read after NotifyEvent returned")                          \
     X(UNBALANCED_DISABLE_GC, "DisableGC not balanced at shutdown")                           \
-    X(OBJECT_ID_GC_ENABLED, "object ID used with GC enabled")
+    X(OBJECT_ID_GC_ENABLED, "object ID used with GC enabled")                                \
+    X(DEADLOCK, "deadlock")
 
 typedef enum VmpiRule {
 #define RULE_ENUM(name, text) VMPI_RULE_##name,
@@ -73,6 +74,12 @@ bool vmpi_thread_suspended(void);
  * record as the agent left it (CLASS_LOAD_HOOK's reply), before the page
  * is closed.  Called with vmpi_caller and vmpi_delivering already set. */
 void vmpi_strict_notify(VmpiAgent *agent, const VMPI_Event *event, VMPI_Event *answer);
+
+/* hang_watch.c: a strict delivery's slot in the hang watch, from just
+ * before NotifyEvent to its return (-1: not watched; pass it to _end
+ * anyway).  A slot older than the hang limit ends the run with a report. */
+int vmpi_hang_watch_begin(const VmpiAgent *agent, int32_t event_type);
+void vmpi_hang_watch_end(int slot);
 
 /* For crash.c's SIGSEGV handler: true if `address` lies in a poisoned
  * event record; the read is then noted, the page made readable again so

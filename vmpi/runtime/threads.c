@@ -28,7 +28,10 @@
  * A thread that suspends itself only gets the flag (there would be nobody
  * to resume it): it keeps running, and ThreadHasRun compares its stack mark
  * with the one taken when it suspended itself.  Likewise on a VM that
- * cannot stop its threads (no request_safepoint: a mock VM).
+ * cannot stop its threads (no request_safepoint: a mock VM), and for a
+ * suspension asked by a handler of a collection's events on the VM's GC
+ * thread: every program thread is stopped for the collection already, and
+ * none could reach a safepoint to park at before it ends.
  *
  * ThreadHasRun is false from the moment a thread parks until it wakes after
  * ResumeThread; a thread never suspended has run.  GetThreadStatus has
@@ -183,10 +186,23 @@ static int32_t wait_until_parked(VMPI_ThreadID env) {
     }
 }
 
+bool vmpi_in_collection_on_gc_thread(void) {
+    Gc *gc = vmpi_gc();
+    return gc && gc_is_collecting(gc) && !vmpi_current_env() && !vmpi_on_system_thread;
+}
+
+/* A suspension waits for the thread to park, unless it is bookkeeping
+ * only: the caller is the thread itself, or a handler inside a collection
+ * (which stops every program thread anyway), or the VM cannot stop its
+ * threads. */
+bool vmpi_suspension_waits(VMPI_ThreadID env) {
+    return env != vmpi_current_env() && vmpi_vm && vmpi_vm->request_safepoint && !vmpi_in_collection_on_gc_thread();
+}
+
 /* 0 on success, non-zero otherwise (JVMPI 1.4.2, SuspendThreadList results). */
 static int32_t suspend_one(VMPI_ThreadID env) {
     if (!vmpi_is_thread(env)) return 1;
-    bool by_itself = env == vmpi_current_env() || !vmpi_vm->request_safepoint;
+    bool by_itself = !vmpi_suspension_waits(env);
     pthread_mutex_lock(&suspension_lock);
     Suspension *s = find_suspension(env);
     int32_t result = 0;
@@ -360,6 +376,7 @@ bool vmpi_jvm_init_done;
 
 typedef struct SystemThreadStart {
     void (*f)(void *);
+    VmpiAgent *agent; /* the agent that created it, if known */
 } SystemThreadStart;
 
 /* How many system threads are still inside their agent's function: at
@@ -371,11 +388,13 @@ static pthread_mutex_t system_threads_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t system_thread_returned = PTHREAD_COND_INITIALIZER;
 
 _Thread_local bool vmpi_on_system_thread;
+_Thread_local VmpiAgent *vmpi_system_thread_agent;
 
 static void *run_system_thread(void *arg) {
     SystemThreadStart start = *(SystemThreadStart *)arg;
     free(arg);
     vmpi_on_system_thread = true;
+    vmpi_system_thread_agent = start.agent;
     start.f(NULL);
     pthread_mutex_lock(&system_threads_lock);
     system_threads_in_agent--;
@@ -416,6 +435,7 @@ int32_t vmpi_create_system_thread(char *name, int32_t priority, void (*f)(void *
     SystemThreadStart *start = malloc(sizeof *start);
     if (!start) return VMPI_ERR;
     start->f = f;
+    start->agent = vmpi_caller;
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);

@@ -11,6 +11,7 @@
 #include "options.h"
 
 #include "heap_options.h"
+#include "vmpi/control.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -186,6 +187,13 @@ static bool parse_option(const char *arg, RunOptions *o, HeapOptionsGiven *heap_
         else return fail(err, errsize, "invalid --rc-mode=%s (immediate or deferred)", value);
         return true;
     }
+    if ((value = option_value(arg, "--vmpi-hang-limit", &matched))) {
+        uint64_t seconds;
+        if (!parse_u64(value, &seconds) || seconds > 86400)
+            return fail(err, errsize, "invalid --vmpi-hang-limit=%s (seconds, 0 to 86400; 0: none)", value);
+        o->vmpi_hang_limit_s = (unsigned)seconds;
+        return true;
+    }
     if ((value = option_value(arg, "--seed", &matched))) {
         if (!parse_u64(value, &o->vm.seed))
             return fail(err, errsize, "invalid --seed=%s (a non-negative integer)", value);
@@ -210,6 +218,7 @@ bool vm_parse_command_line(int argc, char **argv, RunOptions *o, char *err, size
     vm_default_heap_options(&o->vm.gc);
     o->vm.gc.tenure_age = VM_DEFAULT_TENURE_AGE;
     o->vm.gc.rc_cycles = true;
+    o->vmpi_hang_limit_s = VMPI_DEFAULT_HANG_LIMIT_S;
     HeapOptionsGiven heap_given = {0};
     CollectorOptionsGiven collector_given = {0};
 
@@ -286,6 +295,9 @@ void vm_print_usage(FILE *out) {
             "  --vmpi-strict        an agent that breaks the agent contract (a bad\n"
             "                       argument, a call in the wrong mode, malloc in a\n"
             "                       collection, ...) ends the VM (status 1)\n"
+            "  --vmpi-hang-limit=S  with --vmpi-strict, a handler that has not returned\n"
+            "                       after S seconds (10; 0: never) ends the run with a\n"
+            "                       report of every thread in a handler (status 1)\n"
             "\n"
             "Native functions:\n"
             "  --no-native          refuse a program that declares native functions\n"

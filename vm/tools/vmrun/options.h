@@ -38,6 +38,7 @@ typedef struct RunOptions {
     char **program_argv;
     bool help, version;     /* --help / --version: print and exit 0 */
     bool vmpi_strict;       /* --vmpi-strict: a breach of the agent contract ends the VM */
+    unsigned vmpi_hang_limit_s; /* --vmpi-hang-limit: a handler this long ends a strict run */
 } RunOptions;
 
 /* Parses argv[1 ..].  On success returns true; on a usage error returns

@@ -149,6 +149,7 @@ int main(int argc, char **argv) {
         return 1;
     }
     vmpi_set_strict(options.vmpi_strict);
+    vmpi_set_hang_limit(options.vmpi_hang_limit_s);
     for (size_t i = 0; i < options.num_agents; i++) {
         if (!vmpi_load_agent(options.agents[i].spec, options.agents[i].is_path, err, sizeof err)) {
             fprintf(stderr, "vmrun: %s\n", err);
