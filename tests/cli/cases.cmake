@@ -210,6 +210,7 @@ foreach(misuse
     "monitor_not_owner@RawMonitorExit: the calling thread does not own lock_id"
     "thread_list_negative@SuspendThreadList: count is negative"
     "system_thread_null@CreateSystemThread: f is NULL"
+    "system_thread_null_name@CreateSystemThread: name is NULL"
     "system_thread_priority@CreateSystemThread: priority is not a JVMPI priority \\(1 to 10, or 0 for normal\\)"
     "thread_garbage@GetThreadStatus: env is not a live thread"
     "thread_info_garbage@GetThreadInfo: env is not a live thread"
@@ -436,6 +437,22 @@ foreach(gc ${GCLAB_COLLECTORS})
   case(cli/threads/thread_checker_stress/${gc} 0 ${threads_tests}/agent_program.expected "${thread_checker_expected}"
        ${VMRUN} --gc=${gc} --gc-stress --verify-heap --seed=5 --vmpi-strict
        -agentpath:$<TARGET_FILE:test_agent_thread_checker> ${threads_tests}/agent_program.gcl)
+endforeach()
+# An agent's system thread is a thread of the VM (JVMPI 1.2,
+# CreateSystemThread): THREAD_START and THREAD_END, its env from GetEnv on
+# it, its thread object followed through three collections of a 128 KiB
+# heap (tests/agents/system_thread.c, JVMPI's names only), with the check
+# agent, under every collector.  Semispace and generational move it.
+foreach(gc ${GCLAB_COLLECTORS})
+  if(gc STREQUAL "semispace" OR gc STREQUAL "generational")
+    set(moved "[1-9][0-9]*")
+  else()
+    set(moved "[0-9]+")
+  endif()
+  case(cli/threads/system_thread/${gc} 0 ${threads_tests}/binary_trees_8.expected
+       "^system_thread: start: named, group main, parent main, thread object, env_id its own$@@^system_thread: on the thread: GetEnv\\(JNI_VERSION_1_2\\) is THREAD_START's env, storage, status, cpu time ok$@@^system_thread: suspend: refused at once, not suspended, has run$@@^system_thread: collections: [0-9]+ while it lived, its object moved ${moved} times, GetThreadObject follows$@@^system_thread: end: THREAD_END on the thread after its function returned$@@^check: ok: "
+       ${VMRUN} --gc=${gc} --heap=128k --vmpi-strict -agentlib:check
+       -agentpath:$<TARGET_FILE:test_agent_system_thread> ${CMAKE_SOURCE_DIR}/examples/binary_trees.gcl 8)
 endforeach()
 # interrupt(t) and interrupted(): a sleeper and a waiter woken early, a
 # thread entering a monitor and one that has ended left alone; the same
