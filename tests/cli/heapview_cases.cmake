@@ -24,6 +24,17 @@ case(cli/heapview/run_two_collectors 0 - ""
      sh -c "\"$0\" -o hv_run.html --run=semispace,generational -- --heap=64k --seed=1 \"$1\" 6 && grep -c '\"collector\":\"semispace\"' hv_run.html && grep -q '\"collector\":\"generational\"' hv_run.html"
      ${HEAPVIEW} ${CMAKE_SOURCE_DIR}/examples/bench/binary_trees.gcl)
 
+# refcount's two modes side by side (docs/heapview.md, docs/gcstats.md): each
+# run is named by its mode on the page, and the page's own data shows the
+# difference -- deferred frees the LRU cache's evictions in one batch,
+# immediate two at a time, each eviction a collection of its own.  Standard
+# error may say the runs are under way (they take over a second under ASan).
+case(cli/heapview/run_refcount_modes 0 - -
+     sh -c "\"$0\" -o hv_modes.html --run=refcount:deferred,refcount:immediate -- --heap=128k --seed=1 \"$1\" 3000 && python3 \"$2\" hv_modes.html"
+     ${HEAPVIEW} ${CMAKE_CURRENT_SOURCE_DIR}/cli/lru_cache.gcl ${CMAKE_CURRENT_SOURCE_DIR}/heapview/refcount_modes.py)
+case(cli/heapview/bad_mode 2 - "^heapview: --run: 'refcount:eager': refcount has no mode 'eager' \\(deferred or immediate\\)$"
+     ${HEAPVIEW} -o hv_none.html --run=marksweep,refcount:eager -- ${CMAKE_SOURCE_DIR}/examples/hello.gcl)
+
 # Bad input: one clear message naming the file and line, status 1, no page.
 # heapview_bad(NAME STDERR LINE...) writes the lines as NAME.jsonl and draws it.
 function(heapview_bad name stderr)

@@ -41,6 +41,28 @@ case(compare/gccompare/unknown_collector 2 - "^gccompare: --gc=marksweep,semispa
 # not (examples/cycles.gcl): the outputs differ and gccompare says which.
 case(compare/gccompare/disagreement 1 - "^gccompare: refcount: output differs from marksweep's \\(status 1, marksweep's 0\\) error: out of memory"
      ${gccompare} --heap=256k --gc=marksweep,refcount --vm-option=--rc-cycles=off ${compare_cycles} 1000)
+# refcount's modes are collectors of their own in --gc=, checked up front
+# like the names: a mode refcount does not have, a mode on another
+# collector, a name given twice.
+case(compare/gccompare/bad_mode 2 - "^gccompare: --gc=marksweep,refcount:eager: 'refcount:eager': refcount has no mode 'eager' \\(deferred or immediate\\)$"
+     ${gccompare} --gc=marksweep,refcount:eager ${hello})
+case(compare/gccompare/mode_elsewhere 2 - "^gccompare: --gc=semispace:immediate: 'semispace:immediate': only refcount has modes \\(refcount:deferred, refcount:immediate\\)$"
+     ${gccompare} --gc=semispace:immediate ${hello})
+case(compare/gccompare/named_twice 2 - "^gccompare: --gc=refcount,marksweep,refcount: 'refcount' is named twice$"
+     ${gccompare} --gc=refcount,marksweep,refcount ${hello})
+
+# The lifetimes tables (docs/gcstats.md, "Lifetimes") against the traces of
+# every collector's run, refcount's two modes apart: under --gc-stress,
+# where the bytes lived must also agree between collectors, and on a small
+# heap, where collections are few.
+set(lifetimes_program ${compare_dir}/lifetimes.gcl)
+add_test(NAME compare/gccompare/lifetimes/stress
+         COMMAND python3 ${compare_dir}/lifetimes_check.py ${gccompare} ${scratch}/lifetimes_stress
+                 --agree --gc-stress -- ${lifetimes_program})
+add_test(NAME compare/gccompare/lifetimes/small_heap
+         COMMAND python3 ${compare_dir}/lifetimes_check.py ${gccompare} ${scratch}/lifetimes_small
+                 --heap=64k -- ${lifetimes_program} 3000)
+
 case(compare/gccompare/unknown_option 2 - "^gccompare: unknown option '--frobnicate'$"
      ${gccompare} --frobnicate ${compare_cycles})
 case(compare/gccompare/no_program 2 - "^gccompare: no program given$" ${gccompare} --heap=1m)

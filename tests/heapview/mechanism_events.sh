@@ -24,6 +24,6 @@ result=$(python3 "$source/tests/heapview/page_truth.py" model "$work" marksweep)
 case $result in
 *"(0 played from mechanism events)"*) fail "no collection was played from its mechanism events: $result" ;;
 esac
-tr '\n' ' ' <"$work/dom.html" | grep -q '<div class="events">[^<]*(mark): [A-Za-z]*@[0-9]* is greyed' ||
+tr '\n' ' ' <"$work/dom.html" | grep -q '<div class="events">[^<]*(mark): [][A-Za-z]*@[0-9]* is greyed' ||
     fail "the step-through view does not open on a greying step of the mark phase"
 echo "heapview mechanism events: $result"

@@ -89,6 +89,9 @@ def replay(trace_path):
                 classes[e['class_id']] = e['class_name']
             elif kind == 'OBJECT_ALLOC':
                 name = classes.get(e['class_id'], '(class not loaded)' if e['class_id'] else '(no class)')
+                if e['is_array'] == 2 and e['class_id'] in classes:  # an array of objects: apart from its element class
+                    name += '[]'
+
                 live[e['obj_id']] = (name, e['arena_id'], len(collections), clock)
                 clock += e['size']
                 entry = life(name)

@@ -1,7 +1,7 @@
 /*
  * idmap.h -- a hash map from VMPI IDs to what the event stream said about
- * them: for objects their arena, size and a tag the agent chooses (hprof:
- * the allocation site); for classes, methods and threads nothing but
+ * them: for objects their arena, size and a tag, kind and stamp the agent
+ * chooses (hprof: the allocation site); for classes, methods and threads nothing but
  * presence.  Shared by the bundled agents (vmpi/agents/common is linked into
  * each).
  *
@@ -39,6 +39,8 @@ typedef struct IdEntry {
     int32_t arena_id;   /* objects: the arena the ID lives in */
     uint32_t size;      /* objects: bytes */
     uint32_t tag;       /* the agent's own: 0 when inserted */
+    uint32_t kind;      /* the agent's own too (gcstats: the object's class) */
+    uint64_t stamp;     /* the agent's own too (gcstats: the bytes allocated before the object) */
 } IdEntry;
 
 #define IDMAP_ARENAS 8

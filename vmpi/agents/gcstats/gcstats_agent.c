@@ -35,6 +35,10 @@
  *     refcount's cascades) are what docs/gcstats.md calls each collector's
  *     pattern.  Which objects can refer to others comes from CLASS_LOAD's
  *     instance fields and OBJECT_ALLOC's is_array.
+ * Per class it also counts the objects' lifetimes (common/lifetimes.h, as
+ * heapview does): each object's class, the collections finished and the
+ * bytes allocated before it are kept in its map entry, and read when it
+ * dies.
  * As a check on itself the agent compares its live count with every
  * GC_FINISH's used_objects and used_object_space ("gc_finish_disagreements",
  * which is 0 unless something is wrong).
@@ -52,6 +56,7 @@
 #include "common/agent_common.h"
 #include "common/grow.h"
 #include "common/idmap.h"
+#include "common/lifetimes.h"
 #include "gcstats_chrome.h"
 #include "vmpi.h"
 
@@ -99,6 +104,17 @@ typedef struct Collection {
  * refer to the others: one alone may be a single dropped object. */
 #define STRUCTURE_SURVIVORS 2
 
+/* The classes objects are counted by (lifetimes.h, "Classes"), in this
+ * order: allocations whose class is none (class_id NULL) or was never
+ * loaded; then each class CLASS_LOAD named, followed by the arrays of it
+ * ("Node" and "Node[]"). */
+#define CLASS_NAME_SIZE 64
+enum { CLASS_NONE, CLASS_NOT_LOADED };
+typedef struct ClassEntry {
+    char name[CLASS_NAME_SIZE];
+    ClassLife life;
+} ClassEntry;
+
 static VMPI_Interface *vmpi;
 static AgentLock lock;
 static bool closed; /* after JVM_SHUT_DOWN */
@@ -108,7 +124,11 @@ static ChromeTrace chrome;
 static bool chrome_on;
 
 static IdMap objects;
-static IdMap referring_classes; /* class IDs whose instances have reference fields */
+/* Class ID -> its index in classes (tag; its arrays' is the next) and
+ * whether its instances have reference fields (kind 1). */
+static IdMap loaded_classes;
+static ClassEntry *classes;
+static size_t num_classes, classes_capacity;
 static Arena arenas[MAX_ARENAS];
 static Totals totals;
 static Collection current;
@@ -138,13 +158,24 @@ static uint64_t arena_bit(int32_t arena_id) {
 #define TAG_REFERS 0x80000000u
 #define TAG_BIRTH_MAX (TAG_REFERS - 1)
 
-static uint32_t object_tag(const VMPI_Event *event) {
+/* A new object's tag (above) and, in *class_index, the index in `classes`
+ * of its class: one lookup of the class an OBJECT_ALLOC names. */
+static uint32_t object_tag(const VMPI_Event *event, uint32_t *class_index) {
     int32_t kind = event->u.obj_alloc.is_array;
-    bool refers = kind == VMPI_CLASS ||
-                  (kind == VMPI_NORMAL_OBJECT &&
-                   idmap_find(&referring_classes, (uint64_t)(uintptr_t)event->u.obj_alloc.class_id));
+    uint64_t class_id = (uint64_t)(uintptr_t)event->u.obj_alloc.class_id;
+    const IdEntry *loaded = class_id ? idmap_find(&loaded_classes, class_id) : NULL;
+    if (loaded) *class_index = loaded->tag + (kind == VMPI_CLASS); /* its arrays: the entry after it */
+    else *class_index = class_id ? CLASS_NOT_LOADED : CLASS_NONE;
+    bool refers = kind == VMPI_CLASS || (kind == VMPI_NORMAL_OBJECT && loaded && loaded->kind);
     uint32_t birth = totals.collections < TAG_BIRTH_MAX ? (uint32_t)totals.collections : TAG_BIRTH_MAX;
     return birth | (refers ? TAG_REFERS : 0);
+}
+
+/* An object dies: its class's lifetimes count it, at the collections
+ * finished and the bytes allocated since its allocation. */
+static void life_ends(const IdEntry *object) {
+    life_died(&classes[object->kind].life, totals.collections - (object->tag & TAG_BIRTH_MAX),
+              totals.bytes_allocated - object->stamp);
 }
 
 static void count_if_survivor(const IdEntry *object) {
@@ -153,18 +184,29 @@ static void count_if_survivor(const IdEntry *object) {
     if (object->tag & TAG_REFERS) current.referrer_freed = true;
 }
 
-/* Remembers a class whose instances have a reference field (an object or
- * array signature). */
+/* A class to count objects by, NAME followed by SUFFIX; false if memory ran out. */
+static bool add_class(const char *name, const char *suffix) {
+    if (!agent_grow((void **)&classes, &classes_capacity, num_classes + 1, sizeof *classes, 64)) return false;
+    classes[num_classes] = (ClassEntry){0};
+    snprintf(classes[num_classes].name, sizeof classes[num_classes].name, "%s%s", name, suffix);
+    num_classes++;
+    return true;
+}
+
+/* Remembers the class, to count its objects' lifetimes, and whether its
+ * instances have a reference field (an object or array signature). */
 static void class_load(const VMPI_Event *event) {
+    uint64_t class_id = (uint64_t)(uintptr_t)event->u.class_load.class_id;
+    const char *name = event->u.class_load.class_name;
+    if (!class_id || idmap_find(&loaded_classes, class_id) ||
+        !idmap_reserve(&loaded_classes, loaded_classes.count + 1) || !add_class(name ? name : "?", "") ||
+        !add_class(name ? name : "?", LIFE_ARRAY_SUFFIX))
+        return;
+    IdEntry *loaded = idmap_insert(&loaded_classes, class_id, 0, 0);
+    loaded->tag = (uint32_t)(num_classes - 2);
     for (int32_t i = 0; i < event->u.class_load.num_instance_fields; i++) {
         const char *signature = event->u.class_load.instances[i].field_signature;
-        if (signature && (signature[0] == 'L' || signature[0] == '[')) {
-            uint64_t class_id = (uint64_t)(uintptr_t)event->u.class_load.class_id;
-            if (idmap_reserve(&referring_classes, referring_classes.count + 1) &&
-                !idmap_find(&referring_classes, class_id))
-                idmap_insert(&referring_classes, class_id, 0, 0);
-            return;
-        }
+        if (signature && (signature[0] == 'L' || signature[0] == '[')) loaded->kind = 1;
     }
 }
 
@@ -201,7 +243,10 @@ static void object_alloc(const VMPI_Event *event) {
         totals.untracked_objects++;
         return;
     }
-    idmap_insert(&objects, (uint64_t)(uintptr_t)event->u.obj_alloc.obj_id, arena_id, size)->tag = object_tag(event);
+    IdEntry *object = idmap_insert(&objects, (uint64_t)(uintptr_t)event->u.obj_alloc.obj_id, arena_id, size);
+    object->tag = object_tag(event, &object->kind);
+    object->stamp = totals.bytes_allocated - size; /* allocated before it */
+    life_born(&classes[object->kind].life, size);
     Arena *arena = arena_of(arena_id);
     if (arena) arena->objects++, arena->bytes += size;
     if ((allocated_since_sample += size) >= COUNTER_SAMPLE_BYTES && chrome_on) {
@@ -226,6 +271,7 @@ static void object_free(const VMPI_Event *event) {
     if (!object) return; /* an allocation that was not followed */
     current.touched_arenas |= arena_bit(object->arena_id);
     count_if_survivor(object);
+    life_ends(object);
     totals.bytes_freed += object->size;
     totals.used_bytes -= object->size;
     leave_arena(object);
@@ -238,18 +284,21 @@ static void object_move(const VMPI_Event *event) {
     totals.objects_moved++;
     IdEntry *object = idmap_find(&objects, (uint64_t)(uintptr_t)event->u.obj_move.obj_id);
     if (!object) return;
-    uint32_t size = object->size, tag = object->tag;
+    IdEntry moved = *object;
     int32_t to = event->u.obj_move.new_arena_id;
     current.touched_arenas |= arena_bit(object->arena_id);
     if (to == object->arena_id) current.slid = true;
     else current.copied = true;
-    totals.bytes_moved += size;
+    totals.bytes_moved += moved.size;
     leave_arena(object);
     idmap_remove(&objects, object); /* first: a move may keep its address */
     /* room: one just left */
-    idmap_insert(&objects, (uint64_t)(uintptr_t)event->u.obj_move.new_obj_id, to, size)->tag = tag;
+    IdEntry *copy = idmap_insert(&objects, (uint64_t)(uintptr_t)event->u.obj_move.new_obj_id, to, moved.size);
+    copy->tag = moved.tag;
+    copy->kind = moved.kind;
+    copy->stamp = moved.stamp;
     Arena *arena = arena_of(to);
-    if (arena) arena->objects++, arena->bytes += size;
+    if (arena) arena->objects++, arena->bytes += moved.size;
 }
 
 static void arena_new(const VMPI_Event *event) {
@@ -266,9 +315,10 @@ static void arena_new(const VMPI_Event *event) {
     if (chrome_on) sample_arena(now_ns(), event->u.new_arena.arena_id);
 }
 
-static void survivor_in_arena(const IdEntry *object, void *context) {
+static void died_with_arena(const IdEntry *object, void *context) {
     (void)context;
     count_if_survivor(object);
+    life_ends(object);
 }
 
 /* Every object still in the arena dies with it (docs/event-mapping.md). */
@@ -279,7 +329,7 @@ static void arena_delete(const VMPI_Event *event) {
     current.deleted_arenas |= arena_bit(arena_id);
     totals.arenas_deleted++;
     uint64_t bytes = 0;
-    uint64_t died = idmap_remove_arena(&objects, arena_id, &bytes, survivor_in_arena, NULL);
+    uint64_t died = idmap_remove_arena(&objects, arena_id, &bytes, died_with_arena, NULL);
     if (died) current.died_with_arena = true;
     totals.objects_freed += died;
     totals.bytes_freed += bytes;
@@ -385,6 +435,43 @@ static void percentile_lines(void) {
     stat_line("pause_p95_ns", percentile(95));
 }
 
+static void uint_array(const uint64_t *values, size_t count) {
+    for (size_t i = 0; i < count; i++) {
+        trace_output_text(&stats_out, i ? ", " : "[");
+        trace_output_uint(&stats_out, values[i]);
+    }
+    trace_output_text(&stats_out, "]");
+}
+
+/* Per class that had objects, in the order of `classes`: docs/gcstats.md,
+ * "The JSON". */
+static void lifetime_lines(void) {
+    TraceOutput *out = &stats_out;
+    trace_output_text(out, ",\n  \"lifetimes\": [");
+    bool first = true;
+    for (size_t c = 0; c < num_classes; c++) {
+        const ClassLife *life = &classes[c].life;
+        if (!life->allocated_objects) continue;
+        trace_output_text(out, first ? "\n    {\"class\": " : ",\n    {\"class\": ");
+        first = false;
+        trace_output_string(out, classes[c].name);
+        trace_output_text(out, ", \"allocated\": ");
+        trace_output_uint(out, life->allocated_objects);
+        trace_output_text(out, ", \"allocated_bytes\": ");
+        trace_output_uint(out, life->allocated_bytes);
+        trace_output_text(out, ", \"died_at\": ");
+        uint_array(life->died_at, LIFE_AGES);
+        trace_output_text(out, ", \"span\": ");
+        uint_array(life->span, LIFE_SPANS);
+        trace_output_text(out, ", \"bytes_lived\": ");
+        trace_output_uint(out, life->bytes_lived);
+        trace_output_text(out, ", \"live_at_exit\": ");
+        trace_output_uint(out, life->allocated_objects - life_deaths(life));
+        trace_output_text(out, "}");
+    }
+    trace_output_text(out, first ? "]" : "\n  ]");
+}
+
 static void write_report(uint64_t run_ns) {
     TraceOutput *out = &stats_out;
     trace_output_text(out, "{\n  \"format\": \"gclab-gcstats\",\n  \"version\": ");
@@ -424,6 +511,7 @@ static void write_report(uint64_t run_ns) {
     stat_line("live_bytes_at_exit", totals.used_bytes);
     stat_line("untracked_objects", totals.untracked_objects);
     stat_line("gc_finish_disagreements", totals.gc_finish_disagreements);
+    lifetime_lines();
     trace_output_text(out, "\n}\n");
 }
 
@@ -490,7 +578,8 @@ static bool parse_options(char *options) {
 VMPI_EXPORT int32_t VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved) {
     (void)reserved;
     if (!agent_get_env(vm, "gcstats", &vmpi) || !parse_options(options)) return VMPI_ERR;
-    if (!idmap_init(&objects, 1024) || !idmap_init(&referring_classes, 64)) {
+    if (!idmap_init(&objects, 1024) || !idmap_init(&loaded_classes, 64) ||
+        !add_class(LIFE_NO_CLASS, "") || !add_class(LIFE_CLASS_NOT_LOADED, "")) {
         fprintf(stderr, "gcstats: out of memory\n");
         return VMPI_ERR;
     }

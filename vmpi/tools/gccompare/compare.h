@@ -6,7 +6,8 @@
  * by side.  gccompare.c reads the command line and drives the comparison;
  * runs.c runs vmrun in a scratch directory and keeps what each run printed;
  * figures.c reads the agent's JSON and knows the table's rows; report.c
- * writes the table, the CSV, the JSON and the merged Chrome trace.  Every
+ * writes the table, the CSV, the JSON and the merged Chrome trace;
+ * lifetimes.c the lifetimes tables under the table.  Every
  * figure comes from the agent, that is from the VM's event stream, never
  * from vmrun's log text.
  *
@@ -57,7 +58,7 @@ bool run_collector(const CompareOptions *options, const char *scratch, const cha
 void run_release(CompareRun *run);
 
 /* figures.c: the agent's JSON and the rows shown from it. */
-typedef enum { SHOW_COUNT, SHOW_MS, SHOW_PERCENT, SHOW_KIB } Shown;
+typedef enum { SHOW_COUNT, SHOW_MS, SHOW_PERCENT, SHOW_KIB, SHOW_RATIO } Shown;
 typedef struct {
     const char *key;   /* in the agent's JSON */
     const char *label; /* in the table */
@@ -76,5 +77,8 @@ bool report_csv(const char *path, const CompareRun *runs, size_t count);
 bool report_json(const char *path, const CompareOptions *options, const CompareRun *runs, size_t count,
                  json_object *cycles_off);
 bool report_chrome(const char *path, const char *scratch, const CompareRun *runs, size_t count);
+
+/* lifetimes.c: the lifetimes tables, after the metrics' table. */
+bool report_lifetimes(FILE *out, const CompareRun *runs, size_t count);
 
 #endif

@@ -6,7 +6,11 @@
  * for its format and version.  Its one fraction, throughput, is rewritten as
  * the shortest decimal that reads back as the same double (0.6359, not the
  * agent's 0.635900), so that the CSV and the JSON gccompare writes show it as
- * any JSON reader would print the number.  Refcount's figures get two more:
+ * any JSON reader would print the number.  One figure is gccompare's own,
+ * from two of the agent's: the objects freed per collection (null for a run
+ * that never collected), which tells refcount's modes apart: immediate mode
+ * frees an evicted object and its cascade in a collection of their own.
+ * Refcount's figures get two more:
  * what the run with --rc-cycles=off left live at exit, and how many more
  * objects that was than with cycle collection.
  */
@@ -41,6 +45,7 @@ const Metric compare_metrics[] = {
     {"bytes_moved", "bytes moved", SHOW_COUNT},
     {"objects_freed", "objects freed", SHOW_COUNT},
     {"bytes_freed", "bytes freed", SHOW_COUNT},
+    {"objects_freed_per_collection", "objects freed per collection", SHOW_RATIO},
     {"arenas_created", "arenas created", SHOW_COUNT},
     {"live_objects_at_exit", "objects live at exit", SHOW_COUNT},
     /* refcount only (figures_add_cycles_off) */
@@ -83,6 +88,10 @@ json_object *figures_read(const char *path, const char *label) {
         json_object_put(stats);
         return NULL;
     }
+    int64_t collections = json_object_get_int64(json_object_object_get(stats, "collections"));
+    double freed = (double)json_object_get_int64(json_object_object_get(stats, "objects_freed"));
+    json_object_object_add(stats, "objects_freed_per_collection",
+                           collections ? json_object_new_double(freed / (double)collections) : NULL);
     json_object_object_foreach(stats, key, value) {
         if (json_object_is_type(value, json_type_double)) {
             char text[64];
@@ -124,6 +133,7 @@ void figure_shown(json_object *stats, const Metric *metric, char *text, size_t s
     case SHOW_MS: snprintf(text, size, "%.3f", figure / 1e6); break;
     case SHOW_PERCENT: snprintf(text, size, "%.2f", figure * 100); break;
     case SHOW_KIB: snprintf(text, size, "%.1f", figure / 1024); break;
+    case SHOW_RATIO: snprintf(text, size, "%.1f", figure); break;
     case SHOW_COUNT: snprintf(text, size, "%s", figure_raw(stats, metric->key)); break;
     }
 }

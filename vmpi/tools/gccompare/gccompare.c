@@ -15,7 +15,9 @@
  * (status 0): the figures of a run that ran out of memory or stopped with an
  * error describe a run cut short.  The first run that disagrees or fails
  * fails the command, named, as does a run that wrote no statistics.  The
- * collectors --gc= names are checked against vmrun's list before any run.
+ * collectors --gc= names are checked against vmrun's list before any run;
+ * refcount:immediate and refcount:deferred name refcount's two modes
+ * (collector_mode.h), each a column of its own.
  *
  * Exit status: 0 when every collector agreed; 1 when one did not, a run
  * failed or a file could not be written; 2 for a bad command line (an
@@ -29,6 +31,7 @@
 #include <unistd.h>
 
 #include "compare.h"
+#include "vmpi/tools/common/collector_mode.h"
 
 static const char usage_text[] =
     "usage: gccompare [--heap=SIZE] [--seed=N] [--gc=A,B] [--vm-option=OPT] "
@@ -52,7 +55,9 @@ static const char help_text[] =
     "Options:\n"
     "  --heap=SIZE      vmrun's --heap for every run (default: vmrun's own)\n"
     "  --seed=N         vmrun's --seed for every run (default 1)\n"
-    "  --gc=A,B,...     these collectors only (default: all that vmrun lists)\n"
+    "  --gc=A,B,...     these collectors only (default: all that vmrun lists);\n"
+    "                   refcount:immediate and refcount:deferred name refcount's\n"
+    "                   two modes (--rc-mode), so both can be columns\n"
     "  --vm-option=OPT  one more vmrun option for every run (repeatable)\n"
     "  --csv=FILE       also write the table as CSV (raw numbers, one row a metric)\n"
     "  --json=FILE      also write every run's statistics as JSON\n"
@@ -172,12 +177,22 @@ static bool choose_collectors(const CompareOptions *options, const char *scratch
     bool ok = list != NULL;
     if (!ok) compare_error("out of memory");
     for (char *name = ok ? strtok(list, ",") : NULL; ok && name; name = strtok(NULL, ",")) {
-        if (!known(available, num_available, name)) {
+        CollectorMode mode;
+        char why[160];
+        if (!collector_mode_parse(name, &mode, why, sizeof why)) {
+            compare_error("--gc=%s: %s", options->only, why);
+            *bad_name = true;
+            ok = false;
+        } else if (known(*names, *count, name)) {
+            compare_error("--gc=%s: '%s' is named twice", options->only, name);
+            *bad_name = true;
+            ok = false;
+        } else if (!known(available, num_available, mode.gc)) {
             char listed[1024] = "";
             for (size_t i = 0; i < num_available; i++)
                 snprintf(listed + strlen(listed), sizeof listed - strlen(listed), "%s%s", i ? ", " : "",
                          available[i]);
-            compare_error("--gc=%s: vmrun has no collector '%s' (it has %s)", options->only, name, listed);
+            compare_error("--gc=%s: vmrun has no collector '%s' (it has %s)", options->only, mode.gc, listed);
             *bad_name = true;
             ok = false;
         } else if (!((*names)[(*count)++] = strdup(name))) {
@@ -217,12 +232,44 @@ static size_t count_lines(const char *text, size_t len) {
     return lines;
 }
 
+/* Is the collector named `name` refcount, in either mode? */
+static bool is_refcount(const char *name) {
+    CollectorMode mode;
+    char why[160];
+    return collector_mode_parse(name, &mode, why, sizeof why) && strcmp(mode.gc, "refcount") == 0;
+}
+
+/* Runs each refcount column again with --rc-cycles=off and adds what that
+ * run left live at exit to the column's figures; *first is the first such
+ * run's statistics, for the JSON's "refcount_cycles_off". */
+static bool run_cycles_off(const CompareOptions *options, const char *scratch, char **collectors, size_t count,
+                           CompareRun *runs, CompareRun *cycles_off, json_object **first) {
+    *first = NULL;
+    for (size_t i = 0; i < count; i++) {
+        if (!is_refcount(collectors[i])) continue;
+        char *label = NULL, *name = NULL;
+        bool ok = asprintf(&label, "%s-cycles-off", collectors[i]) >= 0 &&
+                  asprintf(&name, "%s --rc-cycles=off", collectors[i]) >= 0;
+        if (!ok) compare_error("out of memory");
+        ok = ok && run_collector(options, scratch, collectors[i], label, "--rc-cycles=off", &cycles_off[i]) &&
+             succeeded(&cycles_off[i], name);
+        free(label);
+        free(name);
+        if (!ok) return false;
+        figures_add_cycles_off(runs[i].stats, cycles_off[i].stats);
+        if (!*first) *first = cycles_off[i].stats;
+    }
+    return true;
+}
+
 /* Runs every collector and reports; false (said why) on a disagreement or a
  * failure. */
 static bool compare(const CompareOptions *options, const char *scratch, char **collectors, size_t count) {
-    CompareRun *runs = calloc(count, sizeof *runs), cycles_off = {0};
-    if (!runs) {
+    CompareRun *runs = calloc(count, sizeof *runs), *cycles_off = calloc(count, sizeof *cycles_off);
+    if (!runs || !cycles_off) {
         compare_error("out of memory");
+        free(runs);
+        free(cycles_off);
         return false;
     }
     bool ok = true;
@@ -230,14 +277,8 @@ static bool compare(const CompareOptions *options, const char *scratch, char **c
     for (; ok && ran < count; ran++)
         ok = run_collector(options, scratch, collectors[ran], collectors[ran], NULL, &runs[ran]) &&
              agrees(runs, ran) && succeeded(&runs[ran], collectors[ran]);
-    const CompareRun *refcount = NULL;
-    for (size_t i = 0; ok && i < count; i++)
-        if (strcmp(collectors[i], "refcount") == 0) refcount = &runs[i];
-    if (ok && refcount) {
-        ok = run_collector(options, scratch, "refcount", "refcount-cycles-off", "--rc-cycles=off", &cycles_off) &&
-             succeeded(&cycles_off, "refcount --rc-cycles=off");
-        if (ok) figures_add_cycles_off(refcount->stats, cycles_off.stats);
-    }
+    json_object *first_cycles_off = NULL;
+    if (ok) ok = run_cycles_off(options, scratch, collectors, count, runs, cycles_off, &first_cycles_off);
     if (ok && options->chrome_path) ok = report_chrome(options->chrome_path, scratch, runs, count);
     if (ok) {
         const char *slash = strrchr(options->program, '/');
@@ -245,13 +286,15 @@ static bool compare(const CompareOptions *options, const char *scratch, char **c
                slash ? slash + 1 : options->program, count, count_lines(runs[0].output, runs[0].output_len),
                runs[0].status, options->heap ? options->heap : "default", options->seed);
         report_table(stdout, runs, count);
+        ok = report_lifetimes(stdout, runs, count);
         fflush(stdout);
     }
     if (ok && options->csv_path) ok = report_csv(options->csv_path, runs, count);
-    if (ok && options->json_path) ok = report_json(options->json_path, options, runs, count, cycles_off.stats);
+    if (ok && options->json_path) ok = report_json(options->json_path, options, runs, count, first_cycles_off);
     for (size_t i = 0; i < ran; i++) run_release(&runs[i]);
-    run_release(&cycles_off);
+    for (size_t i = 0; i < count; i++) run_release(&cycles_off[i]);
     free(runs);
+    free(cycles_off);
     return ok;
 }
 

@@ -6,11 +6,13 @@
  * run's stdout and stderr go to LABEL.out and LABEL.err, files rather than
  * pipes, so a run that prints much cannot block on a full pipe.  A run is
  *
- *   vmrun --gc=GC --seed=N [--heap=SIZE] [EXTRA] [VM-OPTIONS...]
+ *   vmrun --gc=GC [--rc-mode=MODE] --seed=N [--heap=SIZE] [EXTRA] [VM-OPTIONS...]
  *         -agentlib:gcstats=file=LABEL.json[,chrome=LABEL.chrome.json]
  *         PROGRAM [ARGS...]
  *
- * started with posix_spawn, stdin from /dev/null, and waited for.
+ * started with posix_spawn, stdin from /dev/null, and waited for.  GC and
+ * the --rc-mode come from the collector's name (collector_mode.h:
+ * "refcount:immediate" runs --gc=refcount --rc-mode=immediate).
  */
 #define _GNU_SOURCE /* asprintf */
 #include <dirent.h>
@@ -25,6 +27,7 @@
 #include <unistd.h>
 
 #include "compare.h"
+#include "vmpi/tools/common/collector_mode.h"
 
 extern char **environ;
 
@@ -192,11 +195,11 @@ static void command_free(Command *command) {
     free(command->agent);
 }
 
-static bool command_make(Command *command, const CompareOptions *options, const char *collector,
+static bool command_make(Command *command, const CompareOptions *options, const CollectorMode *collector,
                          const char *extra_option, const char *stats_path, const char *chrome_path) {
     *command = (Command){0};
-    command->argv = calloc(8 + options->num_vm_options + options->num_args, sizeof *command->argv);
-    if (!command->argv || asprintf(&command->gc, "--gc=%s", collector) < 0 ||
+    command->argv = calloc(9 + options->num_vm_options + options->num_args, sizeof *command->argv);
+    if (!command->argv || asprintf(&command->gc, "--gc=%s", collector->gc) < 0 ||
         asprintf(&command->seed, "--seed=%s", options->seed) < 0 ||
         (options->heap && asprintf(&command->heap, "--heap=%s", options->heap) < 0) ||
         asprintf(&command->agent, "-agentlib:gcstats=file=%s%s%s", stats_path, chrome_path ? ",chrome=" : "",
@@ -207,6 +210,7 @@ static bool command_make(Command *command, const CompareOptions *options, const 
     char **arg = command->argv;
     *arg++ = (char *)options->vmrun;
     *arg++ = command->gc;
+    if (collector->mode_option) *arg++ = (char *)collector->mode_option;
     *arg++ = command->seed;
     if (command->heap) *arg++ = command->heap;
     if (extra_option) *arg++ = (char *)extra_option;
@@ -220,6 +224,12 @@ static bool command_make(Command *command, const CompareOptions *options, const 
 bool run_collector(const CompareOptions *options, const char *scratch, const char *collector,
                    const char *label, const char *extra_option, CompareRun *run) {
     *run = (CompareRun){.collector = collector};
+    CollectorMode mode;
+    char why[160];
+    if (!collector_mode_parse(collector, &mode, why, sizeof why)) { /* choose_collectors checked it */
+        compare_error("%s", why);
+        return false;
+    }
     char *stats_path = scratch_file(scratch, label, ".json");
     char *chrome_path = options->chrome_path ? scratch_file(scratch, label, ".chrome.json") : NULL;
     char *out_path = scratch_file(scratch, label, ".out"), *err_path = scratch_file(scratch, label, ".err");
@@ -227,7 +237,7 @@ bool run_collector(const CompareOptions *options, const char *scratch, const cha
     size_t err_len = 0;
     Command command = {0};
     bool ok = stats_path && out_path && err_path && (chrome_path || !options->chrome_path) &&
-              command_make(&command, options, collector, extra_option, stats_path, chrome_path) &&
+              command_make(&command, options, &mode, extra_option, stats_path, chrome_path) &&
               spawn_and_wait(command.argv, out_path, err_path, &run->status) &&
               (run->output = read_text(out_path, &run->output_len)) && (err = read_text(err_path, &err_len)) &&
               (run->first_error = first_error_line(err, err_len));

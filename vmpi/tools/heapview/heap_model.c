@@ -20,6 +20,7 @@
 #include "dump_read.h"
 #include "live_map.h"
 #include "trace_read.h"
+#include "vmpi.h"
 
 /* A heap event as the first pass writes it for the second. */
 typedef struct {
@@ -46,6 +47,7 @@ typedef struct {
     HeapModel *model;
     LiveMap live;
     LiveMap class_ids;       /* class ID -> its index, in class_index */
+    LiveMap array_class_ids; /* class ID -> the index of the arrays of it (NAME[]) */
     size_t classes_capacity;
     uint64_t *live_at_start; /* objects live at each GC_START */
     size_t num_gcs, gcs_capacity;
@@ -61,23 +63,41 @@ static int arena_index(const HeapModel *model, uint32_t id) {
     return -1;
 }
 
-static bool add_class(FirstPass *pass, uint64_t class_id, const char *name, uint16_t *index) {
+/* A class, found by its ID in `ids` from now on. */
+static bool add_class(FirstPass *pass, LiveMap *ids, uint64_t class_id, const char *name, uint16_t *index) {
     HeapModel *model = pass->model;
     if (model->num_classes == UINT16_MAX) return false;
     if (!grow_array(model->class_names, model->num_classes, pass->classes_capacity)) return false;
     snprintf(model->class_names[model->num_classes], MODEL_NAME_SIZE, "%s", name);
     *index = (uint16_t)model->num_classes++;
     LiveObject entry = {.id = class_id, .class_index = *index};
-    return !class_id || live_map_put(&pass->class_ids, &entry);
+    return !class_id || live_map_put(ids, &entry);
 }
 
-static bool class_of(FirstPass *pass, uint64_t class_id, uint16_t *index) {
-    LiveObject *known = live_map_get(&pass->class_ids, class_id);
+/* The class an OBJECT_ALLOC's object counts under (common/lifetimes.h,
+ * "Classes"): an array of objects apart from its element class's instances,
+ * under the array class CLASS_LOAD named so (Node[]) if there is one. */
+static bool class_of(FirstPass *pass, uint64_t class_id, bool object_array, uint16_t *index) {
+    LiveMap *ids = object_array ? &pass->array_class_ids : &pass->class_ids;
+    LiveObject *known = live_map_get(ids, class_id);
     if (known) {
         *index = known->class_index;
         return true;
     }
-    return add_class(pass, class_id, class_id ? "(class not loaded)" : "(no class)", index);
+    LiveObject *element = object_array && class_id ? live_map_get(&pass->class_ids, class_id) : NULL;
+    char name[MODEL_NAME_SIZE];
+    if (element)
+        snprintf(name, sizeof name, "%.*s%s", (int)(sizeof name - sizeof LIFE_ARRAY_SUFFIX),
+                 pass->model->class_names[element->class_index], LIFE_ARRAY_SUFFIX);
+    else
+        snprintf(name, sizeof name, "%s", class_id ? LIFE_CLASS_NOT_LOADED : LIFE_NO_CLASS);
+    for (size_t c = 0; element && c < pass->model->num_classes; c++)
+        if (strcmp(pass->model->class_names[c], name) == 0) {
+            LiveObject entry = {.id = class_id, .class_index = (uint16_t)c};
+            *index = (uint16_t)c;
+            return live_map_put(ids, &entry);
+        }
+    return add_class(pass, ids, class_id, name, index);
 }
 
 /* The index of a phase name or free cause, added if new (at most 256). */
@@ -151,13 +171,14 @@ static bool first_pass_event(void *context, const HeapEvent *event, char *err, s
         break;
     case HEAP_CLASS_LOAD:
         if (!live_map_get(&pass->class_ids, event->class_id) &&
-            !add_class(pass, event->class_id, event->name ? event->name : "?", &record.class_index))
+            !add_class(pass, &pass->class_ids, event->class_id, event->name ? event->name : "?", &record.class_index))
             return say(err, err_size, "out of memory, or more than 65535 classes");
         return true;
     case HEAP_OBJECT_ALLOC: {
         if (!event->obj_id) return say(err, err_size, "OBJECT_ALLOC with a null obj_id");
         if (live_map_get(&pass->live, event->obj_id)) return say(err, err_size, "OBJECT_ALLOC of an ID already live");
-        if (!class_of(pass, event->class_id, &record.class_index)) return say(err, err_size, "out of memory");
+        if (!class_of(pass, event->class_id, event->is_array == VMPI_CLASS, &record.class_index))
+            return say(err, err_size, "out of memory");
         LiveObject object = {event->obj_id, event->size, record.class_index, (uint8_t)a, LIVE_NO_DETAIL, 0, 0};
         if (!live_map_put(&pass->live, &object)) return say(err, err_size, "out of memory");
         widen(&model->arenas[a], event->obj_id, event->size);
@@ -359,14 +380,10 @@ static bool early_snapshot(SecondPass *pass) {
 
 const char *const root_kind_names[NUM_ROOT_KINDS] = {"frame", "native", "global", "thread", "monitor", "static", "unknown"};
 
+/* The collections counted so far include the one freeing it. */
 static void life_ends(SecondPass *pass, const LiveObject *object) {
-    ClassLife *life = &pass->model->lives[object->class_index];
-    uint64_t survived = pass->model->totals.collections - object->born_gc - 1;
-    life->died_at[survived < LIFE_AGES ? survived : LIFE_AGES - 1]++;
-    size_t span = 0;
-    for (uint64_t limit = 256, lived = pass->clock - object->born_clock; span < LIFE_SPANS - 1 && lived >= limit; limit *= 4)
-        span++;
-    life->span[span]++;
+    life_died(&pass->model->lives[object->class_index], pass->model->totals.collections - object->born_gc - 1,
+              pass->clock - object->born_clock);
 }
 
 /* ---- scenes: what the step-through view plays ----------------------------------------- */
@@ -636,8 +653,7 @@ static bool second_pass_record(SecondPass *pass, const Record *record, char *err
         LiveObject object = {record->id, record->size, record->class_index, (uint8_t)a, LIVE_NO_DETAIL,
                              (uint32_t)model->totals.collections, pass->clock};
         if (!live_map_put(&pass->live, &object)) return say(err, err_size, "out of memory");
-        model->lives[record->class_index].allocated.objects++;
-        model->lives[record->class_index].allocated.bytes += record->size;
+        life_born(&model->lives[record->class_index], record->size);
         pass->clock += record->size;
         pass->allocated[a].objects++;
         pass->allocated[a].bytes += record->size;
@@ -686,7 +702,6 @@ static bool second_pass_record(SecondPass *pass, const Record *record, char *err
         model->end_clock = pass->clock;
         memcpy(model->end_allocated, pass->allocated, sizeof model->end_allocated);
         count_live(pass, model->end_live);
-        LIVE_MAP_FOR_EACH(&pass->live, object) model->lives[object->class_index].live_at_end++;
         memset(pass->tile_emptied, 0, model->num_arenas * model->tiles * sizeof *pass->tile_emptied);
         return snapshot(pass, false) || say(err, err_size, "out of memory");
     case HEAP_CLASS_LOAD:
@@ -740,11 +755,13 @@ HeapModel *heap_model_build(const char *path, const char *dumps, const ModelOpti
     FirstPass first = {.model = model, .records = tmpfile()};
     live_map_init(&first.live);
     live_map_init(&first.class_ids);
+    live_map_init(&first.array_class_ids);
     bool ok = first.records != NULL;
     if (!ok) say(err, err_size, "cannot create heapview's temporary file");
     ok = ok && trace_read(path, model->collector, sizeof model->collector, first_pass_event, &first, err, err_size);
     live_map_free(&first.live);
     live_map_free(&first.class_ids);
+    live_map_free(&first.array_class_ids);
     if (ok) {
         for (size_t a = 0; a < model->num_arenas; a++) {
             ModelArena *arena = &model->arenas[a];

@@ -34,6 +34,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/lifetimes.h"
+
 #define MODEL_MAX_ARENAS 16
 #define MODEL_NAME_SIZE 64
 
@@ -114,17 +116,8 @@ typedef struct {
     ModelScene scene;                      /* order kept when detail_window is 1 */
 } ModelGc;
 
-/* Lifetimes per class: the program's demographics (docs/heapview.md,
- * "Lifetimes").  An object's age is the collections it survived; its span,
- * the bytes the program allocated from its allocation to its death. */
-#define LIFE_AGES 8     /* died at its 1st .. 7th collection, or later */
-#define LIFE_SPANS 10   /* span under 256 bytes, 1 KiB, 4 KiB, ... 16 MiB, or more */
-typedef struct {
-    Count allocated;
-    uint64_t died_at[LIFE_AGES];
-    uint64_t span[LIFE_SPANS];
-    uint64_t live_at_end;
-} ClassLife;
+/* Lifetimes per class (common/lifetimes.h, shared with the gcstats agent):
+ * the program's demographics (docs/heapview.md, "Lifetimes"). */
 
 /* The heap before the first collection, at EARLY_SNAPSHOTS even steps of the
  * clock up to it (or to the end of a run that never collects). */

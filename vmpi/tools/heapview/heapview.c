@@ -10,7 +10,8 @@
  * each with the heapdump agent's dumps if a file TRACE.dumps is beside
  * TRACE.jsonl; the second runs vmrun (the one beside heapview, or
  * --vmrun=PATH) with the trace and heapdump agents once per collector (all
- * five unless named), with the same options, and draws those runs.  The
+ * five unless named; refcount:immediate and refcount:deferred name refcount's
+ * two modes, collector_mode.h), with the same options, and draws those runs.  The
  * program's standard output is dropped.
  *
  *   --tiles=N     tiles per arena strip (default 128)
@@ -28,6 +29,7 @@
 
 #include "heap_model.h"
 #include "page_write.h"
+#include "vmpi/tools/common/collector_mode.h"
 
 #define MAX_RUNS 16
 #define RECORDING_SUFFIX ".bin" /* of the recordings --run makes */
@@ -38,6 +40,8 @@ static const char usage[] =
     "  --tiles=N      tiles per arena strip (default 128, 8 to 4096)\n"
     "  --objects=N    objects kept in detail per run (default 200000)\n"
     "  --title=TEXT   the page's title\n"
+    "  --run=GC,...   the collectors to run (default all five); refcount:immediate\n"
+    "                 and refcount:deferred name refcount's two modes (--rc-mode)\n"
     "  --vmrun=PATH   the vmrun --run uses (default: the one beside heapview)\n";
 
 static int refuse(const char *why, const char *what) {
@@ -84,18 +88,25 @@ static bool wait_saying_so(pid_t child, const char *gc, int *status) {
  * (docs/trace-format.md), which is drawn. */
 static bool run_traced(const char *vmrun, const char *gc, const char *trace, const char *dumps, char **vm_args,
                        int num_vm_args) {
-    char gc_option[320], agent_option[PATH_MAX + 64], dump_option[PATH_MAX + 64];
-    snprintf(gc_option, sizeof gc_option, "--gc=%s", gc);
+    char gc_option[320], agent_option[PATH_MAX + 64], dump_option[PATH_MAX + 64], why[160];
+    CollectorMode mode;
+    if (!collector_mode_parse(gc, &mode, why, sizeof why)) { /* main checked it */
+        fprintf(stderr, "heapview: --run: %s\n", why);
+        return false;
+    }
+    snprintf(gc_option, sizeof gc_option, "--gc=%s", mode.gc);
     /* A binary recording: a few bytes an event, read many times faster than JSON. */
     snprintf(agent_option, sizeof agent_option, "-agentlib:trace=file=%s,format=binary", trace);
     snprintf(dump_option, sizeof dump_option, "-agentlib:heapdump=file=%s,max=%d", dumps, SCENE_MAX_OBJECTS);
-    char **argv = calloc((size_t)num_vm_args + 5, sizeof *argv);
+    char **argv = calloc((size_t)num_vm_args + 6, sizeof *argv);
     if (!argv) return false;
-    argv[0] = (char *)vmrun;
-    argv[1] = gc_option;
-    argv[2] = agent_option;
-    argv[3] = dump_option;
-    memcpy(argv + 4, vm_args, (size_t)num_vm_args * sizeof *argv);
+    int argc = 0;
+    argv[argc++] = (char *)vmrun;
+    argv[argc++] = gc_option;
+    if (mode.mode_option) argv[argc++] = (char *)mode.mode_option;
+    argv[argc++] = agent_option;
+    argv[argc++] = dump_option;
+    memcpy(argv + argc, vm_args, (size_t)num_vm_args * sizeof *argv);
     fflush(NULL);
     pid_t child = fork();
     if (child == 0) {
@@ -173,6 +184,12 @@ int main(int argc, char **argv) {
         snprintf(gcs, sizeof gcs, "%s", run_gcs);
         for (char *gc = strtok(gcs, ","); gc; gc = strtok(NULL, ",")) {
             if (num_traces == MAX_RUNS) return refuse("too many collectors in --run", NULL);
+            CollectorMode mode;
+            char why[160];
+            if (!collector_mode_parse(gc, &mode, why, sizeof why)) {
+                rmdir(scratch);
+                return refuse("--run: ", why);
+            }
             snprintf(run_traces[num_traces], PATH_MAX, "%s/%s" RECORDING_SUFFIX, scratch, gc);
             snprintf(run_dumps[num_traces], PATH_MAX, "%s/%s.dumps", scratch, gc);
             traces[num_traces] = run_traces[num_traces];
@@ -196,9 +213,9 @@ int main(int argc, char **argv) {
     char err[1024] = "";
     bool ok = true;
     for (int r = 0; ok && r < num_traces; r++) {
+        char name[64] = ""; /* the collector as --run names it */
         if (run_gcs) {
             const char *gc = strrchr(traces[r], '/') + 1;
-            char name[64];
             snprintf(name, sizeof name, "%.*s", (int)(strlen(gc) - strlen(RECORDING_SUFFIX)), gc);
             ok = run_traced(vmrun, name, traces[r], dumps[r], argv + i, argc - i);
             if (!ok) snprintf(err, sizeof err, "no trace of the run under %s", name);
@@ -207,6 +224,8 @@ int main(int argc, char **argv) {
             models[r] = heap_model_build(traces[r], dumps[r], &options, err, sizeof err);
             ok = models[r] != NULL;
         }
+        /* The trace names the collector ("refcount"); the page, its mode too. */
+        if (ok && run_gcs) snprintf(models[r]->collector, sizeof models[r]->collector, "%s", name);
         if (run_gcs) {
             unlink(traces[r]);
             unlink(dumps[r]);

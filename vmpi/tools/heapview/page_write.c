@@ -101,10 +101,10 @@ static json_object *lives_json(const HeapModel *model) {
     for (size_t c = 0; c < model->num_classes; c++) {
         const ClassLife *life = &model->lives[c];
         json_object *entry = json_object_new_object();
-        json_object_object_add(entry, "allocated", pair(life->allocated));
+        json_object_object_add(entry, "allocated", pair((Count){life->allocated_objects, life->allocated_bytes}));
         json_object_object_add(entry, "died_at", row(LIFE_AGES, life->died_at));
         json_object_object_add(entry, "span", row(LIFE_SPANS, life->span));
-        json_object_object_add(entry, "live_at_end", number(life->live_at_end));
+        json_object_object_add(entry, "live_at_end", number(life->allocated_objects - life_deaths(life)));
         json_object_array_add(lives, entry);
     }
     return lives;

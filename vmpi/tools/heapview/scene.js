@@ -39,9 +39,11 @@ function sceneObjects(run, gc) {
   return list;
 }
 
-/* Which words a collector's steps are told in. */
+/* Which words a collector's steps are told in: refcount's, for both its
+ * modes (a run heapview --run=refcount:immediate made is named so). */
 function family(collector) {
-  return ['marksweep', 'markcompact', 'semispace', 'generational', 'refcount'].includes(collector) ? collector : 'other';
+  const name = collector.split(':')[0];
+  return ['marksweep', 'markcompact', 'semispace', 'generational', 'refcount'].includes(name) ? name : 'other';
 }
 
 /* The steps of one collection: each { phase, words, changes: [[object, state]],

@@ -127,6 +127,7 @@ static bool read_event(const Where *where, json_object *line, HeapEvent *event, 
     case HEAP_OBJECT_ALLOC:
         return get_u32(where, line, "arena_id", &event->arena_id) &&
                get_id(where, line, "class_id", &event->class_id) &&
+               get_u32(where, line, "is_array", &event->is_array) &&
                get_u32(where, line, "size", &event->size) && get_id(where, line, "obj_id", &event->obj_id);
     case HEAP_OBJECT_FREE:
         return get_id(where, line, "obj_id", &event->obj_id);
@@ -217,6 +218,7 @@ static bool heap_event_of(const VMPI_Event *event, HeapEvent *heap) {
         heap->kind = HEAP_OBJECT_ALLOC;
         heap->arena_id = (uint32_t)event->u.obj_alloc.arena_id;
         heap->class_id = (uint64_t)(uintptr_t)event->u.obj_alloc.class_id;
+        heap->is_array = (uint32_t)event->u.obj_alloc.is_array;
         heap->size = (uint32_t)event->u.obj_alloc.size;
         heap->obj_id = (uint64_t)(uintptr_t)event->u.obj_alloc.obj_id;
         return true;

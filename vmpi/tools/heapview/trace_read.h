@@ -39,6 +39,7 @@ typedef struct {
     uint32_t size;
     uint64_t obj_id, new_obj_id;
     uint64_t class_id;
+    uint32_t is_array; /* OBJECT_ALLOC's: VMPI_CLASS for an array of objects, whose class_id is the element's */
     int64_t used_objects, used_object_space, total_object_space; /* GC_FINISH */
     const char *name; /* ARENA_NEW's arena_name, CLASS_LOAD's class_name, the phase_name, the cause;
                        * valid during the call */
