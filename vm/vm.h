@@ -62,7 +62,9 @@ typedef struct VMThread {
     /* Threads in the language (vm/threads/scheduler.h) */
     Obj *object;            /* the Thread handle, or NULL (main, before a thread starts); a root */
     struct VMThread *parent;/* the thread that started it; NULL for main */
-    struct VmThreadSched *sched; /* the scheduler's record, NULL while the VM has one thread */
+    struct VmThreadSched *sched; /* the scheduler's record, NULL while the VM has one thread
+                                    and for an agent's system thread, which it never runs */
+    char *system_name;      /* an agent's system thread's name (`name`), owned by the record */
 } VMThread;
 
 /* What a call needs to know about its callee, gathered when the program is
@@ -147,6 +149,9 @@ struct VM {
  * collected heap for the VM's whole life, so class IDs never change
  * (docs/architecture.md, "Object, class and arena IDs"). */
 uint32_t vm_num_linked_classes(const VM *vm);
+/* Links the Thread class, posting its CLASS_LOAD, if the program did not
+ * (an agent's system thread needs a Thread handle; link.c). */
+void vm_link_thread_class(VM *vm);
 const RtClass *vm_linked_class(const VM *vm, uint32_t index);
 
 /* The inverse of vm_linked_class: if `class_id` is the address of one of this

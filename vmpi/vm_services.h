@@ -144,6 +144,15 @@ typedef struct VmpiVmServices {
     const Obj *(*thread_object)(void *vm, VMPI_ThreadID thread);
     VMPI_ThreadID (*thread_parent)(void *vm, VMPI_ThreadID thread);
     int32_t (*thread_status)(void *vm, VMPI_ThreadID thread);
+    /* JVMPI 1.2 CreateSystemThread: called on `creator`, the running VM
+     * thread, outside a collection.  Adds a thread of the VM named `name`
+     * (copied), started by `creator`, with a thread object allocated on
+     * creator's behalf (OBJECT_ALLOC on creator) that the collectors treat
+     * as a root, as every thread's.  The thread runs no bytecode: it has no
+     * frames and the VM never waits for it at a safepoint or a collection.
+     * Returns its ID; NULL if out of memory.  NULL in a VM without threads
+     * in the language (a mock): the agent's thread is then no VM thread. */
+    VMPI_ThreadID (*add_system_thread)(void *vm, VMPI_ThreadID creator, const char *name);
     /* Visits every monitor in use (NULL in a VM without monitors). */
     void (*each_monitor)(void *vm, VmpiMonitorVisitor visit, void *ctx);
     VmpiStackMark (*stack_mark)(void *vm, VMPI_ThreadID thread);

@@ -77,6 +77,8 @@ static void misbehave(void) {
         expect(vmpi->SuspendThreadList(-1, NULL, NULL) == VMPI_ERR, "SuspendThreadList(-1)");
     } else if (strcmp(m, "system_thread_null") == 0) {
         expect(vmpi->CreateSystemThread("bad_args", 0, NULL) == VMPI_ERR, "CreateSystemThread(NULL)");
+    } else if (strcmp(m, "system_thread_null_name") == 0) {
+        expect(vmpi->CreateSystemThread(NULL, 0, do_nothing) == VMPI_ERR, "CreateSystemThread(name NULL)");
     } else if (strcmp(m, "system_thread_priority") == 0) {
         expect(vmpi->CreateSystemThread("bad_args", 11, do_nothing) == VMPI_ERR, "CreateSystemThread(priority 11)");
     } else if (strcmp(m, "thread_garbage") == 0) {

@@ -39,6 +39,7 @@ typedef struct Seen {
     VMPI_ThreadID env;
     char name[64];
     bool ended;
+    bool system;              /* the agent's own system thread, "suspender": no bytecode, no frames */
     VMPI_ObjectID entering;   /* between CONTENDED_ENTER and _ENTERED */
     VMPI_ObjectID waiting;    /* between MONITOR_WAIT and MONITOR_WAITED */
     bool sleeping;            /* between MONITOR_WAIT and MONITOR_WAITED of no object */
@@ -224,7 +225,7 @@ static void check_others(VMPI_ThreadID self) {
     int n = atomic_load(&num_threads);
     for (int i = 0; i < n; i++) {
         Seen *t = &threads[i];
-        if (t->env == self || t->ended) continue;
+        if (t->env == self || t->ended || t->system) continue;
         VMPI_CallFrame frames[MAX_FRAMES];
         int32_t depth = trace_of(t->env, frames);
         if (depth < 1 || !frames[0].method_id || frames[0].lineno <= 0) trace_errors++;
@@ -245,7 +246,12 @@ static void thread_start(const VMPI_Event *event) {
     Seen *t = &threads[i];
     t->env = env;
     snprintf(t->name, sizeof t->name, "%s", name ? name : "?");
+    /* The suspender is a thread of the VM too (JVMPI 1.2, CreateSystemThread),
+     * but runs no bytecode: the counts below are the program's threads'
+     * (tests/agents/system_thread.c checks a system thread's). */
+    t->system = strcmp(t->name, "suspender") == 0;
     atomic_store(&num_threads, i + 1);
+    if (t->system) return;
     starts++;
     /* The event comes from the new thread itself. */
     if (name && name[0] && event->env_id == env) named++;
@@ -273,6 +279,7 @@ static void thread_end(const VMPI_Event *event) {
     Seen *t = find(event->env_id);
     if (!t || t->ended) return;
     t->ended = true;
+    if (t->system) return;
     ends++;
     /* Per-thread CPU time: the idle thread ran a function that returns at
      * once, main a long loop before it started it. */

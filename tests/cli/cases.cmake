@@ -210,6 +210,7 @@ foreach(misuse
     "monitor_not_owner@RawMonitorExit: the calling thread does not own lock_id"
     "thread_list_negative@SuspendThreadList: count is negative"
     "system_thread_null@CreateSystemThread: f is NULL"
+    "system_thread_null_name@CreateSystemThread: name is NULL"
     "system_thread_priority@CreateSystemThread: priority is not a JVMPI priority \\(1 to 10, or 0 for normal\\)"
     "thread_garbage@GetThreadStatus: env is not a live thread"
     "thread_info_garbage@GetThreadInfo: env is not a live thread"
@@ -466,6 +467,22 @@ foreach(gc ${GCLAB_COLLECTORS})
   case(cli/threads/gc_thread/${gc} 0 - "^overlap_counter: handlers=[1-9][0-9]* overlapped=0 most_at_once=1 gc_events=[1-9][0-9]* gc_on_program_thread=0 gc_beside_handler=0$"
        ${VMRUN} --gc=${gc} -agentpath:$<TARGET_FILE:test_agent_overlap_counter>
        ${CMAKE_SOURCE_DIR}/examples/bench/binary_trees_threads.gcl 10)
+endforeach()
+# An agent's system thread is a thread of the VM (JVMPI 1.2,
+# CreateSystemThread): THREAD_START and THREAD_END, its env from GetEnv on
+# it, its thread object followed through three collections of a 128 KiB
+# heap (tests/agents/system_thread.c, JVMPI's names only), with the check
+# agent, under every collector.  Semispace and generational move it.
+foreach(gc ${GCLAB_COLLECTORS})
+  if(gc STREQUAL "semispace" OR gc STREQUAL "generational")
+    set(moved "[1-9][0-9]*")
+  else()
+    set(moved "[0-9]+")
+  endif()
+  case(cli/threads/system_thread/${gc} 0 ${threads_tests}/binary_trees_8.expected
+       "^system_thread: start: named, group main, parent main, thread object, env_id its own$@@^system_thread: on the thread: GetEnv\\(JNI_VERSION_1_2\\) is THREAD_START's env, storage, status, cpu time ok$@@^system_thread: suspend: refused at once, not suspended, has run$@@^system_thread: collections: [0-9]+ while it lived, its object moved ${moved} times, GetThreadObject follows$@@^system_thread: end: THREAD_END on the thread after its function returned$@@^check: ok: "
+       ${VMRUN} --gc=${gc} --heap=128k --vmpi-strict -agentlib:check
+       -agentpath:$<TARGET_FILE:test_agent_system_thread> ${CMAKE_SOURCE_DIR}/examples/binary_trees.gcl 8)
 endforeach()
 # interrupt(t) and interrupted(): a sleeper and a waiter woken early, a
 # thread entering a monitor and one that has ended left alone; the same

@@ -9,7 +9,8 @@
 #   - the three thread examples (producer/consumer, contended lock,
 #     handoff) with cpu=samples,thread=y,monitor=y: the program's output is
 #     its .expected; THREAD START names main and each thread the example
-#     starts, and each has a THREAD END; every TRACE carries a thread that
+#     starts, and each has a THREAD END, and hprof's two system threads
+#     (the sampler and its unstaller); every TRACE carries a thread that
 #     started; MONITOR TIME has a (Java) row for the example's lock class
 #     with a count above 0 under a TRACE of the file -- for the contended
 #     lock, the synchronized line in work; for the handoff, main's timed
@@ -57,7 +58,13 @@ threads() {
         [ -n "$id" ] || fail "$file: no THREAD START for \"$name\""
         grep -q "^THREAD END (id = $id)\$" "$file" || fail "$file: no THREAD END for \"$name\" ($id)"
     done
-    [ "$(grep -c '^THREAD START' "$file")" = $(($# + 1)) ] || fail "$file: not $(($# + 1)) THREAD STARTs"
+    # hprof's own system threads are threads of the VM too (JVMPI 1.2,
+    # CreateSystemThread), stopped at JVM_SHUT_DOWN: no THREAD END.
+    for name in "hprof sampler" "hprof sampler unstaller"; do
+        grep -q "^THREAD START (obj=[0-9a-f]*, id = [0-9]*, name=\"$name\", group=\"main\")\$" "$file" ||
+            fail "$file: no THREAD START for hprof's \"$name\""
+    done
+    [ "$(grep -c '^THREAD START' "$file")" = $(($# + 3)) ] || fail "$file: not $(($# + 3)) THREAD STARTs"
     awk '/^THREAD START/ { id = $6; sub(",", "", id); started[id] = 1 }
          /^TRACE / { if ($3 !~ /^\(thread=[0-9]+\)$/) exit 1; t = $3; gsub(/[^0-9]/, "", t); if (!(t in started)) exit 1 }' \
         "$file" || fail "$file: a TRACE without (thread=N) of a started thread"
@@ -124,7 +131,9 @@ for gc in "$@"; do
 
     run "burn_$gc" "$tests/threads_burn.gcl" cpu=samples,thread=y,interval=1 2000000
     case "$(sampled_threads "burn_$gc.txt")" in
-    *"200002 200003 ") ;; # main (200001) too if a round came before it reached join
+    # hprof's sampler and unstaller are 200002 and 200003 (their THREAD
+    # STARTs come at JVM_INIT_DONE), the burners 200004 and 200005.
+    *"200004 200005 ") ;; # main (200001) too if a round came before it reached join
     *) fail "$gc: threads_burn sampled threads '$(sampled_threads "burn_$gc.txt")', not both burners" ;;
     esac
 

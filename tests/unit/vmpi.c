@@ -755,6 +755,7 @@ Test(vmpi, trace_agent_writes_the_documented_format) {
     cr_assert(vmpi_load_agent(spec, false, err, sizeof err), "%s", err);
 
     gc_post_arena_new(1, "heap \"one\"\n");
+    /* Posted, THREAD_START is the thread's own event, as METHOD_ENTRY is. */
     vmpi_post_thread_start(&main_thread);
     vmpi_send_METHOD_ENTRY(&main_thread, &methods[0]);
     post_alloc(1, NODE_A, 24);
@@ -771,7 +772,7 @@ Test(vmpi, trace_agent_writes_the_documented_format) {
     snprintf(expected, sizeof expected,
              "{\"format\":\"gclab-vmpi-trace\",\"version\":1,\"vmpi_version\":%d,\"collector\":\"fake\"}\n"
              "{\"seq\":1,\"event\":\"ARENA_NEW\",\"thread\":0,\"arena_id\":1,\"arena_name\":\"heap \\\"one\\\"\\n\"}\n"
-             "{\"seq\":2,\"event\":\"THREAD_START\",\"thread\":0,\"thread_name\":\"main\",\"group_name\":\"main\","
+             "{\"seq\":2,\"event\":\"THREAD_START\",\"thread\":1,\"thread_name\":\"main\",\"group_name\":\"main\","
              "\"parent_name\":null,\"thread_id\":null,\"thread_env_id\":%lu}\n"
              "{\"seq\":3,\"event\":\"METHOD_ENTRY\",\"thread\":1,\"method_id\":%lu}\n"
              "{\"seq\":4,\"event\":\"OBJECT_ALLOC\",\"thread\":0,\"arena_id\":1,\"class_id\":%lu,\"is_array\":0,"

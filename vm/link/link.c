@@ -47,6 +47,12 @@ const RtClass *vm_linked_class(const VM *vm, uint32_t index) {
     return index == vm->num_array_classes && vm->uses_threads ? &vm->thread_class : NULL;
 }
 
+void vm_link_thread_class(VM *vm) {
+    if (vm->uses_threads) return;
+    vm->uses_threads = true; /* the class comes last: no other index moves */
+    vmpi_post_class_load(vm_num_linked_classes(vm) - 1);
+}
+
 /* calloc that never returns NULL for an empty table, so that `table + 0`
  * is always a valid pointer. */
 static void *alloc_table(size_t count, size_t size) { return calloc(count ? count : 1, size); }
@@ -223,7 +229,8 @@ static bool link_classes(VM *vm, LinkError *why) {
     set_class_id(&vm->string_class);
     /* Thread handles (scheduler.h): one hidden primitive field, the thread's
      * index in vm->threads.  Linked, and so loaded, only by a program that
-     * starts threads, so other programs' event streams do not change. */
+     * starts threads, so other programs' event streams do not change, or
+     * once an agent makes a system thread (vm_link_thread_class). */
     vm->thread_class = (RtClass){.name = "Thread", .kind = CLASS_INSTANCE, .num_prim_fields = 1,
                                  .program_index = UINT32_MAX};
     set_class_id(&vm->thread_class);

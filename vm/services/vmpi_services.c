@@ -56,6 +56,11 @@ static const Obj *thread_object(void *vm, VMPI_ThreadID thread) {
     return thread_of(thread)->object;
 }
 
+static VMPI_ThreadID add_system_thread(void *vm, VMPI_ThreadID creator, const char *name) {
+    (void)vm;
+    return THREAD_ID(vm_thread_add_system((VMThread *)creator, name));
+}
+
 static VMPI_ThreadID thread_parent(void *vm, VMPI_ThreadID thread) {
     (void)vm;
     return THREAD_ID(thread_of(thread)->parent);
@@ -385,6 +390,7 @@ void vm_attach_vmpi(VM *vm) {
         .thread_object = thread_object,
         .thread_parent = thread_parent,
         .thread_status = thread_status,
+        .add_system_thread = add_system_thread,
         .each_monitor = each_monitor,
         .stack_mark = stack_mark,
         .call_trace = call_trace,

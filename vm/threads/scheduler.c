@@ -15,8 +15,9 @@
  * SuspendThread, and when it ends.  Each VM thread keeps its own OS thread,
  * so the _Thread_local current thread, per-thread CPU time
  * (CLOCK_THREAD_CPUTIME_ID) and vmpi_serve_suspension's parking work as for
- * the main thread.  Agent system threads are no VM threads and run
- * concurrently, as before.
+ * the main thread.  An agent's system thread is a VM thread with a Thread
+ * handle but no scheduler record (vm_thread_add_system): it runs agent
+ * code, never bytecode, concurrently, and is never handed the baton.
  *
  * Preemption costs single-threaded programs nothing: the interpreter's poll
  * is still one load and one branch.  While a second thread lives,
@@ -355,13 +356,44 @@ VMThread *vm_thread_of_object(const VM *vm, const Obj *object) {
     return vm->threads[index];
 }
 
-void vm_thread_make_object(VMThread *thread) {
+/* `thread`'s Thread handle, allocated by the running thread `allocator`. */
+static void make_object(VMThread *thread, VMThread *allocator) {
     VM *vm = thread->vm;
-    Obj *object = vm_alloc(thread, &vm->thread_class, 0);
+    Obj *object = vm_alloc(allocator, &vm->thread_class, 0);
     uint32_t index = 0;
     while (vm->threads[index] != thread) index++;
     *obj_prim_field(object, 0) = index;
     gc_write_root(vm->gc, &thread->object, object);
+}
+
+void vm_thread_make_object(VMThread *thread) { make_object(thread, thread); }
+
+/* An ended thread's stacks are only reserved address space, but a program
+ * may start many threads: it gives them back (so does a system thread,
+ * which never has frames). */
+static void release_stacks(VMThread *thread) {
+    free(thread->pstack);
+    free(thread->rstack);
+    free(thread->frames);
+    thread->pstack = thread->ptop = thread->pstack_end = NULL;
+    thread->rstack = thread->rtop = thread->rstack_end = NULL;
+    thread->frames = NULL;
+}
+
+VMThread *vm_thread_add_system(VMThread *creator, const char *name) {
+    char *own_name = strdup(name);
+    VMThread *thread = own_name ? vm_thread_new(creator->vm, own_name) : NULL;
+    if (!thread) {
+        free(own_name);
+        return NULL;
+    }
+    thread->system_name = own_name;
+    thread->parent = creator;
+    release_stacks(thread);
+    thread->max_depth = 0;
+    vm_link_thread_class(creator->vm);
+    make_object(thread, creator);
+    return thread;
 }
 
 static void *run_started_thread(void *arg) {
@@ -513,14 +545,7 @@ void vm_thread_finish(VMThread *thread) {
     }
     vm_monitors_release(thread);
     vm_thread_end(thread);
-    /* Its stacks are only reserved address space, but a program may start
-     * many threads: an ended one gives them back. */
-    free(thread->pstack);
-    free(thread->rstack);
-    free(thread->frames);
-    thread->pstack = thread->ptop = thread->pstack_end = NULL;
-    thread->rstack = thread->rtop = thread->rstack_end = NULL;
-    thread->frames = NULL;
+    release_stacks(thread);
     pthread_mutex_lock(&s->lock);
     set_state(thread, VM_THREAD_ENDED);
     s->live--;

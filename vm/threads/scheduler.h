@@ -38,6 +38,15 @@ VMThread *vm_thread_start(VMThread *parent, const LinkedMethod *entry);
 /* Makes `thread`'s Thread handle (main's, at the first START). */
 void vm_thread_make_object(VMThread *thread);
 
+/* An agent's system thread (JVMPI 1.2 CreateSystemThread), added by
+ * `creator`, the running thread: a thread of the VM named `name` (copied)
+ * whose parent is `creator`, with a Thread handle allocated on creator's
+ * behalf, a root like every thread's.  It runs no bytecode: it has no
+ * stacks and no scheduler record, so the scheduler never hands it the
+ * baton and a collection or safepoint never waits for it.  NULL if out of
+ * memory. */
+VMThread *vm_thread_add_system(VMThread *creator, const char *name);
+
 /* Passes the baton to the next runnable thread, if any (sleep(0)). */
 void vm_thread_yield(VMThread *thread);
 

@@ -75,5 +75,6 @@ void vm_thread_free(VMThread *thread) {
     free(thread->pstack);
     free(thread->rstack);
     free(thread->frames);
+    free(thread->system_name);
     gc_record_free(thread);
 }

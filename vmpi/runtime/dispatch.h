@@ -254,6 +254,10 @@ int32_t vmpi_get_thread_info(VMPI_ThreadID env, VMPI_ThreadInfo *info);
 extern _Thread_local bool vmpi_on_system_thread;
 /* On a system thread, the agent whose CreateSystemThread started it. */
 extern _Thread_local VmpiAgent *vmpi_system_thread_agent;
+/* The calling thread's ID, what GetEnv(JNI_VERSION_1_2) gives: the VM
+ * thread running here (vmpi_current_env), or the system thread this is;
+ * NULL on any other OS thread. */
+VMPI_ThreadID vmpi_calling_thread(void);
 /* The VM is shutting down: no thread will reach a safepoint again, so a
  * SuspendThread waiting for one gives up (dispatch.c, before JVM_SHUT_DOWN). */
 void vmpi_threads_shut_down(void);

@@ -160,8 +160,10 @@ void vmpi_send_class_load(uint32_t class_index, int32_t requested) {
  * VM thread belongs to group "main". */
 void vmpi_send_thread_start(const struct VMThread *thread, int32_t requested) {
     if (!vmpi_vm) return;
+    /* Posted, the event is the new thread's own, even a system thread's,
+     * whose creator posts it (threads.c); requested, the requester's. */
     VMPI_Event event = {.event_type = event_type(VMPI_EVENT_THREAD_START, requested),
-                        .env_id = vmpi_current_env()};
+                        .env_id = requested ? vmpi_current_env() : THREAD_ID(thread)};
     event.u.thread_start.thread_name =
         (char *)(uintptr_t)vmpi_vm->thread_name(vmpi_vm->vm, THREAD_ID(thread));
     event.u.thread_start.group_name = VMPI_THREAD_GROUP;

@@ -221,7 +221,7 @@ static int32_t get_env(VmpiAgent *agent, void **penv, int32_t version) {
     case JNI_VERSION_1_1:
     case JNI_VERSION_1_2:
     case JNI_VERSION_1_4:
-        *penv = vmpi_current_env();
+        *penv = vmpi_calling_thread();
         return *penv ? VMPI_OK : VMPI_EDETACHED;
     default:
         refuse(agent, "version is not VMPI_VERSION_1, a later JVMPI version or a JNI version");
@@ -456,8 +456,8 @@ static int32_t guarded_resume_thread_list(int32_t count, VMPI_ThreadID *threads,
 
 static int32_t guarded_create_system_thread(char *name, int32_t priority, void (*f)(void *)) {
     ENTER("CreateSystemThread");
-    if (!f) {
-        refuse(NULL, "f is NULL");
+    if (!f || !name) {
+        refuse(NULL, f ? "name is NULL" : "f is NULL");
         return VMPI_ERR;
     }
     /* JVMPI 1.2: JVMPI_MINIMUM_PRIORITY (1) to JVMPI_MAXIMUM_PRIORITY (10);
@@ -471,6 +471,10 @@ static int32_t guarded_create_system_thread(char *name, int32_t priority, void (
         vmpi_breach(VMPI_RULE_SYSTEM_THREAD, NULL, "called before JVM_INIT_DONE");
     if (vmpi_strict && gc && gc_is_disabled(gc))
         vmpi_breach(VMPI_RULE_SYSTEM_THREAD, NULL, "GC is disabled (JVMPI 1.2 section 1.5)");
+    if (gc && gc_is_collecting(gc)) {
+        refuse(NULL, "called inside a collection (between GC_START and GC_FINISH): no thread object can be made");
+        return VMPI_ERR;
+    }
     return vmpi_create_system_thread(name, priority, f);
 }
 

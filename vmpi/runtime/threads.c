@@ -34,7 +34,12 @@
  * none could reach a safepoint to park at before it ends.
  *
  * ThreadHasRun is false from the moment a thread parks until it wakes after
- * ResumeThread; a thread never suspended has run.  GetThreadStatus has
+ * ResumeThread; a thread never suspended has run.
+ *
+ * An agent's system thread (CreateSystemThread, below) is a VM thread that
+ * runs no bytecode, so it has no safepoint to park at: SuspendThread leaves
+ * it running and unsuspended (result 1 in SuspendThreadList), and it has
+ * always run.  GetThreadStatus has
  * VMPI_THREAD_SUSPENDED from SuspendThread to ResumeThread (JVMPI 1.4.2).
  *
  * Invariant: `suspensions` holds one entry per thread that has been
@@ -43,6 +48,7 @@
  * since the VM attached.  All of it under `suspension_lock`.
  */
 #include <pthread.h>
+#include <semaphore.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -129,6 +135,34 @@ int64_t vmpi_get_current_thread_cpu_time(void) {
     return (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
 }
 
+/* ---- system threads' records (CreateSystemThread, at the end of this file) ------- */
+
+/* How many system threads are still inside their agent's function: at
+ * shutdown the agents' libraries are closed only once none is, since a
+ * thread that has just woken its stopper may not have left the agent's
+ * code yet. */
+static unsigned system_threads_in_agent;
+/* The IDs of the attached VM's system threads, which SuspendThread leaves
+ * alone: they run no bytecode, so they have no safepoint to stop at. */
+static VMPI_ThreadID *system_threads;
+static size_t num_system_threads, system_threads_capacity;
+static pthread_mutex_t system_threads_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t system_thread_returned = PTHREAD_COND_INITIALIZER;
+/* Set when the VM shuts down (vmpi_threads_shut_down, before JVM_SHUT_DOWN):
+ * a system thread that returns later posts no THREAD_END, as nothing
+ * reaches an agent after its JVM_SHUT_DOWN.  Held while a THREAD_END is
+ * posted, so the two never cross. */
+static bool system_threads_shut_out;
+static pthread_mutex_t thread_end_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static bool is_system_thread(VMPI_ThreadID env) {
+    pthread_mutex_lock(&system_threads_lock);
+    bool found = false;
+    for (size_t i = 0; i < num_system_threads && !found; i++) found = system_threads[i] == env;
+    pthread_mutex_unlock(&system_threads_lock);
+    return found;
+}
+
 /* ---- suspension ------------------------------------------------------------------ */
 
 #define MAX_SUSPENDED 64
@@ -194,14 +228,15 @@ bool vmpi_in_collection_on_gc_thread(void) {
 /* A suspension waits for the thread to park, unless it is bookkeeping
  * only: the caller is the thread itself, or a handler inside a collection
  * (which stops every program thread anyway), or the VM cannot stop its
- * threads. */
+ * threads; an agent's system thread is never suspended (suspend_one). */
 bool vmpi_suspension_waits(VMPI_ThreadID env) {
-    return env != vmpi_current_env() && vmpi_vm && vmpi_vm->request_safepoint && !vmpi_in_collection_on_gc_thread();
+    return env != vmpi_current_env() && vmpi_vm && vmpi_vm->request_safepoint && !is_system_thread(env) &&
+           !vmpi_in_collection_on_gc_thread();
 }
 
 /* 0 on success, non-zero otherwise (JVMPI 1.4.2, SuspendThreadList results). */
 static int32_t suspend_one(VMPI_ThreadID env) {
-    if (!vmpi_is_thread(env)) return 1;
+    if (!vmpi_is_thread(env) || is_system_thread(env)) return 1;
     bool by_itself = !vmpi_suspension_waits(env);
     pthread_mutex_lock(&suspension_lock);
     Suspension *s = find_suspension(env);
@@ -295,6 +330,9 @@ void vmpi_thread_ended(const struct VMThread *thread) {
 }
 
 void vmpi_threads_shut_down(void) {
+    pthread_mutex_lock(&thread_end_lock);
+    system_threads_shut_out = true;
+    pthread_mutex_unlock(&thread_end_lock);
     pthread_mutex_lock(&suspension_lock);
     shutting_down = true;
     pthread_cond_broadcast(&suspension_changed);
@@ -303,6 +341,12 @@ void vmpi_threads_shut_down(void) {
 }
 
 void vmpi_forget_threads(void) {
+    pthread_mutex_lock(&thread_end_lock);
+    system_threads_shut_out = false;
+    pthread_mutex_unlock(&thread_end_lock);
+    pthread_mutex_lock(&system_threads_lock);
+    num_system_threads = 0;
+    pthread_mutex_unlock(&system_threads_lock);
     pthread_mutex_lock(&suspension_lock);
     num_suspensions = 0;
     num_ended = 0;
@@ -374,32 +418,77 @@ int32_t vmpi_thread_has_run(VMPI_ThreadID env) {
 
 bool vmpi_jvm_init_done;
 
+/* What a new system thread runs, decided by its creator after the OS
+ * thread exists (so that a thread the OS refuses is never announced). */
 typedef struct SystemThreadStart {
-    void (*f)(void *);
-    VmpiAgent *agent; /* the agent that created it, if known */
+    void (*f)(void *);  /* NULL: not made after all, the thread returns at once */
+    VMPI_ThreadID env;  /* its ID; NULL when it is no VM thread (no VM attached, a mock) */
+    VmpiAgent *agent;   /* the agent that created it, if known */
+    sem_t decided;      /* posted once f and env are final */
 } SystemThreadStart;
-
-/* How many system threads are still inside their agent's function: at
- * shutdown the agents' libraries are closed only once none is, since a
- * thread that has just woken its stopper may not have left the agent's
- * code yet. */
-static unsigned system_threads_in_agent;
-static pthread_mutex_t system_threads_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t system_thread_returned = PTHREAD_COND_INITIALIZER;
 
 _Thread_local bool vmpi_on_system_thread;
 _Thread_local VmpiAgent *vmpi_system_thread_agent;
+static _Thread_local VMPI_ThreadID system_thread_env;
 
-static void *run_system_thread(void *arg) {
-    SystemThreadStart start = *(SystemThreadStart *)arg;
-    free(arg);
-    vmpi_on_system_thread = true;
-    vmpi_system_thread_agent = start.agent;
-    start.f(NULL);
+VMPI_ThreadID vmpi_calling_thread(void) {
+    VMPI_ThreadID env = vmpi_current_env();
+    return env ? env : system_thread_env;
+}
+
+/* Room for one more system thread's ID; false if out of memory. */
+static bool reserve_system_thread(void) {
+    pthread_mutex_lock(&system_threads_lock);
+    bool room = num_system_threads < system_threads_capacity;
+    if (!room) {
+        size_t capacity = system_threads_capacity ? 2 * system_threads_capacity : 4;
+        VMPI_ThreadID *grown = realloc(system_threads, capacity * sizeof *grown);
+        if (grown) {
+            system_threads = grown;
+            system_threads_capacity = capacity;
+            room = true;
+        }
+    }
+    pthread_mutex_unlock(&system_threads_lock);
+    return room;
+}
+
+static void remember_system_thread(VMPI_ThreadID env) {
+    pthread_mutex_lock(&system_threads_lock);
+    system_threads[num_system_threads++] = env; /* reserve_system_thread made room */
+    pthread_mutex_unlock(&system_threads_lock);
+}
+
+static void left_agent(void) {
     pthread_mutex_lock(&system_threads_lock);
     system_threads_in_agent--;
     pthread_cond_broadcast(&system_thread_returned);
     pthread_mutex_unlock(&system_threads_lock);
+}
+
+static void *run_system_thread(void *arg) {
+    SystemThreadStart *start = arg;
+    while (sem_wait(&start->decided) != 0) {} /* EINTR: wait again */
+    void (*f)(void *) = start->f;
+    VMPI_ThreadID env = start->env;
+    VmpiAgent *agent = start->agent;
+    sem_destroy(&start->decided);
+    free(start);
+    if (f) {
+        vmpi_on_system_thread = true;
+        vmpi_system_thread_agent = agent;
+        system_thread_env = env;
+        f(NULL);
+        /* JVMPI 1.2, THREAD_END: on the ending thread, which holds no
+         * object and reads nothing of the heap, so it needs no safepoint. */
+        pthread_mutex_lock(&thread_end_lock);
+        if (env && !system_threads_shut_out) {
+            vmpi_post_THREAD_END((const struct VMThread *)(uintptr_t)env);
+            vmpi_thread_ended((const struct VMThread *)(uintptr_t)env);
+        }
+        pthread_mutex_unlock(&thread_end_lock);
+    }
+    left_agent();
     return NULL;
 }
 
@@ -421,21 +510,48 @@ bool vmpi_system_threads_returned(int timeout_ms) {
     return returned;
 }
 
-/* JVMPI 1.2 CreateSystemThread: a daemon thread running f(NULL).  Refused
- * while GC is disabled (JVMPI 1.2 section 1.5 forbids the call then).  The
- * thread is no VM thread: it gets no THREAD_START and runs no bytecode.
- * The priority, one of JVMPI's (guard.c checks it), is not applied, as
- * JDK's VMs on Linux do not apply Java priorities by default: every thread
- * is scheduled alike. */
+/* Makes the started OS thread a thread of the VM and posts its THREAD_START;
+ * its ID, or NULL if it is no VM thread (`made` false: out of memory). */
+static VMPI_ThreadID make_vm_thread(const char *name, bool *made) {
+    *made = true;
+    VMPI_ThreadID creator = vmpi_current_env();
+    if (!creator || !vmpi_vm->add_system_thread) return NULL;
+    VMPI_ThreadID env = reserve_system_thread() ? vmpi_vm->add_system_thread(vmpi_vm->vm, creator, name) : NULL;
+    if (!env) {
+        *made = false;
+        return NULL;
+    }
+    remember_system_thread(env);
+    /* JVMPI 1.2 section 1.5: CreateSystemThread "causes thread object
+     * allocation and thread start events to be issued" synchronously on
+     * the calling thread, which holds the VM meanwhile: no collection moves
+     * the thread object between its OBJECT_ALLOC and THREAD_START. */
+    vmpi_post_thread_start((const struct VMThread *)(uintptr_t)env);
+    return env;
+}
+
+/* JVMPI 1.2 CreateSystemThread: a daemon thread running f(NULL).  Called
+ * on a VM thread, the new thread is a thread of the VM (make_vm_thread):
+ * THREAD_START (thread object, names, env) is posted before
+ * CreateSystemThread returns and f starts, THREAD_END when f returns
+ * before the VM shuts down.  Called where the VM runs no thread (an
+ * agent's other system thread, JVM_OnLoad, a mock VM), the thread is a
+ * bare OS thread as in earlier versions: no events, no env.  Refused
+ * while GC is disabled (JVMPI 1.2 section 1.5 forbids the call then) or
+ * inside a collection, where no object can be made.  The priority, one of
+ * JVMPI's (guard.c checks it), is not applied, as JDK's VMs on Linux do
+ * not apply Java priorities by default: every thread is scheduled alike. */
 int32_t vmpi_create_system_thread(char *name, int32_t priority, void (*f)(void *)) {
-    (void)name;
     (void)priority;
     Gc *gc = vmpi_gc();
-    if (!f || (gc && gc_is_disabled(gc))) return VMPI_ERR;
+    if (!f || !name || (gc && (gc_is_disabled(gc) || gc_is_collecting(gc)))) return VMPI_ERR;
     SystemThreadStart *start = malloc(sizeof *start);
     if (!start) return VMPI_ERR;
-    start->f = f;
-    start->agent = vmpi_caller;
+    *start = (SystemThreadStart){.agent = vmpi_caller};
+    if (sem_init(&start->decided, 0, 0) != 0) {
+        free(start);
+        return VMPI_ERR;
+    }
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
@@ -446,13 +562,16 @@ int32_t vmpi_create_system_thread(char *name, int32_t priority, void (*f)(void *
     int rc = pthread_create(&id, &attr, run_system_thread, start);
     pthread_attr_destroy(&attr);
     if (rc != 0) {
-        pthread_mutex_lock(&system_threads_lock);
-        system_threads_in_agent--;
-        pthread_mutex_unlock(&system_threads_lock);
+        left_agent();
+        sem_destroy(&start->decided);
         free(start);
         return VMPI_ERR;
     }
-    return VMPI_OK;
+    bool made = true;
+    start->env = vmpi_vm ? make_vm_thread(name, &made) : NULL;
+    if (made) start->f = f;
+    sem_post(&start->decided); /* the thread owns `start` from here */
+    return made ? VMPI_OK : VMPI_ERR;
 }
 
 void vmpi_set_thread_local_storage(VMPI_ThreadID env, void *ptr) {
