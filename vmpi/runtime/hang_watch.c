@@ -94,7 +94,8 @@ static void *watchdog(void *arg) {
         uint64_t now = now_ns(), limit = (uint64_t)hang_limit_s * 1000000000u;
         for (int i = 0; i < WATCH_SLOTS; i++) {
             uint64_t since = atomic_load_explicit(&watched[i].since_ns, memory_order_acquire);
-            if (since != 0 && now - since > limit) report_hang(&watched[i], now);
+            /* A delivery may have begun after `now` was read: since > now. */
+            if (since != 0 && since < now && now - since > limit) report_hang(&watched[i], now);
         }
     }
     return NULL;
