@@ -126,8 +126,16 @@ struct VM {
     Obj **string_consts;        /* program->num_strings interned literals */
     Obj **ref_statics;          /* program->num_ref_statics */
     uint64_t *prim_statics;     /* program->num_prim_statics */
+    /* Every thread, in start order.  Read by agents' threads too (VMPI's
+     * thread calls), so the table only grows: a full one is copied into
+     * one twice its size and kept, not freed, until the VM ends
+     * (retired_threads), and num_threads is stored after the new entry,
+     * with release order (vm_thread_new). */
     VMThread **threads;
     uint32_t num_threads;
+    uint32_t threads_capacity;
+    VMThread **retired_threads[32];
+    uint32_t num_retired_threads;
     struct VmScheduler *scheduler; /* scheduler.c: made when a second thread starts */
     struct VmGcThread *gc_thread;  /* vm/threads/gc_thread.c: where collections run, from the first */
     bool seeded;                   /* --seed, and its value: the scheduler's slices and clock */

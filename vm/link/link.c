@@ -439,6 +439,7 @@ void vm_destroy(VM *vm) {
     vm_call_sites_free();
     for (uint32_t i = 0; i < vm->num_threads; i++) vm_thread_free(vm->threads[i]);
     free(vm->threads);
+    for (uint32_t i = 0; i < vm->num_retired_threads; i++) free(vm->retired_threads[i]);
     for (uint32_t i = 0; i < vm->num_array_classes; i++) free((char *)vm->array_classes[i].name);
     gc_record_free(vm->array_classes);
     gc_record_free(vm->classes);

@@ -42,9 +42,15 @@ static VMPI_ThreadID current_thread(void *vm) {
     return THREAD_ID(vm_current_thread());
 }
 
-static uint32_t num_threads(void *vm) { return ((const VM *)vm)->num_threads; }
+/* Called from agents' threads too: the table only grows and an entry is
+ * in place before num_threads counts it (vm.h), so reading the count, then
+ * the table, then an entry below the count reads a whole one. */
+static uint32_t num_threads(void *vm) { return __atomic_load_n(&((const VM *)vm)->num_threads, __ATOMIC_ACQUIRE); }
 
-static VMPI_ThreadID thread_at(void *vm, uint32_t index) { return THREAD_ID(((const VM *)vm)->threads[index]); }
+static VMPI_ThreadID thread_at(void *vm, uint32_t index) {
+    VMThread *const *threads = __atomic_load_n(&((const VM *)vm)->threads, __ATOMIC_ACQUIRE);
+    return THREAD_ID(threads[index]);
+}
 
 static const char *thread_name(void *vm, VMPI_ThreadID thread) {
     (void)vm;

@@ -8,6 +8,7 @@
  * sees its own VM thread, and NULL when it runs none (agent threads).
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "vmpi/post.h"
 #include "vm/internal.h"
@@ -18,10 +19,23 @@ VMThread *vm_current_thread(void) { return current_thread; }
 
 void vm_set_current_thread(VMThread *thread) { current_thread = thread; }
 
+/* Room for one more thread in vm->threads.  The old table is kept, not
+ * freed: an agent's thread may be reading it (vm.h). */
+static bool make_room_for_thread(VM *vm) {
+    if (vm->num_threads < vm->threads_capacity) return true;
+    if (vm->num_retired_threads == sizeof vm->retired_threads / sizeof vm->retired_threads[0]) return false;
+    uint32_t capacity = vm->threads_capacity ? 2 * vm->threads_capacity : 8;
+    VMThread **grown = malloc(capacity * sizeof *grown);
+    if (!grown) return false;
+    if (vm->num_threads) memcpy(grown, vm->threads, vm->num_threads * sizeof *grown);
+    if (vm->threads) vm->retired_threads[vm->num_retired_threads++] = vm->threads;
+    __atomic_store_n(&vm->threads, grown, __ATOMIC_RELEASE);
+    vm->threads_capacity = capacity;
+    return true;
+}
+
 VMThread *vm_thread_new(VM *vm, const char *name) {
-    VMThread **grown = realloc(vm->threads, (vm->num_threads + 1) * sizeof *grown);
-    if (!grown) return NULL;
-    vm->threads = grown;
+    if (!make_room_for_thread(vm)) return NULL;
 
     /* A record of the fixed-address heap under --seed: its address is the
      * thread's VMPI ID (gc/common/fixed.h). */
@@ -46,7 +60,8 @@ VMThread *vm_thread_new(VM *vm, const char *name) {
     thread->depth = 0;
     thread->max_depth = VM_MAX_FRAMES;
 
-    vm->threads[vm->num_threads++] = thread;
+    vm->threads[vm->num_threads] = thread;
+    __atomic_store_n(&vm->num_threads, vm->num_threads + 1, __ATOMIC_RELEASE);
     return thread;
 }
 
