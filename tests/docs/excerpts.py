@@ -40,11 +40,14 @@ COMMAND_TIMEOUT_S = 600
 
 
 class Session:
-    def __init__(self, page, line):
+    def __init__(self, page):
         self.page = page
-        self.line = line          # the block's first line in the page, from 1
         self.varies = []          # compiled REGEXes
         self.steps = []           # [(command, command_line, [expected lines])]
+
+
+def indent_of(line):
+    return len(line) - len(line.lstrip(" "))
 
 
 def blocks(lines):
@@ -67,10 +70,10 @@ def blocks(lines):
             i = j + 1
             continue
         previous_blank = i == 0 or lines[i - 1].strip() == ""
-        indent = len(line) - len(line.lstrip(" "))
+        indent = indent_of(line)
         if previous_blank and stripped and indent >= 4 and stripped.startswith("$ "):
             body, j = [], i
-            while j < len(lines) and (lines[j].strip() == "" or len(lines[j]) - len(lines[j].lstrip(" ")) >= indent):
+            while j < len(lines) and (lines[j].strip() == "" or indent_of(lines[j]) >= indent):
                 body.append(lines[j][indent:])
                 j += 1
             while body and body[-1].strip() == "":
@@ -91,7 +94,7 @@ def sessions(page, text):
     for first, body, comments in blocks(text.splitlines()):
         if not body or not body[0].startswith("$ "):
             continue
-        session = Session(page, first)
+        session = Session(page)
         try:
             session.varies = [re.compile(c) for c in comments]
         except re.error as e:
