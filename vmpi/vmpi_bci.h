@@ -3,7 +3,7 @@
  * CLASS_LOAD_HOOK hands over so that it calls the agent's recorders at
  * every method entry, every method exit and after every allocating
  * instruction, as TPTP's Martini does with its BCI engine.  The library is
- * libvmpi_bci.so, installed beside this header (docs/bci.md):
+ * libvmpi_bci.so, installed in lib/ (docs/bci.md):
  *
  *   cc -shared -fPIC $(pkg-config --cflags vmpi) -o libmine.so mine.c \
  *      -L$(pkg-config --variable=libdir vmpi) -lvmpi_bci
@@ -45,6 +45,10 @@
 #include <stdint.h>
 
 #include "vmpi.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /* The library's functions are VMPI_EXPORT: the only symbols it exports. */
 
@@ -95,5 +99,9 @@ VMPI_EXPORT void vmpi_bci_free(VmpiBciProgram *p);
 /* In a recorder: the VMPI object ID the object `obj` names now, NULL for
  * null. */
 VMPI_EXPORT VMPI_ObjectID vmpi_bci_object_id(VmpiBciEnv *env, VmpiBciRef obj);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
