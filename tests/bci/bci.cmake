@@ -1,5 +1,6 @@
 # The instrumentation library (vmpi/vmpi_bci.h, docs/bci.md), included from
-# tests/CMakeLists.txt (which defines case(), VMRUN and GCLAB_COLLECTORS):
+# tests/CMakeLists.txt (which defines case(), VMRUN and GCLAB_COLLECTORS, and
+# calls bci_example_cases for each example):
 #   bci/identity/NAME   every example's image, parsed and serialized with
 #                       nothing inserted, comes back byte for byte
 #   bci/all/GC/NAME     with calls at every method entry, exit and
@@ -16,29 +17,20 @@ set_target_properties(test_agent_bci PROPERTIES OUTPUT_NAME bci_agent C_VISIBILI
   LIBRARY_OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/agents)
 set(bci_agent ${CMAKE_CURRENT_BINARY_DIR}/agents/libbci_agent.so)
 
-file(GLOB bci_examples CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/examples/*.gcl ${CMAKE_SOURCE_DIR}/examples/bench/*.gcl)
-foreach(src ${bci_examples})
-  get_filename_component(dir ${src} DIRECTORY)
-  get_filename_component(name ${src} NAME_WE)
-  set(base ${dir}/${name})
-  if(NOT EXISTS ${base}.expected)
-    continue()
-  endif()
-  if(dir MATCHES "/bench$")
-    set(name bench_${name})
-  endif()
-  read_side_file(${base}.args "" args)
-  read_side_file(${base}.vmargs "" vmargs)
-  read_side_file(${base}.status 0 status)
-  case(bci/identity/${name} ${status} ${base}.expected "^bci: identity: [0-9]+ bytes, unchanged$"
-       ${VMRUN} -agentpath:${bci_agent}=identity ${vmargs} ${src} ${args})
+# One example's cases, called from the examples loop of tests/CMakeLists.txt:
+# NAME, its exit status and expected output, then vmrun's options and the
+# program with its arguments.
+function(bci_example_cases name status expected)
+  case(bci/identity/${name} ${status} ${expected} "^bci: identity: [0-9]+ bytes, unchanged$"
+       ${VMRUN} -agentpath:${bci_agent}=identity ${ARGN})
+  # One that returns from main has run as many exits as entries.
+  set(exits "[0-9]+")
   if(status EQUAL 0)
-    set(counts "^bci: all: ([1-9][0-9]*) entries, \\1 exits, [0-9]+ allocations$")
-  else()
-    set(counts "^bci: all: [1-9][0-9]* entries, [0-9]+ exits, [0-9]+ allocations$")
+    set(exits "\\1")
   endif()
+  set(counts "^bci: all: ([1-9][0-9]*) entries, ${exits} exits, [0-9]+ allocations$")
   foreach(gc ${GCLAB_COLLECTORS})
-    case(bci/all/${gc}/${name} ${status} ${base}.expected "${counts}"
-         ${VMRUN} --gc=${gc} -agentpath:${bci_agent}=all ${vmargs} ${src} ${args})
+    case(bci/all/${gc}/${name} ${status} ${expected} "${counts}"
+         ${VMRUN} --gc=${gc} -agentpath:${bci_agent}=all ${ARGN})
   endforeach()
-endforeach()
+endfunction()
