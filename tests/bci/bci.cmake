@@ -8,6 +8,8 @@
 #                       what it prints and exits as it exits, under every
 #                       collector; one that returns from main has run as
 #                       many exits as entries
+#   bci/too_big         a method the calls would take past the format's limit is
+#                       refused with one line
 # (tptp/bci/... compares the allocation calls with OBJECT_ALLOC, object for
 # object, and fuzz/bci the library on hostile images.)
 add_library(test_agent_bci MODULE ${CMAKE_CURRENT_SOURCE_DIR}/bci/bci_agent.c)
@@ -34,3 +36,9 @@ function(bci_example_cases name status expected)
          ${VMRUN} --gc=${gc} -agentpath:${bci_agent}=all ${ARGN})
   endforeach()
 endfunction()
+
+# A method the calls would make too long: refused with one line, status 1.
+file(MAKE_DIRECTORY ${scratch}/bci/too_big)
+add_test(NAME bci/too_big COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/bci/too_big.sh ${VMRUN}
+         WORKING_DIRECTORY ${scratch}/bci/too_big)
+set_tests_properties(bci/too_big PROPERTIES PASS_REGULAR_EXPRESSION "^too_big: ok")
