@@ -6,7 +6,7 @@
  * serializes back to the same bytes with nothing inserted, and, with
  * calls inserted at every method entry, exit and allocation, to an image
  * the VM's loader accepts and verifies (or one message saying which limit
- * the program would outgrow).
+ * the program would outgrow, and the program as it was).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -45,8 +45,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         }
         program_free(loaded);
         free(image);
-    } else if (err[0] == '\0') {
-        FINDING("the library refused to instrument without a message");
+    } else {
+        if (err[0] == '\0') {
+            FINDING("the library refused to instrument without a message");
+        }
+        unsigned char *after = vmpi_bci_serialize(p, allocate, &len);
+        if (!after || len != size || memcmp(after, data, size) != 0) {
+            FINDING("a refused instrumentation changed the program");
+        }
+        free(after);
     }
     vmpi_bci_free(p);
     return 0;
