@@ -103,43 +103,35 @@ void vmpi_record_event(const VMPI_Event *event) {
 }
 
 void vmpi_record_object_alloc(uint32_t arena_id, const Obj *obj, size_t size) {
-    VMPI_Event event; /* only what the writer reads is set */
-    event.event_type = VMPI_EVENT_OBJECT_ALLOC;
+    VMPI_Event event; /* only the fields are set: for the writer's arguments */
     vmpi_set_object_alloc_fields(&event, (VMPI_ArenaID)arena_id, obj, size);
     VMPI_ThreadID env = vmpi_current_env();
     lock();
     if (vmpi_recording) {
         start_once();
-        trace_binary_object_alloc(&writer, &event, thread_number(env));
+        trace_binary_object_alloc(&writer, thread_number(env), event.u.obj_alloc.arena_id, event.u.obj_alloc.class_id,
+                                  event.u.obj_alloc.is_array, event.u.obj_alloc.size, event.u.obj_alloc.obj_id);
     }
     unlock();
 }
 
 void vmpi_record_object_move(uint32_t arena_id, const Obj *obj, uint32_t new_arena_id, const Obj *new_obj) {
-    VMPI_Event event;
-    event.event_type = VMPI_EVENT_OBJECT_MOVE;
-    event.u.obj_move.arena_id = (VMPI_ArenaID)arena_id;
-    event.u.obj_move.obj_id = (VMPI_ObjectID)(uintptr_t)obj;
-    event.u.obj_move.new_arena_id = (VMPI_ArenaID)new_arena_id;
-    event.u.obj_move.new_obj_id = (VMPI_ObjectID)(uintptr_t)new_obj;
     VMPI_ThreadID env = vmpi_current_env();
     lock();
     if (vmpi_recording) {
         start_once();
-        trace_binary_object_move(&writer, &event, thread_number(env));
+        trace_binary_object_move(&writer, thread_number(env), (VMPI_ArenaID)arena_id, (VMPI_ObjectID)(uintptr_t)obj,
+                                 (VMPI_ArenaID)new_arena_id, (VMPI_ObjectID)(uintptr_t)new_obj);
     }
     unlock();
 }
 
 void vmpi_record_object_free(const Obj *obj) {
-    VMPI_Event event;
-    event.event_type = VMPI_EVENT_OBJECT_FREE;
-    event.u.obj_free.obj_id = (VMPI_ObjectID)(uintptr_t)obj;
     VMPI_ThreadID env = vmpi_current_env();
     lock();
     if (vmpi_recording) {
         start_once();
-        trace_binary_object_free(&writer, &event, thread_number(env));
+        trace_binary_object_free(&writer, thread_number(env), (VMPI_ObjectID)(uintptr_t)obj);
     }
     unlock();
 }

@@ -89,12 +89,13 @@ void trace_binary_start(TraceBinary *writer, TraceOutput *out, int32_t vmpi_vers
 /* One event, which happened in VM thread number `thread` (0 for none). */
 void trace_binary_event(TraceBinary *writer, const VMPI_Event *event, uint32_t thread);
 
-/* The same for an event known to be OBJECT_ALLOC, OBJECT_MOVE or
- * OBJECT_FREE: written from only its type's requested bit and its own
- * fields (the union's others may be unset), with no look-up of its code;
- * the VM's recorder (vmpi/runtime/recorder.h) writes every heap event so. */
-void trace_binary_object_alloc(TraceBinary *writer, const VMPI_Event *event, uint32_t thread);
-void trace_binary_object_move(TraceBinary *writer, const VMPI_Event *event, uint32_t thread);
-void trace_binary_object_free(TraceBinary *writer, const VMPI_Event *event, uint32_t thread);
+/* The same for an OBJECT_ALLOC, OBJECT_MOVE or OBJECT_FREE not requested,
+ * from its fields, in the table's order, as arguments: no VMPI_Event, no
+ * look-up of its code.  The VM's recorder (vmpi/runtime/recorder.h) writes
+ * the heap events so. */
+#define TRACE_BINARY_PARAMETER(member, kind, name) , VMPI_KIND_TYPE_##kind name
+void trace_binary_object_alloc(TraceBinary *writer, uint32_t thread VMPI_FIELDS_obj_alloc(TRACE_BINARY_PARAMETER));
+void trace_binary_object_move(TraceBinary *writer, uint32_t thread VMPI_FIELDS_obj_move(TRACE_BINARY_PARAMETER));
+void trace_binary_object_free(TraceBinary *writer, uint32_t thread VMPI_FIELDS_obj_free(TRACE_BINARY_PARAMETER));
 
 #endif
