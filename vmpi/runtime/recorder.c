@@ -48,19 +48,13 @@ static uint32_t thread_number(VMPI_ThreadID env) {
     if (env == last_env && last_number) return last_number;
     last_env = env;
     last_number = 0;
-    for (uint32_t i = 0; env && i < num_threads; i++)
+    for (uint32_t i = 0; env && i < num_threads && !last_number; i++)
         if (thread_envs[i] == env) last_number = i + 1;
     return last_number;
 }
 
 /* The events -agentlib:trace records with its default options. */
-static const int32_t recorded_codes[] = {
-    VMPI_EVENT_ARENA_NEW,   VMPI_EVENT_ARENA_DELETE, VMPI_EVENT_OBJECT_ALLOC,
-    VMPI_EVENT_OBJECT_FREE, VMPI_EVENT_OBJECT_MOVE,  VMPI_EVENT_GC_START,
-    VMPI_EVENT_GC_FINISH,   VMPI_EVENT_CLASS_LOAD,   VMPI_EVENT_THREAD_START,
-    VMPI_EVENT_THREAD_END,  VMPI_EVENT_JVM_INIT_DONE, VMPI_EVENT_JVM_SHUT_DOWN,
-    VMPI_EVENT_DATA_DUMP_REQUEST, VMPI_EVENT_DATA_RESET_REQUEST,
-};
+static const int32_t recorded_codes[] = {TRACE_DEFAULT_EVENT_CODES};
 
 bool vmpi_start_recording(const char *file, char *err, size_t errsize) {
     if ((size_t)snprintf(path, sizeof path, "%s", file) >= sizeof path) {

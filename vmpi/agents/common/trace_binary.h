@@ -47,6 +47,15 @@
 #define TRACE_BINARY_REQUESTED 0x2
 #define TRACE_BINARY_SAME_THREAD 0x1
 
+/* The events the trace agent records with its default options, in either
+ * format, and so the VM's recorder (vmrun --record) too: its heap, GC,
+ * class and thread events, start-up, shut-down and the data requests. */
+#define TRACE_DEFAULT_EVENT_CODES                                                                   \
+    VMPI_EVENT_ARENA_NEW, VMPI_EVENT_ARENA_DELETE, VMPI_EVENT_OBJECT_ALLOC, VMPI_EVENT_OBJECT_FREE, \
+        VMPI_EVENT_OBJECT_MOVE, VMPI_EVENT_GC_START, VMPI_EVENT_GC_FINISH, VMPI_EVENT_CLASS_LOAD,   \
+        VMPI_EVENT_THREAD_START, VMPI_EVENT_THREAD_END, VMPI_EVENT_JVM_INIT_DONE,                  \
+        VMPI_EVENT_JVM_SHUT_DOWN, VMPI_EVENT_DATA_DUMP_REQUEST, VMPI_EVENT_DATA_RESET_REQUEST
+
 /* The most fields an event has (CLASS_LOAD has 10). */
 #define TRACE_BINARY_MAX_FIELDS 12
 
