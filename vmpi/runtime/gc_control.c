@@ -52,9 +52,12 @@ static uint32_t calling_slot(void) {
 void vmpi_disable_gc(void) {
     Gc *gc = vmpi_gc();
     if (!gc) return;
+    /* From a handler run outside the VM: the count is the VM's (dispatch.c). */
+    bool borrowed = vmpi_borrow_baton();
     gc_disable(gc);
     agent_disables++;
     disables_by[calling_slot()]++;
+    if (borrowed) vmpi_lend_baton_back();
 }
 
 /* The slot whose DisableGC an EnableGC undoes: the caller's own if it has
@@ -69,10 +72,14 @@ void vmpi_enable_gc(void) {
     static bool warned;
     Gc *gc = vmpi_gc();
     if (!gc) return;
-    if (agent_disables > 0 && gc_enable(gc)) {
+    bool borrowed = vmpi_borrow_baton();
+    bool enabled = agent_disables > 0 && gc_enable(gc);
+    if (enabled) {
         agent_disables--;
         disables_by[slot_to_enable()]--;
-    } else if (!warned) {
+    }
+    if (borrowed) vmpi_lend_baton_back();
+    if (!enabled && !warned) {
         warned = true;
         fputs("vmpi: EnableGC without a matching DisableGC ignored\n", stderr);
     }
@@ -102,7 +109,7 @@ void vmpi_run_gc(void) {
         run_gc_at_safepoint();
         return;
     }
-    if (gc_is_disabled(gc)) {
+    if (vmpi_gc_held_off()) {
         if (!warned) {
             warned = true;
             fputs("vmpi: RunGC refused: GC is disabled (by DisableGC, or inside an event sent "
