@@ -396,6 +396,9 @@ void vm_thread_serve_suspension(VMThread *thread) {
 bool vm_thread_leave_for_handler(VMThread *thread) {
     VmScheduler *s = thread->vm->scheduler;
     if (!s || s->seeded || !thread->vm->concurrent_handlers || !thread->sched) return false;
+    /* refcount's immediate mode frees on the program thread that drops a
+     * last reference, in a collection that does not wait for handlers. */
+    if (thread->vm->gc->counts_roots) return false;
     pthread_mutex_lock(&s->lock);
     bool leaves = s->running == thread && s->live > 1 && !s->collector;
     if (leaves) {
