@@ -44,6 +44,7 @@
 #ifndef GCLAB_GC_H
 #define GCLAB_GC_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -208,7 +209,9 @@ struct Gc {
      * for a store that makes an old object point at a young one. */
     uintptr_t young_start;
     uintptr_t young_bytes;
-    int disabled_depth;       /* VMPI DisableGC nesting: no collection while > 0 */
+    /* VMPI DisableGC nesting: no collection while > 0.  Atomic: an agent's
+     * own thread disables and enables while a program thread allocates. */
+    _Atomic int disabled_depth;
     /* The out-of-line barrier may free objects (refcount's immediate mode):
      * gc_barrier_calls_out. */
     bool barrier_frees;
@@ -358,8 +361,10 @@ static inline void gc_disable(Gc *gc) { gc->disabled_depth++; }
 /* Undoes one gc_disable.  Returns false, changing nothing, if there was none
  * to undo (an unbalanced EnableGC). */
 static inline bool gc_enable(Gc *gc) {
-    if (gc->disabled_depth <= 0) return false;
-    gc->disabled_depth--;
+    int depth = atomic_load(&gc->disabled_depth);
+    do {
+        if (depth <= 0) return false;
+    } while (!atomic_compare_exchange_weak(&gc->disabled_depth, &depth, depth - 1));
     return true;
 }
 

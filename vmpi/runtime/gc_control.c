@@ -12,7 +12,8 @@
  * (agent_disables counts them): an unmatched EnableGC inside such an event
  * must not re-enable GC under the VM's feet.
  *
- * Invariant: agent_disables is the sum of disables_by[], each agent's own
+ * Invariant, under disables_lock (an agent's own thread calls these too):
+ * agent_disables is the sum of disables_by[], each agent's own
  * unmatched DisableGC calls, so that the out-of-memory message can name the
  * agent holding collection disabled (vmpi_gc_disabled_by) and strict mode
  * can name one that never re-enabled it.  DisableGC takes no "which agent"
@@ -40,6 +41,7 @@
 #include "strict.h"
 
 /* The DisableGC calls not yet matched by EnableGC. */
+static pthread_mutex_t disables_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint32_t agent_disables;
 static uint32_t disables_by[VMPI_MAX_AGENTS + 1];
 
@@ -52,12 +54,11 @@ static uint32_t calling_slot(void) {
 void vmpi_disable_gc(void) {
     Gc *gc = vmpi_gc();
     if (!gc) return;
-    /* From a handler run outside the VM: the count is the VM's (dispatch.c). */
-    bool borrowed = vmpi_borrow_baton();
+    pthread_mutex_lock(&disables_lock);
     gc_disable(gc);
     agent_disables++;
     disables_by[calling_slot()]++;
-    if (borrowed) vmpi_lend_baton_back();
+    pthread_mutex_unlock(&disables_lock);
 }
 
 /* The slot whose DisableGC an EnableGC undoes: the caller's own if it has
@@ -72,13 +73,13 @@ void vmpi_enable_gc(void) {
     static bool warned;
     Gc *gc = vmpi_gc();
     if (!gc) return;
-    bool borrowed = vmpi_borrow_baton();
+    pthread_mutex_lock(&disables_lock);
     bool enabled = agent_disables > 0 && gc_enable(gc);
     if (enabled) {
         agent_disables--;
         disables_by[slot_to_enable()]--;
     }
-    if (borrowed) vmpi_lend_baton_back();
+    pthread_mutex_unlock(&disables_lock);
     if (!enabled && !warned) {
         warned = true;
         fputs("vmpi: EnableGC without a matching DisableGC ignored\n", stderr);
