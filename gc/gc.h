@@ -128,6 +128,11 @@ typedef struct GcCollectionCall {
 typedef void (*GcCollectionWork)(GcCollectionCall *call);
 typedef struct GcCollectionRunner {
     void (*run)(void *vm, GcCollectionWork work, GcCollectionCall *call);
+    /* Optional: called where a collection may be about to start, before
+     * the collector looks at whether collection is disabled; returns once
+     * no other program thread can change that or touch the heap (the VM's
+     * threads out in agents' handlers are back: one may call DisableGC). */
+    void (*stop)(void *vm);
     void *vm;
 } GcCollectionRunner;
 
@@ -370,12 +375,19 @@ static inline bool gc_enable(Gc *gc) {
 
 static inline bool gc_is_disabled(const Gc *gc) { return gc->disabled_depth > 0; }
 
+/* Where a collection may start: stops the other program threads first
+ * (GcCollectionRunner.stop), then says whether collection is disabled. */
+static inline bool gc_disabled_once_stopped(Gc *gc) {
+    if (gc->config.runner.stop) gc->config.runner.stop(gc->config.runner.vm);
+    return gc_is_disabled(gc);
+}
+
 static inline bool gc_is_collecting(const Gc *gc) { return gc->collecting; }
 
 /* A collection on request; none at all while the VM has disabled collection
  * (VMPI DisableGC), so ops->collect never has to test for it. */
 static inline void gc_collect(Gc *gc, GcReason reason) {
-    if (gc_is_disabled(gc)) return;
+    if (gc_disabled_once_stopped(gc)) return;
     gc->ops->collect(gc, reason);
 }
 

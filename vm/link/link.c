@@ -408,7 +408,7 @@ VM *vm_create(Program *program, const char *program_path, const VMOptions *opts)
     GcConfig config = opts->gc;
     config.roots = (GcRoots){.enumerate = vm_enumerate_roots, .vm = vm, .enumerate_weak = vm_enumerate_weak_refs};
     config.is_known_class = vm_is_known_class;
-    config.runner = (GcCollectionRunner){.run = vm_gc_thread_run, .vm = vm};
+    config.runner = (GcCollectionRunner){.run = vm_gc_thread_run, .stop = vm_gc_thread_stop_mutators, .vm = vm};
     gc_set_fatal_exit(vm_exit_for_collector);
     vm->gc = vm->gc_ops->create(&config);
     if (!vm->gc) {

@@ -103,6 +103,11 @@ void vm_gc_thread_run(void *vm_arg, GcCollectionWork work, GcCollectionCall *cal
     pthread_mutex_unlock(&self->lock);
 }
 
+void vm_gc_thread_stop_mutators(void *vm) {
+    (void)vm;
+    vm_thread_stop_for_collection(vm_current_thread());
+}
+
 void vm_gc_thread_stop(VM *vm) {
     VmGcThread *self = vm->gc_thread;
     if (!self) return;
