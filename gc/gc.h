@@ -192,6 +192,10 @@ typedef struct GcOps {
     void (*collect)(Gc *gc, GcReason reason);
     /* Visit every object that is allocated and not yet freed, with its arena. */
     void (*walk_heap)(Gc *gc, GcObjectVisitor visit, void *ctx);
+    /* The arena live object `obj` is in, outside a collection, in O(1): for
+     * a collector of several arenas; NULL for one of a single arena
+     * (gc_arena_of). */
+    uint32_t (*arena_of)(Gc *gc, const Obj *obj);
     /* Only for a collector that sets Gc.counts_roots (NULL otherwise): a
      * root slot now refers to `obj` (non-null), or no longer does.  Lost
      * may free objects, posting events, like a barrier that frees. */
@@ -256,6 +260,12 @@ static inline uint64_t gc_used_bytes(const Gc *gc) {
 static inline uint64_t gc_total_bytes(const Gc *gc) {
     uint64_t used = gc_used_bytes(gc);
     return used > gc->stats.capacity_bytes ? used : gc->stats.capacity_bytes;
+}
+
+/* The arena live object `obj` is in, outside a collection: what its
+ * OBJECT_ALLOC said, or the last OBJECT_MOVE (GcOps.arena_of). */
+static inline uint32_t gc_arena_of(Gc *gc, const Obj *obj) {
+    return gc->ops->arena_of ? gc->ops->arena_of(gc, obj) : gc->ops->constraints->arenas[0].arena_id;
 }
 
 /* ---- the fast paths ---------------------------------------------------- */

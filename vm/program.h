@@ -180,6 +180,16 @@ static inline bool type_is_thread(const char *desc) {
     return strcmp(desc, "LThread;") == 0;
 }
 
+/* "LObject;" is "any reference" (docs/language.md "Native functions"): the
+ * type of a `native env` function's parameter that takes an object of any
+ * class, a string, an array or a thread, as the recorders an agent's
+ * bytecode instrumentation calls do (vmpi/vmpi_bci.h).  Object, like String
+ * and Thread, is a name no program may give a class, and no value, field,
+ * local or array element has the type. */
+static inline bool type_is_any_ref(const char *desc) {
+    return strcmp(desc, "LObject;") == 0;
+}
+
 /* One primitive descriptor letter (Z B C S I J F D): its array element kind
  * and size, and the language's name for it (docs/language.md "Types"). */
 typedef struct PrimType {

@@ -157,6 +157,11 @@ void vmpi_serve_requested_gc(void);
 /* At a safepoint: DATA_DUMP_REQUEST, with VMPI_REQUESTED_EVENT, to each
  * agent that asked for one with RequestEvent since the last (request.c). */
 void vmpi_send_requested_data_dumps(void);
+/* `obj` is live: the VM hands its ID to a native (GclabFunctions.object_id,
+ * an instrumentation recorder's), which may ask RequestEvent(OBJECT_ALLOC)
+ * about it next.  Until the heap changes, that question is answered from
+ * the collector (gc_arena_of), not by a heap walk (object_index.c). */
+void vmpi_note_live_object(const Obj *obj);
 /* Set once start-up is over, whether or not an agent gets JVM_INIT_DONE
  * (threads.c: CreateSystemThread is a strict-mode breach before it). */
 extern bool vmpi_jvm_init_done;

@@ -457,6 +457,20 @@ static void gen_walk_heap(Gc *gc, GcObjectVisitor visit, void *ctx) {
     gc_compact_walk_region(&g->compactor, &g->old, old_top, visit, ctx);
 }
 
+static bool region_holds(const GcRegion *region, const Obj *obj) {
+    return (const uint8_t *)obj >= region->start && (const uint8_t *)obj < region->top;
+}
+
+/* Outside a collection: the young space the object lies in, or the old
+ * generation. */
+static uint32_t gen_arena_of(Gc *gc, const Obj *obj) {
+    Generational *g = (Generational *)gc;
+    if (region_holds(&g->nursery, obj)) return GEN_NURSERY;
+    for (unsigned i = 0; i < 2; i++)
+        if (region_holds(&g->survivors[i], obj)) return g->survivors[i].arena_id;
+    return GEN_OLD;
+}
+
 /* Frees whatever `g` holds; each part may be missing (a failed create). */
 static void gen_release(Generational *g) {
     if (g->old.start != NULL) gc_region_release(&g->old, &g->memory);
@@ -547,4 +561,5 @@ const GcOps gc_generational_ops = {
     .write_barrier = gen_write_barrier,
     .collect = gen_collect,
     .walk_heap = gen_walk_heap,
+    .arena_of = gen_arena_of,
 };

@@ -164,6 +164,12 @@ static void ss_walk_heap(Gc *gc, GcObjectVisitor visit, void *ctx) {
     if (to != NULL) gc_copy_walk_region(to->start, to->top, to->arena_id, visit, ctx);
 }
 
+/* Outside a collection every object is in from-space. */
+static uint32_t ss_arena_of(Gc *gc, const Obj *obj) {
+    (void)obj;
+    return ss_from_space((SemiSpace *)gc)->arena_id;
+}
+
 static Gc *ss_create(const GcConfig *config) {
     size_t semispace_bytes = config->heap_bytes / 2 & ~(size_t)(OBJ_ALIGN - 1);
     SemiSpace *ss = calloc(1, sizeof *ss);
@@ -225,4 +231,5 @@ const GcOps gc_semispace_ops = {
     .write_barrier = gc_store_without_barrier,
     .collect = ss_collect,
     .walk_heap = ss_walk_heap,
+    .arena_of = ss_arena_of,
 };

@@ -28,6 +28,7 @@ conform_test(passes/trace ${conform_expect} 0 ${conform_cells} -- ${conform_runn
 conform_test(passes/check ${conform_expect} 0 ${conform_cells} -- ${conform_runner} check)
 conform_test(passes/hprof ${conform_expect} 0 ${conform_cells} -- ${conform_runner} hprof heap=sites)
 conform_test(passes/tptp ${conform_expect} 0 ${conform_cells} -- ${conform_runner} tptp file=/dev/null,dump=y)
+conform_test(passes/tptp_bci ${conform_expect} 0 ${conform_cells} -- ${conform_runner} tptp file=/dev/null,dump=y,alloc=bci)
 
 # Breaks under semispace only: that column fails, every other cell passes.
 set(semispace_fails)

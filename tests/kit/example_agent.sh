@@ -14,7 +14,9 @@
 # PREFIX is emptied first.  The agent is built in a temporary directory
 # outside the build tree, removed at the end.  Each step is a function; the
 # last lines run them in order; the last step runs the installed
-# conformance runner over the built agent.
+# conformance runner over the built agent.  Between them, an agent that
+# rewrites the program is built against the installed vmpi_bci.h and
+# libvmpi_bci.so (docs/bci.md) and run.
 set -u
 cmake=$1 build=$2 prefix=$3 source=$4
 program=$source/examples/binary_trees.gcl expected=$source/examples/binary_trees.expected depth=6
@@ -65,6 +67,20 @@ run_under_every_collector() {
     done
 }
 
+# An agent that instruments the program (docs/bci.md), built as that page
+# says against the installed header and library: its calls leave the
+# program's output as it was.
+build_and_run_bci_agent() {
+    libdir=$(PKG_CONFIG_PATH=$prefix/lib/pkgconfig pkg-config --variable=libdir vmpi)
+    cc -shared -fPIC -fvisibility=hidden $(PKG_CONFIG_PATH=$prefix/lib/pkgconfig pkg-config --cflags vmpi) \
+        -o "$work/libbci_agent.so" "$source/tests/bci/bci_agent.c" -L"$libdir" -lvmpi_bci -Wl,-rpath,"$libdir" \
+        >"$work/bci_cc.log" 2>&1 || { cat "$work/bci_cc.log"; fail "the bci agent does not build against the kit"; return; }
+    "$prefix/bin/vmrun" -agentpath:"$work/libbci_agent.so"=all "$program" $depth >"$work/bci.out" 2>"$work/bci.err" ||
+        { cat "$work/bci.err"; fail "the installed bci agent's run failed"; return; }
+    cmp -s "$work/bci.out" "$expected" || fail "the program's output changed with the program instrumented"
+    grep -Eq "^bci: all: [1-9][0-9]* entries" "$work/bci.err" || fail "the bci agent counted no calls: $(cat "$work/bci.err")"
+}
+
 # The installed conformance runner, over the built agent: every cell passes.
 run_conformance() {
     "$prefix/bin/vmpi-conform" "$work/libheapstats.so" >"$work/conform.out" 2>&1 ||
@@ -73,5 +89,6 @@ run_conformance() {
 install_gclab
 build_example
 run_under_every_collector
+build_and_run_bci_agent
 run_conformance
 exit $failed

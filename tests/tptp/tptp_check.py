@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The tptp agent's XML trace against the event stream of the same run.
 
-    tptp_check.py [--heap=SIZE] [--include=P:P] [--signal] [--tptp=OPTIONS] VMRUN XSD GC PROGRAM [ARGS...]
+    tptp_check.py [--heap=SIZE] [--include=P:P] [--signal] [--tptp=OPTIONS] [--bci] VMRUN XSD GC PROGRAM [ARGS...]
 
 runs PROGRAM once under --gc=GC with --vmpi-strict, a small heap (64 KiB
 unless --heap says otherwise, so that every collector collects) and four agents: check (the stream keeps the contract),
@@ -27,6 +27,13 @@ dumps the heap there too.  Then:
   stream event, with the stream's thread names and parent names, in order,
   with the waits' timeouts; monContendedEnter names an owner other than the
   entering thread, and monWaited a measured time.
+With --bci, tptp runs with alloc=bci (the program, instrumented, reports
+its allocations: docs/tptp.md) and the trace agent with methods=y: the
+allocations tptp must write are then exactly the stream's OBJECT_ALLOCs
+from main's first METHOD_ENTRY on, those the program's instructions make,
+object for object (not the VM's own before: the interned strings, main's
+thread object and argument array); its frees, exactly those of these
+objects.  gcFinish then keeps the VM's figures, for the whole heap.
 Prints one line of counts; exits 1 with the first difference.
 """
 import collections
@@ -46,9 +53,9 @@ def fail(message):
     sys.exit(1)
 
 
-def run(vmrun, gc, heap, program, args, tptp_options, send_signal):
+def run(vmrun, gc, heap, program, args, tptp_options, send_signal, bci):
     command = [vmrun, "--gc=" + gc, "--heap=" + heap, "--vmpi-strict", "-agentlib:check",
-               "-agentlib:trace=file=trace.jsonl,events=" + MONITOR_EVENTS,
+               "-agentlib:trace=file=trace.jsonl,events=" + MONITOR_EVENTS + (",methods=y" if bci else ""),
                "-agentlib:hprof=heap=dump,file=heap.txt",
                "-agentlib:tptp=file=tptp.xml,dump=y" + tptp_options, program] + args
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -74,8 +81,9 @@ class Stream:
     """The trace agent's stream, replayed: what tptp should have written.
     Objects are named by their number among the selected allocations."""
 
-    def __init__(self, include):
+    def __init__(self, include, bci):
         self.include = include
+        self.program_running = not bci  # with --bci: since main's first METHOD_ENTRY
         self.number = {}          # live VM ID -> number, selected objects only
         self.arena = {}           # live VM ID -> arena, every object
         self.classes = {}         # class ID -> name
@@ -88,6 +96,8 @@ class Stream:
         self.monitor = []         # (event, thread, timeout) in order
 
     def selected(self, class_name, is_array):
+        if not self.program_running:
+            return False
         if self.include is None:
             return True
         return matches(self.include, class_name + "[]" if is_array == 2 else class_name)
@@ -102,7 +112,9 @@ class Stream:
         if e.get("requested"):
             return
         self.counts[name] += 1
-        if name == "CLASS_LOAD":
+        if name == "METHOD_ENTRY":
+            self.program_running = True
+        elif name == "CLASS_LOAD":
             self.classes[e["class_id"]] = e["class_name"]
         elif name == "THREAD_START":
             self.threads.append(e)
@@ -131,8 +143,8 @@ class Stream:
             self.monitor.append((name, e["thread"], e.get("timeout")))
 
 
-def read_stream(include):
-    stream = Stream(include)
+def read_stream(include, bci):
+    stream = Stream(include, bci)
     with open("trace.jsonl") as f:
         f.readline()  # the header
         for line in f:
@@ -206,9 +218,12 @@ def main():
             tptp_options += ",include=" + option.split("=", 1)[1]
         elif option.startswith("--tptp="):
             tptp_options += "," + option.split("=", 1)[1]
-    run(vmrun, gc, heap, program, args, tptp_options, "--signal" in options)
+    bci = "--bci" in options
+    if bci:
+        tptp_options += ",alloc=bci"
+    run(vmrun, gc, heap, program, args, tptp_options, "--signal" in options, bci)
     validate(xsd)
-    stream = read_stream(include)
+    stream = read_stream(include, bci)
     elements = list(ET.parse("tptp.xml").getroot())
 
     classes, threads = {}, []
@@ -217,6 +232,9 @@ def main():
     monitor = []
     dumps = []
     counts = collections.Counter(el.tag for el in elements)
+    source = elements[0].get("allocSource")
+    if source != ("bci" if bci else "event"):
+        fail("traceStart says allocSource=%s" % source)
     for el in elements:
         a = el.attrib
         tag = el.tag
@@ -254,7 +272,7 @@ def main():
             used = (int(a["usedObjects"]), int(a["usedObjSpace"]), int(a["totalObjSpace"]))
             if used != (finish["used_objects"], finish["used_object_space"], finish["total_object_space"]):
                 fail("gcFinish %d says %s, GC_FINISH %s" % (window, used, finish))
-            if include is None and used[:2] != (len(live), sum(live.values())):
+            if include is None and not bci and used[:2] != (len(live), sum(live.values())):
                 fail("gcFinish %d says %s, the trace's live set is %d objects, %d bytes"
                      % (window, used, len(live), sum(live.values())))
             frees = set()

@@ -245,7 +245,8 @@ static bool link_classes(VM *vm, LinkError *why) {
         if (ok) vm->num_array_classes = i + 1;
     }
     for (uint32_t t = 0; ok && t < p->num_types; t++) {
-        if (!type_is_ref(p->types[t])) continue;
+        /* Object (any reference, a native's parameter) has no class of its own. */
+        if (!type_is_ref(p->types[t]) || type_is_any_ref(p->types[t])) continue;
         vm->type_class[t] = ref_class_of(vm, &names, p->types[t]);
         if (!vm->type_class[t]) ok = link_fail(why, "names a class the program does not define", p->types[t]);
     }

@@ -39,7 +39,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define GCLAB_NATIVE_VERSION 1
+#define GCLAB_NATIVE_VERSION 2
 
 typedef struct GclabObject_ *GclabRef;        /* a reference to an object (see above) */
 typedef const struct GclabClass_ *GclabClass; /* a class of the program */
@@ -71,6 +71,12 @@ typedef struct GclabFunctions {
     GclabRef (*new_local_ref)(GclabEnv *env, GclabRef ref);
     /* Do a and b name the same object (NULL and cleared references name null)? */
     bool (*is_same_object)(GclabEnv *env, GclabRef a, GclabRef b);
+    /* Version 2.  The VMPI object ID (vmpi/vmpi.h, VMPI_ObjectID) the
+     * object `ref` names has now -- the ID OBJECT_ALLOC gave it, or the
+     * last OBJECT_MOVE -- or NULL for null.  For a profiler's recorder:
+     * the ID is good until the next collection may move the object, so
+     * use it before allocating. */
+    const void *(*object_id)(GclabEnv *env, GclabRef ref);
 } GclabFunctions;
 
 struct GclabEnv {

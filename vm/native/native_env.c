@@ -208,9 +208,19 @@ static GclabRef new_local_ref(GclabEnv *env, GclabRef ref) { return local_ref(en
 
 static bool is_same_object(GclabEnv *env, GclabRef a, GclabRef b) { return deref(a) == deref(b); }
 
+/* An object's VMPI ID is its address (docs/architecture.md, "Object,
+ * class and arena IDs"). */
+static const void *object_id(GclabEnv *env, GclabRef ref) {
+    (void)env;
+    Obj *obj = deref(ref);
+    vmpi_note_live_object(obj);
+    return obj;
+}
+
 static const GclabFunctions functions = {
     GCLAB_NATIVE_VERSION, find_class, new_object, field, get_int, set_int, get_double, set_double, get_ref, set_ref,
     new_global_ref, delete_global_ref, new_weak_global_ref, delete_weak_global_ref, new_local_ref, is_same_object,
+    object_id,
 };
 
 void vm_native_env_init(NativeEnv *e, VMThread *thread, const ProgNative *native) {

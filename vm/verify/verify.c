@@ -69,6 +69,7 @@ void verify_describe(const Program *p, const VerifyError *err, char *buf, size_t
 
 /* NULL if a field, local or parameter may have type desc, else why not. */
 static const char *value_type_problem(const char *desc) {
+    if (type_is_any_ref(desc)) return "Object (any reference) is only the type of a native's parameter";
     switch (desc[0]) {
     case 'J': case 'D': case 'Z': case 'L': case '[': return NULL;
     case 'V': return "void is only a return type";
@@ -91,6 +92,9 @@ static bool check_class_names(const Verifier *v, const ProgClassIndex *classes) 
             return verify_fail(v, VERIFY_IN_CLASS, PROG_NONE, c, "class String: the name String is reserved for strings");
         if (strcmp(name, "Thread") == 0)
             return verify_fail(v, VERIFY_IN_CLASS, PROG_NONE, c, "class Thread: the name Thread is reserved for threads");
+        if (strcmp(name, "Object") == 0)
+            return verify_fail(v, VERIFY_IN_CLASS, PROG_NONE, c,
+                               "class Object: the name Object is reserved for any reference");
     }
     const ProgNamed *sorted = classes->by_name;
     for (uint32_t i = 1; i < classes->count; i++) {
@@ -119,7 +123,10 @@ static bool check_types(const Verifier *v, const ProgClassIndex *classes) {
             return fail_over_limit(v, VERIFY_IN_TYPE, PROG_NONE, t, why);
         const char *base = p->types[t];
         while (*base == '[') base++;
-        if (*base != 'L' || type_is_string(base) || type_is_thread(base)) continue;
+        if (type_is_any_ref(base) && base != p->types[t])
+            return verify_fail(v, VERIFY_IN_TYPE, PROG_NONE, t, "type %s: Object (any reference) has no arrays",
+                               p->types[t]);
+        if (*base != 'L' || type_is_string(base) || type_is_thread(base) || type_is_any_ref(base)) continue;
         const char *name = base + 1;
         size_t len = (size_t)(strchr(name, ';') - name);
         if (program_find_class(classes, name, len) == PROG_NONE)
@@ -311,6 +318,9 @@ static bool check_method_decl(const Verifier *v, uint32_t mi) {
         if (!type_is_ref(desc))
             return verify_fail(v, VERIFY_IN_METHOD, mi, 0, "reference local %u has type %s, not a reference type", l,
                                verify_type_name(desc, tname, sizeof tname));
+        if (type_is_any_ref(desc))
+            return verify_fail(v, VERIFY_IN_METHOD, mi, 0, "reference local %u has type Object: %s", l,
+                               value_type_problem(desc));
     }
     if (!check_params_arrive(v, mi)) return false;
     if (m->max_pstack > PROG_MAX_STACK_DEPTH || m->max_rstack > PROG_MAX_STACK_DEPTH) {
@@ -352,6 +362,7 @@ static bool check_entry(const Verifier *v) {
 static const char *native_type_problem(const char *desc, bool result, bool takes_env) {
     if (desc[0] == 'V') return result ? NULL : "void is only a result";
     if (prim_type_of(desc[0]) || type_is_string(desc)) return NULL;
+    if (type_is_any_ref(desc) && result) return "Object (any reference) is only a parameter type";
     if (desc[0] == 'L') return takes_env ? NULL : "only a native that takes the env can be given or return objects";
     if (desc[0] == '[' && prim_type_of(desc[1]))
         return result ? "C cannot return an array (it has no length)" : NULL;

@@ -156,7 +156,10 @@ static bool need_depths(CodeCheck *c, uint32_t prims, uint32_t refs) {
 
 /* No subtyping: a value fits a slot of type `to` if it is null or has
  * exactly that type. */
-static bool assignable(const char *value, const char *to) { return value == NULL || strcmp(value, to) == 0; }
+/* Any reference goes to Object, the type of a native's parameter only. */
+static bool assignable(const char *value, const char *to) {
+    return value == NULL || strcmp(value, to) == 0 || type_is_any_ref(to);
+}
 
 static uint8_t prim_letter(const Program *p, uint32_t type) { return (uint8_t)p->types[type][0]; }
 

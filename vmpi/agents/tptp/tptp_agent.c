@@ -4,7 +4,7 @@
  * 2006) as XML.  docs/tptp.md is the format's reference and
  * docs/tptp-trace.xsd its schema.
  *
- *     -agentlib:tptp[=file=F][,include=P:P...][,exclude=P:P...][,dump=y]
+ *     -agentlib:tptp[=file=F][,include=P:P...][,exclude=P:P...][,dump=y][,alloc=event|bci]
  *
  *   file=F       where to write (default tptp.xml; "-" is standard output)
  *   include=...  track only objects of these classes (tptp_objects.h: a
@@ -12,6 +12,14 @@
  *   exclude=...  ... and not of these
  *   dump=y       a heap dump at exit too; one is always written on a data
  *                dump request (SIGQUIT, or another agent's doing)
+ *   alloc=bci    learn allocations from the program itself, as Martini
+ *                does: at CLASS_LOAD_HOOK the agent rewrites the program
+ *                (vmpi_bci.h) to call its recorder after every allocating
+ *                instruction, and the recorder asks the VM for the new
+ *                object's allocation (RequestEvent(OBJECT_ALLOC)).
+ *                alloc=event, the default, takes the VM's OBJECT_ALLOC.
+ *                Frees are the VM's OBJECT_FREE (and ARENA_DELETE) either
+ *                way, of the objects the agent tracks.
  *
  * The trace is one <TRACE> element: traceStart, then one empty element per
  * event in the order the agent handled them -- classDef, threadStart,
@@ -34,6 +42,8 @@
  * data dump request arrives while the handler holds it.  The file is
  * complete or absent (trace_output.h).
  */
+#define _GNU_SOURCE /* dladdr */
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +54,7 @@
 #include "tptp_objects.h"
 #include "tptp_xml.h"
 #include "vmpi.h"
+#include "vmpi_bci.h"
 
 #define MAX_THREADS 1024
 
@@ -53,6 +64,7 @@ static TraceOutput out;
 static char path[4096];
 static bool started, closed;
 static bool dump_at_exit;
+static bool alloc_by_bci;
 static uint64_t start_ns;
 static TptpObjects objects;
 static uint32_t heap_dumps;
@@ -112,7 +124,7 @@ static void trace_start(void) {
     trace_output_literal(&out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<TRACE>\n");
     begin("traceStart");
     xml_text(&out, "collector", vmpi->GetCollectorName());
-    xml_text(&out, "allocSource", "event");
+    xml_text(&out, "allocSource", alloc_by_bci ? "bci" : "event");
     end();
 }
 
@@ -196,6 +208,51 @@ static void heap_dump(const VMPI_Event *event) {
     xml_text(&out, "name", name);
     end();
     if (!tptp_dump_write(&out, &objects, event, heap_dumps, thread_number)) fail("the VM's heap dump is malformed");
+}
+
+/* ---- alloc=bci: the program reports its allocations ------------------------------------ */
+
+/* The recorder the instrumented program calls after each allocating
+ * instruction, on the allocating thread.  The VM answers the request at
+ * once, through notify_event, as an OBJECT_ALLOC marked requested; GC is
+ * disabled in between so that the ID stays the object's. */
+VMPI_EXPORT void tptp_record_allocation(VmpiBciEnv *env, VmpiBciRef obj) {
+    vmpi->DisableGC();
+    VMPI_ObjectID id = vmpi_bci_object_id(env, obj);
+    if (id && vmpi->RequestEvent(VMPI_EVENT_OBJECT_ALLOC, id) != VMPI_OK)
+        agent_say("tptp: the VM refused the allocation of a live object\n");
+    vmpi->EnableGC();
+}
+
+/* CLASS_LOAD_HOOK: the program, rewritten to call tptp_record_allocation
+ * from this library (found by its own address). */
+static void instrument(VMPI_Event *event) {
+    char err[512] = "";
+    Dl_info self;
+    VmpiBciProgram *p = NULL;
+    if (!dladdr((void *)tptp_record_allocation, &self) || !self.dli_fname) {
+        snprintf(err, sizeof err, "cannot find the agent's own library");
+    } else {
+        VmpiBciRecorders recorders = {.library = self.dli_fname, .allocation = "tptp_record_allocation"};
+        p = vmpi_bci_parse(event->u.class_load_hook.class_data, (size_t)event->u.class_load_hook.class_data_len,
+                           err, sizeof err);
+        size_t len;
+        unsigned char *image = NULL;
+        if (p && vmpi_bci_instrument(p, &recorders, err, sizeof err)) {
+            image = vmpi_bci_serialize(p, event->u.class_load_hook.malloc_f, &len);
+            if (!image) snprintf(err, sizeof err, "out of memory");
+        }
+        if (image && len <= INT32_MAX) {
+            event->u.class_load_hook.new_class_data = image;
+            event->u.class_load_hook.new_class_data_len = (int32_t)len;
+            err[0] = '\0';
+        }
+    }
+    vmpi_bci_free(p);
+    if (err[0]) {
+        agent_say("tptp: alloc=bci: cannot instrument the program: %s\n", err);
+        vmpi->ProfilerExit(1);
+    }
 }
 
 /* ---- threads and monitors ------------------------------------------------------------ */
@@ -309,6 +366,8 @@ static void handle(const VMPI_Event *event) {
 
 static void notify_event(VMPI_Event *event) {
     int32_t code = event->event_type & ~VMPI_REQUESTED_EVENT;
+    /* Before the VM exists: no trace yet, and no other thread. */
+    if (code == VMPI_EVENT_CLASS_LOAD_HOOK) return instrument(event);
     bool entered = agent_lock_before(vmpi, &lock, code);
     if (!closed) {
         if (!started) trace_start();
@@ -336,8 +395,10 @@ static bool parse_options(char *options, char **include, char **exclude) {
             *exclude = value;
         } else if (strcmp(item, "dump") == 0 && yes_no) {
             dump_at_exit = value[0] == 'y';
+        } else if (strcmp(item, "alloc") == 0 && value && (strcmp(value, "event") == 0 || strcmp(value, "bci") == 0)) {
+            alloc_by_bci = strcmp(value, "bci") == 0;
         } else {
-            agent_bad_option("tptp", item, value, "file=F, include=P:P..., exclude=P:P..., dump=y|n");
+            agent_bad_option("tptp", item, value, "file=F, include=P:P..., exclude=P:P..., dump=y|n, alloc=event|bci");
             return false;
         }
     }
@@ -365,7 +426,7 @@ VMPI_EXPORT int32_t VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved) {
         VMPI_EVENT_MONITOR_WAIT,     VMPI_EVENT_MONITOR_WAITED,
     };
     for (size_t i = 0; i < sizeof traced / sizeof traced[0]; i++) vmpi->EnableEvent(traced[i], NULL);
-    int32_t alloc_event = VMPI_EVENT_OBJECT_ALLOC;
+    int32_t alloc_event = alloc_by_bci ? VMPI_EVENT_CLASS_LOAD_HOOK : VMPI_EVENT_OBJECT_ALLOC;
     if (vmpi->EnableEvent(alloc_event, NULL) != VMPI_OK) {
         fprintf(stderr, "tptp: the VM cannot send %s\n", vmpi_event_name(alloc_event));
         trace_output_abandon(&out);
