@@ -44,6 +44,7 @@
 #ifndef GCLAB_GC_H
 #define GCLAB_GC_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -127,6 +128,11 @@ typedef struct GcCollectionCall {
 typedef void (*GcCollectionWork)(GcCollectionCall *call);
 typedef struct GcCollectionRunner {
     void (*run)(void *vm, GcCollectionWork work, GcCollectionCall *call);
+    /* Optional: called where a collection may be about to start, before
+     * the collector looks at whether collection is disabled; returns once
+     * no other program thread can change that or touch the heap (the VM's
+     * threads out in agents' handlers are back: one may call DisableGC). */
+    void (*stop)(void *vm);
     void *vm;
 } GcCollectionRunner;
 
@@ -212,7 +218,9 @@ struct Gc {
      * for a store that makes an old object point at a young one. */
     uintptr_t young_start;
     uintptr_t young_bytes;
-    int disabled_depth;       /* VMPI DisableGC nesting: no collection while > 0 */
+    /* VMPI DisableGC nesting: no collection while > 0.  Atomic: an agent's
+     * own thread disables and enables while a program thread allocates. */
+    _Atomic int disabled_depth;
     /* The out-of-line barrier may free objects (refcount's immediate mode):
      * gc_barrier_calls_out. */
     bool barrier_frees;
@@ -368,19 +376,28 @@ static inline void gc_disable(Gc *gc) { gc->disabled_depth++; }
 /* Undoes one gc_disable.  Returns false, changing nothing, if there was none
  * to undo (an unbalanced EnableGC). */
 static inline bool gc_enable(Gc *gc) {
-    if (gc->disabled_depth <= 0) return false;
-    gc->disabled_depth--;
+    int depth = atomic_load(&gc->disabled_depth);
+    do {
+        if (depth <= 0) return false;
+    } while (!atomic_compare_exchange_weak(&gc->disabled_depth, &depth, depth - 1));
     return true;
 }
 
 static inline bool gc_is_disabled(const Gc *gc) { return gc->disabled_depth > 0; }
+
+/* Where a collection may start: stops the other program threads first
+ * (GcCollectionRunner.stop), then says whether collection is disabled. */
+static inline bool gc_disabled_once_stopped(Gc *gc) {
+    if (gc->config.runner.stop) gc->config.runner.stop(gc->config.runner.vm);
+    return gc_is_disabled(gc);
+}
 
 static inline bool gc_is_collecting(const Gc *gc) { return gc->collecting; }
 
 /* A collection on request; none at all while the VM has disabled collection
  * (VMPI DisableGC), so ops->collect never has to test for it. */
 static inline void gc_collect(Gc *gc, GcReason reason) {
-    if (gc_is_disabled(gc)) return;
+    if (gc_disabled_once_stopped(gc)) return;
     gc->ops->collect(gc, reason);
 }
 

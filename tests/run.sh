@@ -5,6 +5,7 @@
 #   build/       the release build (jemalloc), as users run it
 #   build-asan/  AddressSanitizer + UndefinedBehaviorSanitizer over plain
 #                malloc (GCLAB_SANITIZE), so the sanitizers see every block
+#   build-tsan/  ThreadSanitizer (GCLAB_TSAN): only the threaded tsan/ cases
 # and, when clang is installed (install-deps installs it), fuzzes:
 #   build-fuzz/  the libFuzzer harnesses (GCLAB_FUZZ), each run for a short
 #                fixed time (tests/fuzz/README.md)
@@ -28,6 +29,13 @@ run_suite build -DCMAKE_BUILD_TYPE=Release
 export ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1
 run_suite build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGCLAB_SANITIZE=ON
 
+# ---- ThreadSanitizer (tests/threads/tsan.cmake) ------------------------------------
+# Only what the threaded cases need is built, and only they run: the VM
+# must be race-free with agents' handlers overlapping (docs/threads-tsan.md).
+cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGCLAB_TSAN=ON
+cmake --build build-tsan -j "$jobs" --target tsan_programs
+ctest --test-dir build-tsan --output-on-failure -R '^tsan/' -j "$jobs"
+
 # ---- fuzzing ------------------------------------------------------------------
 fuzz_seconds=25
 if command -v clang >/dev/null 2>&1; then
@@ -39,4 +47,4 @@ else
     echo "tests/run.sh: SKIPPED the fuzz step: clang is not installed (.ci/install-deps installs it)"
     fuzzed="(fuzzing SKIPPED: no clang)"
 fi
-echo "tests/run.sh: all tests passed in the release and sanitizer builds $fuzzed"
+echo "tests/run.sh: all tests passed in the release, sanitizer and ThreadSanitizer builds $fuzzed"

@@ -169,6 +169,17 @@ typedef struct VmpiVmServices {
      * its threads (a mock VM): suspension is then bookkeeping only
      * (vmpi/runtime/threads.c) and RunGC collects on the caller's thread. */
     void (*request_safepoint)(void *vm, VmpiSafepointWork work);
+    /* Agents' handlers outside the VM (docs/architecture.md "Threads"),
+     * for the program thread calling: leave_for_handler gives its baton
+     * away for a handler and says whether it did (never under --seed, with
+     * one thread, or without --concurrent-handlers), return_from_handler
+     * takes it back; borrow_baton and lend_baton_back bracket a call from
+     * such a handler that needs the VM still.  NULL in a VM that runs one
+     * thread (a mock). */
+    bool (*leave_for_handler)(void *vm);
+    void (*return_from_handler)(void *vm);
+    void (*borrow_baton)(void *vm);
+    void (*lend_baton_back)(void *vm);
 
     /* ---- classes and methods --------------------------------------------------- */
     uint32_t (*num_classes)(void *vm);

@@ -409,7 +409,7 @@ static GcRegion *gen_make_room(Generational *g, size_t bytes) {
     /* A request larger than the old generation of the maximum heap can
      * never be met. */
     if (pretenured && bytes > g->old_bytes) return NULL;
-    if (gc->disabled_depth > 0) return gen_room_while_disabled(g, space, bytes);
+    if (gc_disabled_once_stopped(gc)) return gen_room_while_disabled(g, space, bytes);
     bool major_done = false;
     if (gc->config.stress) {
         bool major = ++g->stress_collections % GEN_STRESS_MAJOR_PERIOD == 0;

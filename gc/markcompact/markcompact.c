@@ -85,7 +85,7 @@ static bool mc_make_room(MarkCompact *mc, size_t bytes) {
     if (bytes > gc->config.heap_bytes) return false;
     /* Collection disabled: no collection, growth past the budget instead
      * (docs/collectors/markcompact.md). */
-    if (gc->disabled_depth > 0) return gc_region_fits(heap, heap->end, bytes);
+    if (gc_disabled_once_stopped(gc)) return gc_region_fits(heap, heap->end, bytes);
     mc_collect_for(mc, gc_alloc_reason(gc), bytes);
     return gc_region_fits(heap, heap->limit, bytes);
 }

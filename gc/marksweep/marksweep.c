@@ -150,7 +150,7 @@ static bool ms_make_room(MarkSweep *ms, size_t bytes) {
     /* A request larger than the maximum heap can never be met. */
     if (bytes > gc->config.heap_bytes) return false;
     /* Collection disabled: the heap grows past its budget (docs/collectors/marksweep.md). */
-    if (gc->disabled_depth > 0) return true;
+    if (gc_disabled_once_stopped(gc)) return true;
     ms_collect_for(ms, gc_alloc_reason(gc), bytes);
     return gc_budget_fits(gc, bytes);
 }

@@ -564,7 +564,7 @@ static bool rc_make_room(RefCount *rc, size_t bytes) {
     /* Collection is disabled (VMPI DisableGC): nothing may be freed, so the
      * heap grows past its budget for now, and the ZCT with it; the first
      * reconciliation after EnableGC settles both. */
-    if (gc->disabled_depth > 0) return true;
+    if (gc_disabled_once_stopped(gc)) return true;
     bool short_of_space = !fits || gc->config.stress;
     rc_reconcile(rc, gc_alloc_reason(gc), short_of_space, bytes);
     return gc_budget_fits(gc, bytes);

@@ -138,7 +138,7 @@ static bool ss_make_room(SemiSpace *ss, size_t bytes) {
     if (bytes > ss->semispace_bytes) return false;
     /* Collection disabled: no collection, growth past the budget instead
      * (docs/collectors/semispace.md). */
-    if (gc->disabled_depth > 0) return gc_region_fits(from, from->end, bytes);
+    if (gc_disabled_once_stopped(gc)) return gc_region_fits(from, from->end, bytes);
     ss_collect_for(ss, gc_alloc_reason(gc), bytes);
     from = ss_from_space(ss);
     return gc_region_fits(from, from->limit, bytes);

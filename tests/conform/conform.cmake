@@ -53,10 +53,11 @@ conform_test(fails/noise ${conform_expect} 1 1 "refcount:mass_free:^exit status 
 conform_test(fails/odd_path ${conform_expect} 1 1 "marksweep:cycles:dlopen: .*/no such <dir> & 'x'/lib\\.so"
              -- ${conform_runner} --programs cycles --gc marksweep "${scratch}/no such <dir> & 'x'/lib.so")
 
-# The late attach and the GC holds happen in every cell, beside any agent.
+# The late attach (but in the concurrent cells) and the GC holds happen in
+# every cell, beside any agent.
 add_test(NAME conform/behaviours
-         COMMAND sh -c "\"$0\" --junit results.xml trace >/dev/null && python3 \"$1\" results.xml"
-                 ${conform_runner} ${CMAKE_CURRENT_SOURCE_DIR}/conform/behaviours.py
+         COMMAND sh -c "\"$0\" --junit results.xml trace >/dev/null && python3 \"$1\" results.xml \"$2\""
+                 ${conform_runner} ${CMAKE_CURRENT_SOURCE_DIR}/conform/behaviours.py ${CMAKE_SOURCE_DIR}/vmpi/tools/conform/corpus
          WORKING_DIRECTORY ${scratch})
 add_test(NAME conform/driver/bad_option COMMAND sh ${run_case} 1 - "^conform_driver: options are heap=BYTES" --
          ${VMRUN} -agentlib:conform_driver=heap=131072,hold=1 ${CMAKE_SOURCE_DIR}/vmpi/tools/conform/corpus/cycles.gcl)

@@ -401,14 +401,15 @@ VM *vm_create(Program *program, const char *program_path, const VMOptions *opts)
         return NULL;
     }
 
+    vm->seeded = opts->seeded;
+    vm->concurrent_handlers = opts->concurrent_handlers; /* before vm_attach_vmpi, which reads both */
     vm_attach_vmpi(vm);
     vmpi_seed_heap_sampling(opts->seeded ? &opts->seed : NULL);
-    vm->seeded = opts->seeded;
     vm->seed = opts->seed;
     GcConfig config = opts->gc;
     config.roots = (GcRoots){.enumerate = vm_enumerate_roots, .vm = vm, .enumerate_weak = vm_enumerate_weak_refs};
     config.is_known_class = vm_is_known_class;
-    config.runner = (GcCollectionRunner){.run = vm_gc_thread_run, .vm = vm};
+    config.runner = (GcCollectionRunner){.run = vm_gc_thread_run, .stop = vm_gc_thread_stop_mutators, .vm = vm};
     gc_set_fatal_exit(vm_exit_for_collector);
     vm->gc = vm->gc_ops->create(&config);
     if (!vm->gc) {

@@ -131,6 +131,27 @@ static int32_t call_site_frames(void *vm, VMPI_CallSiteID site, VMPI_CallFrame *
     return vm_call_site_frames(vm, site, frames, max_frames);
 }
 
+static bool leave_for_handler(void *vm) {
+    (void)vm;
+    VMThread *thread = vm_current_thread();
+    return thread && vm_thread_leave_for_handler(thread);
+}
+
+static void return_from_handler(void *vm) {
+    (void)vm;
+    vm_thread_return_from_handler(vm_current_thread());
+}
+
+static void borrow_baton(void *vm) {
+    (void)vm;
+    vm_thread_borrow_baton(vm_current_thread());
+}
+
+static void lend_baton_back(void *vm) {
+    (void)vm;
+    vm_thread_lend_baton_back(vm_current_thread());
+}
+
 static void request_safepoint(void *vm, VmpiSafepointWork work) {
     (void)vm;
     static const struct { VmpiSafepointWork work; VmRequest request; } asked[] = {
@@ -403,6 +424,11 @@ void vm_attach_vmpi(VM *vm) {
         .local_storage = local_storage,
         .heap_sampler = heap_sampler,
         .request_safepoint = request_safepoint,
+        /* NULL: handlers never leave, and dispatch.c tests only this. */
+        .leave_for_handler = vm->concurrent_handlers && !vm->seeded ? leave_for_handler : NULL,
+        .return_from_handler = return_from_handler,
+        .borrow_baton = borrow_baton,
+        .lend_baton_back = lend_baton_back,
         .num_classes = num_classes,
         .class_at = class_at,
         .class_index = class_index,

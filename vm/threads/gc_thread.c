@@ -15,6 +15,10 @@
  * collector wrote happens before the asking thread goes on, and what that
  * thread wrote happens before the collection.
  *
+ * With --concurrent-handlers, program threads may be out in agents'
+ * handlers without the baton; the asking thread first waits until they are
+ * back at safepoints (vm_thread_stop_for_collection).
+ *
  * The thread starts with the VM's first collection and ends with the VM
  * (vm_gc_thread_stop, from vm_destroy).  A collection asked for on the GC
  * thread itself (none should be: RunGC is refused inside a collection)
@@ -27,6 +31,7 @@
 #include <stdlib.h>
 
 #include "vm/internal.h"
+#include "vm/threads/scheduler.h"
 
 typedef struct VmGcThread {
     VM *vm;
@@ -81,6 +86,9 @@ void vm_gc_thread_run(void *vm_arg, GcCollectionWork work, GcCollectionCall *cal
         work(call);
         return;
     }
+    /* Every program thread stops: the ones out in agents' handlers come
+     * back to a safepoint first (scheduler.h). */
+    vm_thread_stop_for_collection(vm_current_thread());
     if (!vm->gc_thread) vm->gc_thread = start(vm);
     VmGcThread *self = vm->gc_thread;
     if (!self) {
@@ -93,6 +101,11 @@ void vm_gc_thread_run(void *vm_arg, GcCollectionWork work, GcCollectionCall *cal
     pthread_cond_signal(&self->asked);
     while (self->work) pthread_cond_wait(&self->done, &self->lock);
     pthread_mutex_unlock(&self->lock);
+}
+
+void vm_gc_thread_stop_mutators(void *vm) {
+    (void)vm;
+    vm_thread_stop_for_collection(vm_current_thread());
 }
 
 void vm_gc_thread_stop(VM *vm) {

@@ -12,6 +12,10 @@
  * thread, starting it the first time, and returns when it is done. */
 void vm_gc_thread_run(void *vm, GcCollectionWork work, GcCollectionCall *call);
 
+/* The runner's stop hook (gc.h): the program threads out in agents'
+ * handlers come back to safepoints (vm_thread_stop_for_collection). */
+void vm_gc_thread_stop_mutators(void *vm);
+
 /* The VM the calling OS thread collects for: non-NULL only on a GC thread. */
 VM *vm_gc_thread_vm(void);
 

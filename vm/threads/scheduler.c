@@ -38,6 +38,18 @@
  * could resume it), the program is deadlocked: a runtime error in the
  * thread that blocked last.
  *
+ * Handlers outside the VM (--concurrent-handlers, never under --seed):
+ * for the events JVMPI sends in its multi-threaded modes, the posting
+ * thread gives the baton away while agents' handlers run (IN_HANDLER) and
+ * waits for it again after, so handlers of different threads overlap as in
+ * a JVM.  `outside` counts such threads.  A collection drains them first
+ * (vm_thread_stop_for_collection): the holder that would collect becomes
+ * `collector`, and while it is set the baton goes only to threads coming
+ * back from a handler, each for the polls up to its next safepoint, then
+ * to the collector once `outside` is 0; nobody leaves meanwhile.  A thread
+ * that comes back and wants a collection of its own stays at that point
+ * (a safepoint too) until the waiting collector has collected.
+ *
  * Interrupts (docs/language.md "Threads"): interrupt(t), run by the baton
  * holder, sets t's flag and, if t sleeps or waits, makes it runnable there
  * and then, as its deadline would; so no deadlock check or --seed schedule
@@ -76,6 +88,7 @@ typedef struct VmThreadSched {
     bool unannounced;            /* started, not yet run: its THREAD_START not posted */
     char *name;                  /* the name VMThread.name points to */
     VmMonitorWait monitor;       /* monitor.c's record of what it enters or waits on */
+    bool outside;                /* left the baton for a handler, not back at a safepoint yet */
 } VmThreadSched;
 
 typedef struct VmScheduler {
@@ -86,6 +99,8 @@ typedef struct VmScheduler {
     uint64_t random_state;
     bool seeded;
     uint64_t logical_us;         /* --seed's clock when the current slice began */
+    uint32_t outside;            /* threads whose `outside` is set */
+    VMThread *collector;         /* the holder waiting to collect until `outside` is 0, or NULL */
 } VmScheduler;
 
 static uint64_t next_random(VmScheduler *s) {
@@ -206,7 +221,7 @@ static uint64_t earliest_deadline(const VM *vm, bool *parked) {
         const VMThread *t = vm->threads[i];
         if (!t->sched) continue;
         VmThreadState state = state_of(t);
-        if (state == VM_THREAD_PARKED) *parked = true;
+        if (state == VM_THREAD_PARKED || state == VM_THREAD_IN_HANDLER) *parked = true;
         uint64_t d = t->sched->deadline_us;
         if ((state == VM_THREAD_SLEEPING || state == VM_THREAD_WAITING) && d && (!earliest || d < earliest))
             earliest = d;
@@ -214,10 +229,35 @@ static uint64_t earliest_deadline(const VM *vm, bool *parked) {
     return earliest;
 }
 
+/* While a collector waits: a thread back from a handler, to run to its
+ * next safepoint; else the collector once no thread is out; else nobody
+ * until one comes back. */
+static VMThread *next_for_collection(const VM *vm, const VmScheduler *s) {
+    for (uint32_t i = 0; i < vm->num_threads; i++) {
+        VMThread *t = vm->threads[i];
+        if (t->sched && t->sched->outside && state_of(t) == VM_THREAD_RUNNABLE) return t;
+    }
+    return s->outside == 0 ? s->collector : NULL;
+}
+
+/* `self`, back from a handler, is at a safepoint: no longer out. */
+static void arrive_at_safepoint(VmScheduler *s, VMThread *self) {
+    if (!self->sched->outside) return;
+    self->sched->outside = false;
+    s->outside--;
+}
+
 /* Hands the baton from `self` to the next runnable thread, or to nobody
  * while every thread waits for time to pass or an agent to resume one.
  * Returns false if no thread can ever run again (a deadlock). */
 static bool pass_baton(VM *vm, VmScheduler *s, VMThread *self) {
+    if (s->collector) {
+        VMThread *holder = next_for_collection(vm, s);
+        s->running = holder;
+        new_slice(s);
+        if (holder && holder != self) pthread_cond_signal(&holder->sched->wake);
+        return true; /* the threads out in handlers come back */
+    }
     VMThread *next = next_runnable(vm, self);
     while (!next) {
         bool parked;
@@ -252,7 +292,7 @@ static void await_baton(VmScheduler *s, VMThread *self) {
         if (s->running == self || monotonic_us() < me->deadline_us) continue;
         VmThreadState state = state_of(self);
         if (state == VM_THREAD_SLEEPING || state == VM_THREAD_WAITING) wake_unnotified(self);
-        if (!s->running && state_of(self) == VM_THREAD_RUNNABLE) s->running = self;
+        if (!s->running && !s->collector && state_of(self) == VM_THREAD_RUNNABLE) s->running = self;
     }
     /* The allocation countdown (gc/event_port.h, for heap sampling) was the last
      * thread's: the next allocation goes out of line and counts this one's. */
@@ -267,6 +307,7 @@ static bool block(VMThread *self, VmThreadState state, uint64_t timeout_us) {
     pthread_mutex_lock(&s->lock);
     self->sched->woke_unnotified = false;
     self->sched->deadline_us = timeout_us ? vm_thread_clock_us(vm) + timeout_us : 0;
+    arrive_at_safepoint(s, self);
     set_state(self, state);
     if (!pass_baton(vm, s, self)) {
         pthread_mutex_unlock(&s->lock);
@@ -313,6 +354,7 @@ void vm_thread_tick(VMThread *thread) {
      * itself yet (safepoint.h, vm_safepoint_due). */
     if (vm_slice_polls_left > 0 && --vm_slice_polls_left > 0) return;
     pthread_mutex_lock(&s->lock);
+    arrive_at_safepoint(s, thread);
     wake_due(thread->vm, s);
     pass_baton(thread->vm, s, thread); /* `thread` is runnable: never a deadlock */
     await_baton(s, thread);
@@ -325,6 +367,7 @@ static void release_for_park(void *arg) {
     VMThread *thread = arg;
     VmScheduler *s = thread->vm->scheduler;
     pthread_mutex_lock(&s->lock);
+    arrive_at_safepoint(s, thread);
     set_state(thread, VM_THREAD_PARKED);
     pass_baton(thread->vm, s, thread); /* a parked thread may be resumed: never a deadlock */
     pthread_mutex_unlock(&s->lock);
@@ -335,7 +378,7 @@ static void reacquire_after_park(void *arg) {
     VmScheduler *s = thread->vm->scheduler;
     pthread_mutex_lock(&s->lock);
     set_state(thread, VM_THREAD_RUNNABLE);
-    if (!s->running) s->running = thread;
+    if (!s->running && !s->collector) s->running = thread;
     await_baton(s, thread);
     pthread_mutex_unlock(&s->lock);
 }
@@ -346,6 +389,76 @@ void vm_thread_serve_suspension(VMThread *thread) {
         return;
     }
     vmpi_serve_suspension_handing_off(thread, release_for_park, reacquire_after_park, thread);
+}
+
+/* ---- agents' handlers outside the VM (scheduler.h) ------------------------------ */
+
+bool vm_thread_leave_for_handler(VMThread *thread) {
+    VmScheduler *s = thread->vm->scheduler;
+    if (!s || s->seeded || !thread->vm->concurrent_handlers || !thread->sched) return false;
+    /* refcount's immediate mode frees on the program thread that drops a
+     * last reference, in a collection that does not wait for handlers. */
+    if (thread->vm->gc->counts_roots) return false;
+    pthread_mutex_lock(&s->lock);
+    bool leaves = s->running == thread && s->live > 1 && !s->collector;
+    if (leaves) {
+        if (!thread->sched->outside) s->outside++;
+        thread->sched->outside = true;
+        set_state(thread, VM_THREAD_IN_HANDLER);
+        pass_baton(thread->vm, s, thread); /* it comes back: never a deadlock */
+    }
+    pthread_mutex_unlock(&s->lock);
+    return leaves;
+}
+
+/* With the lock held: `thread`, out in a handler, waits for the baton.
+ * A collector may wait meanwhile: the baton then comes for the polls up to
+ * this thread's next safepoint only. */
+static void come_back(VmScheduler *s, VMThread *thread) {
+    set_state(thread, VM_THREAD_RUNNABLE);
+    if (!s->running) s->running = thread;
+    await_baton(s, thread);
+    if (s->collector) s->slice_polls = vm_slice_polls_left = 1;
+}
+
+void vm_thread_return_from_handler(VMThread *thread) {
+    VmScheduler *s = thread->vm->scheduler;
+    pthread_mutex_lock(&s->lock);
+    come_back(s, thread);
+    pthread_mutex_unlock(&s->lock);
+}
+
+void vm_thread_borrow_baton(VMThread *thread) {
+    VmScheduler *s = thread->vm->scheduler;
+    pthread_mutex_lock(&s->lock);
+    come_back(s, thread);
+    pthread_mutex_unlock(&s->lock);
+}
+
+void vm_thread_lend_baton_back(VMThread *thread) {
+    VmScheduler *s = thread->vm->scheduler;
+    pthread_mutex_lock(&s->lock);
+    set_state(thread, VM_THREAD_IN_HANDLER);
+    pass_baton(thread->vm, s, thread);
+    pthread_mutex_unlock(&s->lock);
+}
+
+void vm_thread_stop_for_collection(VMThread *thread) {
+    VmScheduler *s = thread ? thread->vm->scheduler : NULL;
+    if (!s || s->seeded || !thread->vm->concurrent_handlers || !thread->sched) return;
+    pthread_mutex_lock(&s->lock);
+    /* Where a collection may start is a safepoint for this thread too. */
+    arrive_at_safepoint(s, thread);
+    while (s->outside > 0 || (s->collector && s->collector != thread)) {
+        /* Another holder waits to collect: this one came back from a
+         * handler and waits at this safepoint until that one has. */
+        if (!s->collector) s->collector = thread;
+        pass_baton(thread->vm, s, thread);
+        await_baton(s, thread);
+        if (s->collector == thread && s->outside == 0) break;
+    }
+    if (s->collector == thread) s->collector = NULL;
+    pthread_mutex_unlock(&s->lock);
 }
 
 /* ---- starting, joining, sleeping, ending --------------------------------------- */
@@ -417,6 +530,9 @@ VMThread *vm_thread_start(VMThread *parent, const LinkedMethod *entry) {
     VMThread *child = vm_thread_new(vm, NULL);
     if (child) child->sched = new_sched_record();
     if (!child || !child->sched) vm_runtime_errorf(parent, "out of memory starting a thread");
+    /* Not runnable until it is counted live: the OBJECT_ALLOC of its
+     * handle may give the baton away (vm_thread_leave_for_handler). */
+    set_state(child, VM_THREAD_NEW);
     child->parent = parent;
     child->sched->entry = entry;
     child->sched->unannounced = true;
@@ -444,6 +560,7 @@ VMThread *vm_thread_start(VMThread *parent, const LinkedMethod *entry) {
     vm_thread_make_object(child);
     pthread_mutex_lock(&s->lock);
     s->live++;
+    set_state(child, VM_THREAD_RUNNABLE);
     pthread_mutex_unlock(&s->lock);
     vm_request(VM_REQUEST_SCHEDULE);
     if (pthread_create(&child->sched->os_thread, NULL, run_started_thread, child) != 0)
@@ -492,6 +609,7 @@ void vm_thread_sleep(VMThread *thread, int64_t ms) {
 void vm_thread_yield(VMThread *thread) {
     VmScheduler *s = thread->vm->scheduler;
     pthread_mutex_lock(&s->lock);
+    arrive_at_safepoint(s, thread);
     pass_baton(thread->vm, s, thread);
     await_baton(s, thread);
     pthread_mutex_unlock(&s->lock);
@@ -547,6 +665,7 @@ void vm_thread_finish(VMThread *thread) {
     vm_thread_end(thread);
     release_stacks(thread);
     pthread_mutex_lock(&s->lock);
+    arrive_at_safepoint(s, thread);
     set_state(thread, VM_THREAD_ENDED);
     s->live--;
     if (s->live == 1) atomic_fetch_and(&vm_pending_requests, ~(uint32_t)VM_REQUEST_SCHEDULE);

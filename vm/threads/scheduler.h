@@ -18,12 +18,16 @@
 
 /* Where a thread is, for the scheduler and GetThreadStatus. */
 typedef enum VmThreadState {
+    VM_THREAD_NEW,          /* started, not yet counted live: not to be handed the baton */
     VM_THREAD_RUNNABLE,     /* running, or ready to run when handed the baton */
     VM_THREAD_JOINING,      /* waiting for another thread to end */
     VM_THREAD_SLEEPING,     /* sleep(ms) */
     VM_THREAD_ENTERING,     /* waiting to enter a monitor another thread owns */
     VM_THREAD_WAITING,      /* wait(o) or wait(o, ms), until notified or timed out */
     VM_THREAD_PARKED,       /* suspended by an agent (vmpi_serve_suspension) */
+    VM_THREAD_IN_HANDLER,   /* in an agent's handler, the baton given away
+                               (vm_thread_leave_for_handler); to agents runnable,
+                               as a JVM thread in native code */
     VM_THREAD_ENDED,
 } VmThreadState;
 
@@ -57,6 +61,32 @@ bool vm_thread_transition(VMThread *thread, VmThreadState from, VmThreadState to
 /* monitor.c's per-thread record (monitor.h); makes the scheduler if the
  * program has none yet. */
 struct VmMonitorWait *vm_thread_monitor_wait(VMThread *thread);
+
+/* ---- agents' handlers outside the VM (docs/architecture.md "Threads") ----------
+ * With --concurrent-handlers and without --seed, a program thread that holds
+ * the baton gives it away while agents' handlers run for an event it
+ * posts, so that other threads run and their handlers overlap.  No
+ * collection starts while such a thread is out: the event's object IDs
+ * stay valid (JVMPI sends them with GC disabled), and what the posting
+ * code holds in C locals stays where it is until the thread is back at a
+ * safepoint. */
+
+/* Gives the baton away for a handler; false (the handler then runs with
+ * the baton held, and GC disabled) under --seed, with one thread, while a
+ * collection waits, or if `thread` does not hold the baton. */
+bool vm_thread_leave_for_handler(VMThread *thread);
+/* After the handler: takes the baton back.  If a collection waits, the
+ * thread runs only to its next safepoint, then the collector goes on. */
+void vm_thread_return_from_handler(VMThread *thread);
+/* A call from a handler run outside that needs the VM still (RequestEvent,
+ * EnableEvent, another thread's state): takes the baton for the call, and
+ * gives it back after. */
+void vm_thread_borrow_baton(VMThread *thread);
+void vm_thread_lend_baton_back(VMThread *thread);
+/* Called by the baton holder, at a point where a collection may run,
+ * before it collects: returns, holding the baton, once no thread is out in
+ * a handler and every thread that came back has reached a safepoint. */
+void vm_thread_stop_for_collection(VMThread *thread);
 
 /* Joins the OS threads of ended threads and frees the scheduler (vm_destroy). */
 void vm_scheduler_free(VM *vm);

@@ -38,6 +38,82 @@ _Thread_local const VMPI_Event *vmpi_delivering;
 /* How many NotifyEvent calls are running on this thread. */
 static _Thread_local int notify_depth;
 
+/* Handlers outside the VM.  With --concurrent-handlers and without --seed,
+ * a program thread gives the baton away for the handlers of the events
+ * JVMPI sends in its multi-threaded modes (vm_services.h,
+ * leave_for_handler) and takes it back after them, so that the handlers of
+ * different threads run at once, as in a JVM; the VM starts no collection
+ * until every such thread is back, which keeps the event's object IDs
+ * valid as JVMPI's "GC disabled" would.  outside_depth counts this
+ * thread's dispatches that left; borrowing: an entry point holds the baton
+ * for its call (guard.c, IN_VM). */
+static _Thread_local uint32_t outside_depth;
+static _Thread_local bool borrowing;
+
+bool vmpi_borrow_baton(void) {
+    if (!outside_depth || borrowing) return false;
+    vmpi_vm->borrow_baton(vmpi_vm->vm);
+    borrowing = true;
+    return true;
+}
+
+void vmpi_lend_baton_back(void) {
+    borrowing = false;
+    vmpi_vm->lend_baton_back(vmpi_vm->vm);
+}
+
+bool vmpi_gc_held_off(void) {
+    Gc *gc = vmpi_gc();
+    return (gc && gc_is_disabled(gc)) || outside_depth > 0;
+}
+
+/* The events whose handlers may run outside the VM: posted where the VM
+ * is between operations (an allocation done, a call or return, a class
+ * loaded, a thread begun or ended), and every requested answer.  The
+ * monitor events are posted in the middle of entering, waiting and
+ * leaving, which other threads must not see half done. */
+static bool may_leave_for(int32_t event_type) {
+    if (event_type & VMPI_REQUESTED_EVENT) return true;
+    switch (event_type) {
+    case VMPI_EVENT_OBJECT_ALLOC:
+    case VMPI_EVENT_METHOD_ENTRY:
+    case VMPI_EVENT_METHOD_ENTRY2:
+    case VMPI_EVENT_METHOD_EXIT:
+    case VMPI_EVENT_CLASS_LOAD:
+    case VMPI_EVENT_THREAD_START:
+    case VMPI_EVENT_THREAD_END: return true;
+    default: return false;
+    }
+}
+
+/* The agents that have `event` enabled now, one bit per slot. */
+static uint32_t agents_enabled_for(const VMPI_Event *event) {
+    uint32_t agents = 0;
+    for (uint32_t i = 0; i < vmpi_num_agents; i++)
+        if (vmpi_agents[i].enabled[event->event_type & ~VMPI_REQUESTED_EVENT]) agents |= 1u << i;
+    return agents;
+}
+
+/* Gives the baton away for a dispatch, if the VM lets this thread: not
+ * from inside a handler that is already out (its nested events, such as a
+ * RequestEvent's answer, come with the baton borrowed).  *posted_to: the
+ * agents to offer the event, as their enabled sets were before other
+ * threads ran -- an agent that enables it meanwhile and catches up by a
+ * heap dump (a late attach) has learnt this object from the dump. */
+static bool leave_vm(const VMPI_Event *event, uint32_t *posted_to) {
+    if (!vmpi_vm || !vmpi_vm->leave_for_handler || outside_depth || !may_leave_for(event->event_type)) return false;
+    uint32_t enabled = agents_enabled_for(event);
+    if (!vmpi_vm->leave_for_handler(vmpi_vm->vm)) return false;
+    *posted_to = enabled;
+    outside_depth++;
+    return true;
+}
+
+static void return_to_vm(void) {
+    vmpi_vm->return_from_handler(vmpi_vm->vm);
+    outside_depth--;
+}
+
 /* The attached VM's table, copied: the VM's may be a temporary. */
 static VmpiVmServices attached_vm;
 
@@ -164,24 +240,33 @@ static void finish_broadcasts(void) {
 }
 
 void vmpi_dispatch(const VMPI_Event *event, bool with_gc_disabled) {
-    Gc *gc = with_gc_disabled ? vmpi_gc() : NULL;
-    if (gc) gc_disable(gc);
     bool requested = (event->event_type & VMPI_REQUESTED_EVENT) && vmpi_requester;
-    if (vmpi_recording && !requested) vmpi_record_event(event); /* first: a delivery may shut down */
+    /* First: a delivery may shut down; and before leaving the VM, which
+     * keeps the recording in one thread's order. */
+    if (vmpi_recording && !requested) vmpi_record_event(event);
+    uint32_t posted_to = ~0u;
+    bool outside = leave_vm(event, &posted_to);
+    /* Outside, the VM holds collections off until this thread is back. */
+    Gc *gc = with_gc_disabled && !outside ? vmpi_gc() : NULL;
+    if (gc) gc_disable(gc);
     if (requested) {
         vmpi_deliver(vmpi_requester, event);
     } else if (vmpi_num_agents == 1) {
         /* The usual case: with no agent after this one, a shutdown inside
          * the delivery has no broadcast to finish. */
-        offer(&vmpi_agents[0], event);
+        if (posted_to & 1u) offer(&vmpi_agents[0], event);
     } else {
         Broadcast broadcast = {.event = event, .next = 0, .outer = broadcasts};
         broadcasts = &broadcast;
         /* vmpi_num_agents is re-read each time: a NotifyEvent may shut down. */
-        while (broadcast.next < vmpi_num_agents) offer(&vmpi_agents[broadcast.next++], event);
+        while (broadcast.next < vmpi_num_agents) {
+            uint32_t slot = broadcast.next++;
+            if (posted_to & (1u << slot)) offer(&vmpi_agents[slot], event);
+        }
         broadcasts = broadcast.outer;
     }
     if (gc) gc_enable(gc);
+    if (outside) return_to_vm();
 }
 
 struct VMPI_Interface *vmpi_register_listener(void (*notify)(struct VMPI_Event *event)) {

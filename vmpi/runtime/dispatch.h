@@ -133,6 +133,17 @@ void vmpi_deliver_answered(VmpiAgent *agent, const VMPI_Event *event, VMPI_Event
  * events of a collection, so that RunGC is refused there. */
 void vmpi_dispatch(const VMPI_Event *event, bool with_gc_disabled);
 
+/* Handlers outside the VM (dispatch.c, docs/architecture.md "Threads").
+ * vmpi_borrow_baton, in an entry point that needs the VM still, takes the
+ * baton back for the call when the caller is a handler run outside and
+ * says whether it did; vmpi_lend_baton_back gives it away again. */
+bool vmpi_borrow_baton(void);
+void vmpi_lend_baton_back(void);
+
+/* GC is held off for a call on this thread: by DisableGC, by the event
+ * being delivered with GC disabled, or by a handler run outside the VM. */
+bool vmpi_gc_held_off(void);
+
 /* ---- building events (events.c) ------------------------------------------ */
 
 /* Fills an OBJECT_ALLOC record for `obj` (also used by RequestEvent). */

@@ -12,7 +12,8 @@
  * (agent_disables counts them): an unmatched EnableGC inside such an event
  * must not re-enable GC under the VM's feet.
  *
- * Invariant: agent_disables is the sum of disables_by[], each agent's own
+ * Invariant, under disables_lock (an agent's own thread calls these too):
+ * agent_disables is the sum of disables_by[], each agent's own
  * unmatched DisableGC calls, so that the out-of-memory message can name the
  * agent holding collection disabled (vmpi_gc_disabled_by) and strict mode
  * can name one that never re-enabled it.  DisableGC takes no "which agent"
@@ -40,6 +41,7 @@
 #include "strict.h"
 
 /* The DisableGC calls not yet matched by EnableGC. */
+static pthread_mutex_t disables_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint32_t agent_disables;
 static uint32_t disables_by[VMPI_MAX_AGENTS + 1];
 
@@ -52,9 +54,11 @@ static uint32_t calling_slot(void) {
 void vmpi_disable_gc(void) {
     Gc *gc = vmpi_gc();
     if (!gc) return;
+    pthread_mutex_lock(&disables_lock);
     gc_disable(gc);
     agent_disables++;
     disables_by[calling_slot()]++;
+    pthread_mutex_unlock(&disables_lock);
 }
 
 /* The slot whose DisableGC an EnableGC undoes: the caller's own if it has
@@ -69,10 +73,14 @@ void vmpi_enable_gc(void) {
     static bool warned;
     Gc *gc = vmpi_gc();
     if (!gc) return;
-    if (agent_disables > 0 && gc_enable(gc)) {
+    pthread_mutex_lock(&disables_lock);
+    bool enabled = agent_disables > 0 && gc_enable(gc);
+    if (enabled) {
         agent_disables--;
         disables_by[slot_to_enable()]--;
-    } else if (!warned) {
+    }
+    pthread_mutex_unlock(&disables_lock);
+    if (!enabled && !warned) {
         warned = true;
         fputs("vmpi: EnableGC without a matching DisableGC ignored\n", stderr);
     }
@@ -102,7 +110,7 @@ void vmpi_run_gc(void) {
         run_gc_at_safepoint();
         return;
     }
-    if (gc_is_disabled(gc)) {
+    if (vmpi_gc_held_off()) {
         if (!warned) {
             warned = true;
             fputs("vmpi: RunGC refused: GC is disabled (by DisableGC, or inside an event sent "

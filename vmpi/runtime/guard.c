@@ -58,6 +58,19 @@ static const char *enter_call(const char *function) {
 #define ENTER(function) \
     __attribute__((cleanup(leave_call))) const char *const outer_call = enter_call(function)
 
+/* IN_VM() in an entry point that reads or writes what running threads use
+ * (the heap, other threads' state, the enabled sets): called from a handler
+ * that runs outside the VM (dispatch.c), the call takes the baton back
+ * until it returns.  A call about the calling thread itself (env NULL or
+ * its own) needs none: its own stack stands still while its handler runs. */
+static void lend_back(const bool *borrowed) {
+    if (*borrowed) vmpi_lend_baton_back();
+}
+#define IN_VM() __attribute__((cleanup(lend_back))) const bool borrowed_baton = vmpi_borrow_baton()
+#define IN_VM_UNLESS_SELF(env) \
+    __attribute__((cleanup(lend_back))) const bool borrowed_baton = \
+        (env) && (env) != vmpi_current_env() && vmpi_borrow_baton()
+
 const char *vmpi_agent_name(const VmpiAgent *agent) {
     return agent && agent->name[0] ? agent->name : "?";
 }
@@ -113,7 +126,7 @@ static void refuse(const VmpiAgent *agent, const char *problem) {
  * event being handled was sent so. */
 static void check_object_id_stable(const VmpiAgent *agent) {
     Gc *gc = vmpi_gc();
-    if (vmpi_strict && gc && !gc_is_disabled(gc))
+    if (vmpi_strict && gc && !vmpi_gc_held_off())
         vmpi_breach(VMPI_RULE_OBJECT_ID_GC_ENABLED, agent,
                     "an object ID passed with GC enabled (call DisableGC first)");
 }
@@ -251,6 +264,7 @@ jint JNICALL vmpi_guarded_java_vm_get_env(JavaVM *vm, void **penv, jint version)
 
 int32_t vmpi_guarded_set_event(VmpiAgent *agent, const char *function, int32_t code, uint8_t on) {
     ENTER(function);
+    IN_VM();
     if (!is_event_code(code)) {
         refuse(agent, "event_type is not an event number");
         return VMPI_NOT_AVAILABLE;
@@ -267,6 +281,7 @@ int32_t vmpi_guarded_request_event(VmpiAgent *agent, int32_t code, void *arg) {
         refuse(agent, "arg is not NULL (DATA_DUMP_REQUEST takes none)");
         return VMPI_ERR;
     }
+    IN_VM();
     /* JVMPI 1.2 section 1.5: nothing is requested in thread-suspended mode;
      * mid-collection the heap cannot even be walked. */
     Gc *gc = vmpi_gc();
@@ -319,6 +334,7 @@ int32_t vmpi_guarded_request_event(VmpiAgent *agent, int32_t code, void *arg) {
 
 int32_t vmpi_guarded_set_heap_sampling_interval(VmpiAgent *agent, int32_t interval) {
     ENTER("SetHeapSamplingInterval");
+    IN_VM();
     if (interval < 0) {
         refuse(agent, "sampling_interval is negative");
         return VMPI_ERR;
@@ -330,6 +346,7 @@ int32_t vmpi_guarded_set_heap_sampling_interval(VmpiAgent *agent, int32_t interv
 
 static void guarded_get_call_trace(VMPI_CallTrace *trace, int32_t depth) {
     ENTER("GetCallTrace");
+    IN_VM_UNLESS_SELF(trace ? trace->env_id : NULL);
     const char *problem = NULL;
     if (!trace) problem = "trace is NULL";
     else if (depth < 0) problem = "depth is negative";
@@ -345,6 +362,7 @@ static void guarded_get_call_trace(VMPI_CallTrace *trace, int32_t depth) {
 
 static int32_t guarded_enable_call_sites(int32_t depth) {
     ENTER("EnableCallSites");
+    IN_VM();
     if (depth < 1 || depth > VMPI_MAX_CALL_SITE_DEPTH) {
         refuse(NULL, "depth is out of range");
         return VMPI_ERR;
@@ -354,6 +372,7 @@ static int32_t guarded_enable_call_sites(int32_t depth) {
 
 static VMPI_CallSiteID guarded_get_call_site(VMPI_ThreadID env) {
     ENTER("GetCallSite");
+    IN_VM_UNLESS_SELF(env);
     if (env && !vmpi_is_thread_or_current(env, vmpi_current_env())) {
         refuse(NULL, "env is not a live thread");
         return 0;
@@ -426,16 +445,19 @@ static void guarded_suspend_thread(VMPI_ThreadID env) {
 
 static void guarded_resume_thread(VMPI_ThreadID env) {
     ENTER("ResumeThread");
+    IN_VM();
     if (check_thread(env)) vmpi_resume_thread(env);
 }
 
 static int32_t guarded_get_thread_status(VMPI_ThreadID env) {
     ENTER("GetThreadStatus");
+    IN_VM_UNLESS_SELF(env);
     return check_thread(env) ? vmpi_get_thread_status(env) : 0;
 }
 
 static int32_t guarded_thread_has_run(VMPI_ThreadID env) {
     ENTER("ThreadHasRun");
+    IN_VM_UNLESS_SELF(env);
     return check_thread(env) ? vmpi_thread_has_run(env) : 0;
 }
 
@@ -450,6 +472,7 @@ static int32_t guarded_suspend_thread_list(int32_t count, VMPI_ThreadID *threads
 
 static int32_t guarded_resume_thread_list(int32_t count, VMPI_ThreadID *threads, int32_t *results) {
     ENTER("ResumeThreadList");
+    IN_VM();
     if (check_thread_list(count, threads, results) != VMPI_OK) return VMPI_ERR;
     return vmpi_resume_thread_list(count, threads, results);
 }
@@ -469,7 +492,7 @@ static int32_t guarded_create_system_thread(char *name, int32_t priority, void (
     Gc *gc = vmpi_gc();
     if (vmpi_strict && !vmpi_jvm_init_done)
         vmpi_breach(VMPI_RULE_SYSTEM_THREAD, NULL, "called before JVM_INIT_DONE");
-    if (vmpi_strict && gc && gc_is_disabled(gc))
+    if (vmpi_strict && gc && vmpi_gc_held_off())
         vmpi_breach(VMPI_RULE_SYSTEM_THREAD, NULL, "GC is disabled (JVMPI 1.2 section 1.5)");
     if (gc && gc_is_collecting(gc)) {
         refuse(NULL, "called inside a collection (between GC_START and GC_FINISH): no thread object can be made");
@@ -480,16 +503,19 @@ static int32_t guarded_create_system_thread(char *name, int32_t priority, void (
 
 static void guarded_set_thread_local_storage(VMPI_ThreadID env, void *ptr) {
     ENTER("SetThreadLocalStorage");
+    IN_VM_UNLESS_SELF(env);
     if (check_thread(env)) vmpi_set_thread_local_storage(env, ptr);
 }
 
 static void *guarded_get_thread_local_storage(VMPI_ThreadID env) {
     ENTER("GetThreadLocalStorage");
+    IN_VM_UNLESS_SELF(env);
     return check_thread(env) ? vmpi_get_thread_local_storage(env) : NULL;
 }
 
 static VMPI_ObjectID guarded_get_thread_object(VMPI_ThreadID env) {
     ENTER("GetThreadObject");
+    IN_VM_UNLESS_SELF(env);
     return check_thread(env) ? vmpi_get_thread_object(env) : NULL;
 }
 
@@ -508,6 +534,7 @@ static VMPI_ObjectID guarded_get_method_class(VMPI_MethodID method_id) {
  * holds them to it as it does RequestEvent with an object ID. */
 static VMPI_JNIRef guarded_id_to_jobject(VMPI_ObjectID object) {
     ENTER("jobjectID2jobject");
+    IN_VM();
     Obj *obj;
     VMPI_ArenaID arena_id;
     if (!object || (vmpi_vm && !vmpi_find_object(object, &obj, &arena_id))) {
@@ -520,6 +547,7 @@ static VMPI_JNIRef guarded_id_to_jobject(VMPI_ObjectID object) {
 
 static VMPI_ObjectID guarded_jobject_to_id(VMPI_JNIRef ref) {
     ENTER("jobject2jobjectID");
+    IN_VM();
     if (!ref) {
         refuse(NULL, "j is NULL");
         return NULL;
@@ -532,6 +560,7 @@ static VMPI_ObjectID guarded_jobject_to_id(VMPI_JNIRef ref) {
 
 static int32_t guarded_get_object_monitor_usage(VMPI_ObjectID object, VMPI_MonitorUsage *usage) {
     ENTER("GetObjectMonitorUsage");
+    IN_VM();
     Obj *obj;
     VMPI_ArenaID arena_id;
     const char *problem = NULL;
@@ -552,6 +581,7 @@ static int32_t guarded_get_object_monitor_usage(VMPI_ObjectID object, VMPI_Monit
 
 static int32_t guarded_get_thread_info(VMPI_ThreadID env, VMPI_ThreadInfo *info) {
     ENTER("GetThreadInfo");
+    IN_VM_UNLESS_SELF(env);
     if (!info) {
         refuse(NULL, "info is NULL");
         return VMPI_ERR;
@@ -568,7 +598,7 @@ static void guarded_run_gc(void) {
     Gc *gc = vmpi_gc();
     /* From a system thread the collection waits for a safepoint, where
      * RunGC checks again: the VM thread's state now is not its then. */
-    if (vmpi_strict && gc && !vmpi_run_gc_at_safepoint() && gc_is_disabled(gc))
+    if (vmpi_strict && gc && !vmpi_run_gc_at_safepoint() && vmpi_gc_held_off())
         vmpi_breach(VMPI_RULE_RUN_GC, NULL, vmpi_gc_disabled_by() ? "GC is disabled by DisableGC"
                                                                    : "GC is disabled: the event is sent with GC disabled");
     if (vmpi_strict && vmpi_delivering) vmpi_breach(VMPI_RULE_RUN_GC, NULL, "called inside an event handler");

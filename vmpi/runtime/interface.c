@@ -137,6 +137,9 @@ _Static_assert(sizeof slot_entry_points / sizeof slot_entry_points[0] == VMPI_MA
 /* JVMPI 1.2, ProfilerExit: the VM exits with the agent's code, through
  * the VM's own exit so that every agent still gets JVM_SHUT_DOWN. */
 _Noreturn void vmpi_exit(int32_t status) {
+    /* From a handler run outside the VM: the baton first, so that no
+     * program thread runs while the agents shut down.  Kept: the VM exits. */
+    vmpi_borrow_baton();
     if (vmpi_vm) vmpi_vm->exit_vm(vmpi_vm->vm, status);
     vmpi_shutdown();
     exit(status);

@@ -544,7 +544,7 @@ static VMPI_ThreadID make_vm_thread(const char *name, bool *made) {
 int32_t vmpi_create_system_thread(char *name, int32_t priority, void (*f)(void *)) {
     (void)priority;
     Gc *gc = vmpi_gc();
-    if (!f || !name || (gc && (gc_is_disabled(gc) || gc_is_collecting(gc)))) return VMPI_ERR;
+    if (!f || !name || (gc && (vmpi_gc_held_off() || gc_is_collecting(gc)))) return VMPI_ERR;
     SystemThreadStart *start = malloc(sizeof *start);
     if (!start) return VMPI_ERR;
     *start = (SystemThreadStart){.agent = vmpi_caller};

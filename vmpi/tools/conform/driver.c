@@ -8,7 +8,7 @@
  * disabled": every collector grows rather than fail) and then a collection
  * that brings it back.
  *
- *     -agentlib:conform_driver=heap=BYTES[,seed=S][,hold_every=N][,grow_by=BYTES]
+ *     -agentlib:conform_driver=heap=BYTES[,seed=S][,hold_every=N][,grow_by=BYTES][,agent_thread=y]
  *
  *   heap=BYTES      the heap's budget (vmrun --heap)
  *   seed=S          seeds the points (default 0): same seed, same run, same
@@ -17,10 +17,22 @@
  *                   one (0, the default: never)
  *   grow_by=BYTES   a hold lasts until the objects in use take this many
  *                   bytes more than the budget (default 16384)
+ *   agent_thread=y  from JVM_INIT_DONE on, an agent's system thread calls
+ *                   DisableGC and EnableGC, asks for a data dump
+ *                   (RequestEvent(DATA_DUMP_REQUEST)) and calls RunGC, every
+ *                   millisecond while the program's threads run; at
+ *                   JVM_SHUT_DOWN it says "conform_driver: agent thread:
+ *                   R RunGC, D DisableGC, A data dumps answered"
  *
  * The bytes in use are the last GC_FINISH's used_object_space plus every
  * OBJECT_ALLOC since (nothing is freed outside a collection), so a hold
  * that ends by itself has made the heap grow past its budget.
+ *
+ * Handlers of different threads may run at once (vmrun
+ * --concurrent-handlers): one mutex guards the state.  DisableGC and
+ * EnableGC are called holding it; from a handler beside other threads they
+ * wait for the VM, which no handler that keeps the VM needs the mutex for
+ * (the driver handles no monitor event).
  *
  * A hold starts and ends inside an OBJECT_ALLOC handler, which is never
  * inside a collection (RunGC is never called), and one still held at
@@ -34,22 +46,27 @@
  * C the collections that came first after such a hold and reported
  * used_object_space within it again.  A collection that starts while it
  * holds GC disabled breaks the VM's promise, and so does a requested event
- * (it requests none, so one would be an answer meant for another agent:
+ * (it requests none but the agent thread's data dumps, so another would
+ * be an answer meant for another agent:
  * check's catch-up and dumps, say): "conform_driver: FAIL: why" and
  * ProfilerExit(1).
  */
 #include <inttypes.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "common/agent_common.h"
 #include "vmpi_random.h"
 #include "vmpi.h"
 
 static VMPI_Interface *vmpi;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static uint64_t heap_bytes, hold_every, grow_by = 16384, random_state;
 static uint64_t allocations_to_hold;   /* countdown to the next hold; 0: none */
 static bool holding;
@@ -57,6 +74,11 @@ static bool after_hold;                /* the next GC_FINISH is the first since 
 static bool failed;
 static uint64_t used_bytes;            /* in use now: see the top */
 static uint64_t holds, grown_holds, peak_used_bytes, back_within;
+/* The agent thread (agent_thread=y): its calls, and the dumps answered. */
+static bool agent_thread;
+static atomic_bool shutting_down;
+static atomic_uint_fast64_t thread_run_gcs, thread_disables;
+static uint64_t dumps_answered;
 
 static void end_hold(void) {
     holding = false;
@@ -78,14 +100,34 @@ static void allocated(const VMPI_Event *event) {
     }
 }
 
+/* Says why; notify ends the run once it has let go of the lock (the
+ * exit sends JVM_SHUT_DOWN, whose handler takes it again). */
 static void fail(const char *why) {
     failed = true;
     agent_say("conform_driver: FAIL: %s\n", why);
-    vmpi->ProfilerExit(1);
 }
 
-static void notify(VMPI_Event *event) {
+/* The agent thread: what HPROF's front-end listener does, and more, while
+ * the program's threads run. */
+static void agent_thread_run(void *arg) {
+    (void)arg;
+    while (!atomic_load(&shutting_down)) {
+        vmpi->DisableGC();
+        atomic_fetch_add(&thread_disables, 1);
+        vmpi->EnableGC();
+        vmpi->RequestEvent(VMPI_EVENT_DATA_DUMP_REQUEST, NULL);
+        vmpi->RunGC();
+        atomic_fetch_add(&thread_run_gcs, 1);
+        nanosleep(&(struct timespec){0, 1000000}, NULL);
+    }
+}
+
+static void notify_locked(VMPI_Event *event) {
     if (failed) return;
+    if (event->event_type == (VMPI_EVENT_DATA_DUMP_REQUEST | VMPI_REQUESTED_EVENT) && agent_thread) {
+        dumps_answered++;
+        return;
+    }
     if (event->event_type & VMPI_REQUESTED_EVENT) {
         /* It never calls RequestEvent: this is another agent's answer. */
         fail("a requested event arrived, but this agent requested nothing (an answer sent to the wrong agent)");
@@ -104,6 +146,11 @@ static void notify(VMPI_Event *event) {
         used_bytes = (uint64_t)event->u.gc_info.used_object_space;
         break;
     case VMPI_EVENT_JVM_SHUT_DOWN:
+        atomic_store(&shutting_down, true);
+        if (agent_thread)
+            agent_say("conform_driver: agent thread: %" PRIu64 " RunGC, %" PRIu64 " DisableGC, %" PRIu64
+                      " data dumps answered\n", (uint64_t)atomic_load(&thread_run_gcs),
+                      (uint64_t)atomic_load(&thread_disables), dumps_answered);
         if (holding) end_hold();
         if (!failed)
             agent_say("conform_driver: ok: %" PRIu64 " holds, %" PRIu64 " grew past the heap (peak %" PRIu64
@@ -113,6 +160,24 @@ static void notify(VMPI_Event *event) {
     default:
         break;
     }
+}
+
+static void notify(VMPI_Event *event) {
+    /* Not under the lock: the thread's object is allocated, and its
+     * OBJECT_ALLOC comes here on this thread. */
+    if (event->event_type == VMPI_EVENT_JVM_INIT_DONE) {
+        if (agent_thread && vmpi->CreateSystemThread("conform_driver", 0, agent_thread_run) != VMPI_OK) {
+            agent_say("conform_driver: FAIL: CreateSystemThread failed\n");
+            vmpi->ProfilerExit(1);
+        }
+        return;
+    }
+    pthread_mutex_lock(&lock);
+    bool failed_before = failed;
+    notify_locked(event);
+    bool exits = failed && !failed_before;
+    pthread_mutex_unlock(&lock);
+    if (exits) vmpi->ProfilerExit(1);
 }
 
 /* NAME=COUNT, a whole decimal number, into *count. */
@@ -129,8 +194,10 @@ static bool parse_options(char *options) {
     char *rest = options;
     for (char *item; (item = strtok_r(rest, ",", &rest)) != NULL;) {
         if (!count_option(item, "heap", &heap_bytes) && !count_option(item, "seed", &seed) &&
-            !count_option(item, "hold_every", &hold_every) && !count_option(item, "grow_by", &grow_by))
+            !count_option(item, "hold_every", &hold_every) && !count_option(item, "grow_by", &grow_by) &&
+            strcmp(item, "agent_thread=y") != 0)
             return false;
+        if (strcmp(item, "agent_thread=y") == 0) agent_thread = true;
     }
     if (heap_bytes == 0) return false;
     random_state = seed;
@@ -141,13 +208,14 @@ static bool parse_options(char *options) {
 VMPI_EXPORT int32_t VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved) {
     (void)reserved;
     if (!options || !parse_options(options)) {
-        fputs("conform_driver: options are heap=BYTES[,seed=S][,hold_every=N][,grow_by=BYTES]\n", stderr);
+        fputs("conform_driver: options are heap=BYTES[,seed=S][,hold_every=N][,grow_by=BYTES][,agent_thread=y]\n",
+              stderr);
         return VMPI_ERR;
     }
     if (vm->GetEnv(vm, (void **)&vmpi, VMPI_VERSION_1) != VMPI_OK) return VMPI_ERR;
     vmpi->NotifyEvent = notify;
     static const int32_t events[] = {VMPI_EVENT_OBJECT_ALLOC, VMPI_EVENT_GC_START, VMPI_EVENT_GC_FINISH,
-                                     VMPI_EVENT_JVM_SHUT_DOWN};
+                                     VMPI_EVENT_JVM_INIT_DONE, VMPI_EVENT_JVM_SHUT_DOWN};
     for (size_t i = 0; i < sizeof events / sizeof events[0]; i++)
         if (vmpi->EnableEvent(events[i], NULL) != VMPI_OK) return VMPI_ERR;
     return VMPI_OK;
