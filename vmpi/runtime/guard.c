@@ -56,7 +56,7 @@ static const char *enter_call(const char *function) {
     return outer;
 }
 #define ENTER(function) \
-    __attribute__((cleanup(leave_call))) const char *const outer_call = enter_call(function)
+    __attribute__((cleanup(leave_call), unused)) const char *const outer_call = enter_call(function)
 
 const char *vmpi_agent_name(const VmpiAgent *agent) {
     return agent && agent->name[0] ? agent->name : "?";
