@@ -30,11 +30,11 @@ const TIME_ROWS = [
 ];
 
 const $ = (id) => document.getElementById(id);
-const status = $('lab-status');
+const statusLine = $('lab-status');
 let cspViolations = 0;
 document.addEventListener('securitypolicyviolation', () => {
   cspViolations++;
-  status.dataset.cspViolations = String(cspViolations);
+  statusLine.dataset.cspViolations = String(cspViolations);
 });
 
 const examples = JSON.parse($('lab-examples').textContent);
@@ -187,8 +187,8 @@ async function runAll() {
   $('runs').replaceChildren();
   $('table').replaceChildren();
   showCompileError(null);
-  status.dataset.state = 'running';
-  status.textContent = 'running';
+  statusLine.dataset.state = 'running';
+  statusLine.textContent = 'running';
   $('run').disabled = true;
   const started = performance.now();
   const results = [];
@@ -204,10 +204,10 @@ async function runAll() {
   running = [];
   showTable(results);
   $('run').disabled = false;
-  status.dataset.state = 'done';
-  status.dataset.runs = String(results.length);
-  status.dataset.ms = String(Math.round(performance.now() - started));
-  status.textContent = 'done: ' + results.length + ' run(s)';
+  statusLine.dataset.state = 'done';
+  statusLine.dataset.runs = String(results.length);
+  statusLine.dataset.ms = String(Math.round(performance.now() - started));
+  statusLine.textContent = 'done: ' + results.length + ' run(s)';
 }
 
 function stopAll() {
@@ -226,6 +226,6 @@ $('stop').addEventListener('click', stopAll);
 $('all').addEventListener('click', () => { for (const gc of COLLECTORS) $('gc-' + gc).checked = true; });
 window.addEventListener('hashchange', loadFragment); // a link followed while the page is open
 if (!loadFragment()) chooseExample('hello');
-status.dataset.ready = 'yes';
-status.dataset.cspViolations = String(cspViolations);
-status.textContent = 'ready';
+statusLine.dataset.ready = 'yes';
+statusLine.dataset.cspViolations = String(cspViolations);
+statusLine.textContent = 'ready';
