@@ -82,6 +82,12 @@ void vmpi_set_strict(bool on);
 #define VMPI_DEFAULT_HANG_LIMIT_S 10u
 void vmpi_set_hang_limit(unsigned seconds);
 
+/* --record=FILE: VMPI itself writes the binary recording of the events
+ * -agentlib:trace=format=binary writes, to FILE, byte for byte the same
+ * (vmpi/runtime/recorder.h).  Call before the VM is created.  On failure
+ * writes one message into err and returns false. */
+bool vmpi_start_recording(const char *file, char *err, size_t errsize);
+
 /* The name of an agent whose DisableGC is not yet matched by EnableGC
  * ("?" if the call came from an agent's own thread with several loaded),
  * or NULL: for the VM's out-of-memory message. */

@@ -26,7 +26,8 @@
 #include "gc/object.h"
 #include "vmpi.h"
 
-/* vmpi_enabled[code] is non-zero while at least one agent enabled the event. */
+/* vmpi_enabled[code] is non-zero while at least one agent enabled the event,
+ * or the VM's own recording (--record) records it. */
 extern uint8_t vmpi_enabled[VMPI_EVENT_CODE_LIMIT];
 
 #define VMPI_IS_ENABLED(name) __builtin_expect(vmpi_enabled[VMPI_EVENT_##name] != 0, 0)

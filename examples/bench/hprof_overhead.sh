@@ -11,6 +11,9 @@
 #   cpu_samples  cpu=samples
 #   sampled      sample=524288: sites estimated from heap sampling at 512 KiB
 #   sampled_live sample=524288,sample_live=y: the same, with live estimates
+#   record       no hprof: the VM's binary recording of every heap, GC, class
+#                and thread event (vmrun --record, docs/trace-format.md),
+#                the exact recording issue 26 weighs beside heap=sites
 #
 # A configuration whose options hprof refuses (one not built yet) is
 # skipped with a note.  To add one, add a line to `configs` below.
@@ -55,7 +58,8 @@ for arg in "$@"; do
 done
 case $reps in '' | *[!0-9]* | 0) echo "hprof_overhead.sh: --reps needs a positive integer" >&2; exit 2 ;; esac
 
-# name|hprof options (empty: no agent).  The first is the base of the ratios.
+# name|hprof options (empty: no agent; "vmrun:" and vmrun's own options
+# instead of hprof).  The first is the base of the ratios.
 configs="
 none|
 sites|heap=sites
@@ -64,6 +68,7 @@ cpu_times|cpu=times
 cpu_samples|cpu=samples
 sampled|sample=524288
 sampled_live|sample=524288,sample_live=y
+record|vmrun:--record=/dev/null
 "
 
 vmrun=$build/bin/vmrun
@@ -82,7 +87,11 @@ options_of() { echo "$configs" | awk -F'|' -v n="$1" '$1 == n { print $2 }'; }
 way_args() {
     local options
     options=$(options_of "$1")
-    [ -z "$options" ] || echo "-agentlib:hprof=$options,file=$work/$1.hprof.txt"
+    case $options in
+        '') ;;
+        vmrun:*) echo "${options#vmrun:}" ;;
+        *) echo "-agentlib:hprof=$options,file=$work/$1.hprof.txt" ;;
+    esac
 }
 
 # The configurations hprof takes: each is tried once on a tiny program.

@@ -14,7 +14,7 @@ bash "$script" --quick --build="$build" >overhead.out 2>overhead.err || fail "th
 cat overhead.out
 for program in binary_trees list_churn; do
     awk -v p="$program" '$1 == p { on = 1; next } on && NF == 0 { exit } on { print $1 }' overhead.out >"rows.$program"
-    for way in none sites dump cpu_times; do
+    for way in none sites dump cpu_times record; do
         grep -qx "$way" "rows.$program" || fail "$program: no $way row"
     done
 done

@@ -27,3 +27,17 @@ case(cli/trace2json/no_recording 2 - "^vmpi-trace2json: no recording given"
      ${TRACE2JSON})
 case(cli/trace/bad_format 1 - "format"
      ${VMRUN} -agentlib:trace=format=xml ${CMAKE_SOURCE_DIR}/examples/hello.gcl)
+
+# The VM's own recorder (vmrun --record): with agents loaded beside it, which
+# then get every event too, its file is still the trace agent's, byte for
+# byte, and the check agent finds nothing wrong in the stream; bad paths get
+# one message.
+foreach(gc generational refcount)
+  case(cli/record/beside_agents/${gc} 0 - "^check: ok: [0-9]+ events, [1-9][0-9]* collections"
+       sh -c "\"$0\" --seed=1 --gc=$1 --heap=256k --record=vm.bin -agentlib:check -agentlib:trace=format=binary,file=agent.bin \"$2\" 6 > out.txt || exit 1\ncmp vm.bin agent.bin"
+       ${VMRUN} ${gc} ${CMAKE_SOURCE_DIR}/examples/bench/binary_trees_threads.gcl)
+endforeach()
+case(cli/record/cannot_open 1 - "^vmrun: --record: cannot open /nonexistent/run.bin: No such file or directory$"
+     ${VMRUN} --record=/nonexistent/run.bin ${CMAKE_SOURCE_DIR}/examples/hello.gcl)
+case(cli/record/no_file 2 - "^vmrun: --record needs a file name"
+     ${VMRUN} --record= ${CMAKE_SOURCE_DIR}/examples/hello.gcl)

@@ -23,9 +23,11 @@
 
 #include "vmpi/control.h"
 #include "dispatch.h"
+#include "recorder.h"
 #include "strict.h"
 
 uint8_t vmpi_enabled[VMPI_EVENT_CODE_LIMIT];
+uint8_t vmpi_agents_enabled[VMPI_EVENT_CODE_LIMIT];
 
 VmpiAgent vmpi_agents[VMPI_MAX_AGENTS];
 uint32_t vmpi_num_agents;
@@ -94,6 +96,8 @@ void vmpi_refresh_enabled(int32_t code) {
     uint8_t any = 0;
     for (uint32_t i = 0; i < vmpi_num_agents; i++)
         if (vmpi_agents[i].enabled[code]) any = 1;
+    vmpi_agents_enabled[code] = any;
+    any |= vmpi_recorded[code];
     vmpi_enabled[code] = any;
     tell_collector(code, any);
     if (code == VMPI_EVENT_OBJECT_ALLOC || code == VMPI_EVENT_SAMPLED_OBJECT_ALLOC) vmpi_refresh_alloc_bytes_left();
@@ -162,7 +166,9 @@ static void finish_broadcasts(void) {
 void vmpi_dispatch(const VMPI_Event *event, bool with_gc_disabled) {
     Gc *gc = with_gc_disabled ? vmpi_gc() : NULL;
     if (gc) gc_disable(gc);
-    if ((event->event_type & VMPI_REQUESTED_EVENT) && vmpi_requester) {
+    bool requested = (event->event_type & VMPI_REQUESTED_EVENT) && vmpi_requester;
+    if (vmpi_recording && !requested) vmpi_record_event(event); /* first: a delivery may shut down */
+    if (requested) {
         vmpi_deliver(vmpi_requester, event);
     } else if (vmpi_num_agents == 1) {
         /* The usual case: with no agent after this one, a shutdown inside
@@ -189,6 +195,7 @@ struct VMPI_Interface *vmpi_register_listener(void (*notify)(struct VMPI_Event *
 /* Offers JVM_SHUT_DOWN to every agent that has not had it yet. */
 static void vmpi_post_shutdown(void) {
     finish_broadcasts();
+    vmpi_record_shut_down();
     VMPI_Event event = {.event_type = VMPI_EVENT_JVM_SHUT_DOWN,
                         .env_id = vmpi_current_env()};
     for (uint32_t i = 0; i < vmpi_num_agents; i++) {
@@ -207,6 +214,7 @@ void vmpi_shutdown(void) {
     for (uint32_t i = 0; i < vmpi_num_agents; i++)
         memset(vmpi_agents[i].enabled, 0, sizeof vmpi_agents[i].enabled);
     memset(vmpi_enabled, 0, sizeof vmpi_enabled);
+    memset(vmpi_agents_enabled, 0, sizeof vmpi_agents_enabled);
     vmpi_refresh_alloc_bytes_left();
     /* Strict mode: every DisableGC matched by now (an agent may still
      * re-enable in its JVM_SHUT_DOWN).  The VM has flushed its output and

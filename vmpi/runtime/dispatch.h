@@ -5,8 +5,10 @@
  *
  * Invariants.
  *
- *   vmpi_enabled[code] is non-zero exactly when some loaded agent has `code`
- *   in its own enabled set; vmpi_refresh_enabled re-establishes this (and
+ *   vmpi_agents_enabled[code] is non-zero exactly when some loaded agent has
+ *   `code` in its own enabled set, and vmpi_enabled[code] when that agent or
+ *   the VM's recorder (recorder.h) wants the event; vmpi_refresh_enabled
+ *   re-establishes both (and
  *   the collectors' gc_event_wanted, and
  *   gc/event_port.h's gc_alloc_event_countdown, which stands for OBJECT_ALLOC
  *   and SAMPLED_OBJECT_ALLOC on the allocation fast path) after every
@@ -91,7 +93,11 @@ static inline bool vmpi_wants_samples(const VmpiAgent *agent) {
     return agent->enabled[VMPI_EVENT_SAMPLED_OBJECT_ALLOC];
 }
 
-/* Recomputes vmpi_enabled[code] (and what depends on it) from the agents. */
+/* Whether some agent enabled the event (vmpi_enabled: or the recorder). */
+extern uint8_t vmpi_agents_enabled[VMPI_EVENT_CODE_LIMIT];
+
+/* Recomputes vmpi_enabled[code] (and what depends on it) from the agents
+ * and the recorder. */
 void vmpi_refresh_enabled(int32_t code);
 
 /* The agent whose RequestEvent is running on this thread, if any: requested
@@ -131,6 +137,21 @@ void vmpi_dispatch(const VMPI_Event *event, bool with_gc_disabled);
 
 /* Fills an OBJECT_ALLOC record for `obj` (also used by RequestEvent). */
 void vmpi_fill_object_alloc(VMPI_Event *event, VMPI_ArenaID arena_id, const Obj *obj, size_t size);
+
+/* Sets only OBJECT_ALLOC's JVMPI fields of `event` (not site, nor the
+ * rest of the record): what the recorder writes (recorder.h). */
+static inline void vmpi_set_object_alloc_fields(VMPI_Event *event, VMPI_ArenaID arena_id, const Obj *obj,
+                                                size_t size) {
+    const RtClass *cls = obj->cls;
+    /* JVMPI 1.2, OBJECT_ALLOC: class_id is the element class when is_array
+     * is JVMPI_CLASS; ElemKind values are the is_array codes (object.h). */
+    const RtClass *named = cls->elem_kind == ELEM_REF && cls->elem_class ? cls->elem_class : cls;
+    event->u.obj_alloc.arena_id = arena_id;
+    event->u.obj_alloc.class_id = (VMPI_ObjectID)(uintptr_t)named->class_id;
+    event->u.obj_alloc.is_array = (int32_t)cls->elem_kind;
+    event->u.obj_alloc.size = size > INT32_MAX ? INT32_MAX : (int32_t)size;
+    event->u.obj_alloc.obj_id = (VMPI_ObjectID)(uintptr_t)obj;
+}
 
 /* What vmpi listens to the collector with (events.c), from the first agent
  * or VM on; and the live arenas it records as they come (arenas.c). */

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 
 #include "dispatch.h"
+#include "recorder.h"
 
 /* Casts that drop const: IDs are opaque pointers to the VM's records. */
 #define OBJECT_ID(p) ((VMPI_ObjectID)(uintptr_t)(p))
@@ -37,25 +38,41 @@ VMPI_POSTED_EVENTS(VMPI_DEFINE_SENDER)
 /* ---- the collector's events (gc/event_port.h) --------------------------------- */
 
 void vmpi_fill_object_alloc(VMPI_Event *event, VMPI_ArenaID arena_id, const Obj *obj, size_t size) {
-    const RtClass *cls = obj->cls;
-    /* JVMPI 1.2, OBJECT_ALLOC: class_id is the element class when is_array
-     * is JVMPI_CLASS; ElemKind values are the is_array codes (object.h). */
-    const RtClass *named = cls->elem_kind == ELEM_REF && cls->elem_class ? cls->elem_class : cls;
     *event = (VMPI_Event){.event_type = VMPI_EVENT_OBJECT_ALLOC, .env_id = vmpi_current_env()};
-    event->u.obj_alloc.arena_id = arena_id;
-    event->u.obj_alloc.class_id = OBJECT_ID(named->class_id);
-    event->u.obj_alloc.is_array = (int32_t)cls->elem_kind;
-    event->u.obj_alloc.size = size > INT32_MAX ? INT32_MAX : (int32_t)size;
-    event->u.obj_alloc.obj_id = OBJECT_ID(obj);
+    vmpi_set_object_alloc_fields(event, arena_id, obj, size);
 }
 
-/* OBJECT_ALLOC, then heap sampling (the port's one call for both). */
-static void on_object_alloc(const uint64_t *bytes_allocated, uint32_t arena_id, const Obj *obj, size_t size) {
+/* OBJECT_ALLOC to the agents, then heap sampling. */
+static inline void deliver_object_alloc(const uint64_t *bytes_allocated, uint32_t arena_id, const Obj *obj,
+                                        size_t size) {
     VMPI_Event event;
     vmpi_fill_object_alloc(&event, (VMPI_ArenaID)arena_id, obj, size);
     if (vmpi_call_sites_on && event.env_id) event.u.obj_alloc.site = vmpi_vm->call_site(vmpi_vm->vm, event.env_id);
-    if (vmpi_enabled[VMPI_EVENT_OBJECT_ALLOC]) vmpi_dispatch(&event, true);
+    if (vmpi_agents_enabled[VMPI_EVENT_OBJECT_ALLOC]) vmpi_dispatch(&event, true);
     if (vmpi_heap_sampling_on) vmpi_sample_allocation(&event, *bytes_allocated);
+}
+
+static __attribute__((noinline)) void record_and_deliver_object_alloc(const uint64_t *bytes_allocated,
+                                                                      uint32_t arena_id, const Obj *obj,
+                                                                      size_t size) {
+    vmpi_record_object_alloc(arena_id, obj, size);
+    deliver_object_alloc(bytes_allocated, arena_id, obj, size);
+}
+
+/* With the recorder on, which writes its own (recorder.h): the record is
+ * built only for an agent or a sample.  Out of line, so that neither path
+ * of on_object_alloc pays for the other's frame. */
+static __attribute__((noinline)) void record_object_alloc(const uint64_t *bytes_allocated, uint32_t arena_id,
+                                                          const Obj *obj, size_t size) {
+    if (vmpi_agents_enabled[VMPI_EVENT_OBJECT_ALLOC] || vmpi_heap_sampling_on)
+        return record_and_deliver_object_alloc(bytes_allocated, arena_id, obj, size);
+    vmpi_record_object_alloc(arena_id, obj, size);
+}
+
+/* The port's one call for OBJECT_ALLOC and heap sampling. */
+static void on_object_alloc(const uint64_t *bytes_allocated, uint32_t arena_id, const Obj *obj, size_t size) {
+    if (vmpi_recording) return record_object_alloc(bytes_allocated, arena_id, obj, size);
+    deliver_object_alloc(bytes_allocated, arena_id, obj, size);
 }
 
 /* The arena events always come (gc/event_port.h): vmpi keeps the table of
@@ -70,9 +87,14 @@ static void on_arena_delete(uint32_t arena_id) {
     vmpi_post_ARENA_DELETE(NULL, (VMPI_ArenaID)arena_id);
 }
 /* The others come only while wanted (vmpi_refresh_enabled). */
-static void on_object_free(const Obj *obj) { vmpi_send_OBJECT_FREE(NULL, obj); }
+static void on_object_free(const Obj *obj) {
+    if (vmpi_recording) vmpi_record_object_free(obj);
+    if (vmpi_agents_enabled[VMPI_EVENT_OBJECT_FREE]) vmpi_send_OBJECT_FREE(NULL, obj);
+}
 static void on_object_move(uint32_t arena_id, const Obj *obj, uint32_t new_arena_id, const Obj *new_obj) {
-    vmpi_send_OBJECT_MOVE(NULL, (VMPI_ArenaID)arena_id, obj, (VMPI_ArenaID)new_arena_id, new_obj);
+    if (vmpi_recording) vmpi_record_object_move(arena_id, obj, new_arena_id, new_obj);
+    if (vmpi_agents_enabled[VMPI_EVENT_OBJECT_MOVE])
+        vmpi_send_OBJECT_MOVE(NULL, (VMPI_ArenaID)arena_id, obj, (VMPI_ArenaID)new_arena_id, new_obj);
 }
 static void on_gc_start(void) { vmpi_send_GC_START(NULL); }
 static void on_gc_finish(int64_t used_objects, int64_t used_object_space, int64_t total_object_space) {

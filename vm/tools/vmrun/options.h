@@ -39,6 +39,7 @@ typedef struct RunOptions {
     bool help, version;     /* --help / --version: print and exit 0 */
     bool vmpi_strict;       /* --vmpi-strict: a breach of the agent contract ends the VM */
     unsigned vmpi_hang_limit_s; /* --vmpi-hang-limit: a handler this long ends a strict run */
+    const char *record_path; /* --record: the VM's binary recording goes there (NULL: none) */
 } RunOptions;
 
 /* Parses argv[1 ..].  On success returns true; on a usage error returns

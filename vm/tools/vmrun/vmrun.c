@@ -150,6 +150,11 @@ int main(int argc, char **argv) {
     }
     vmpi_set_strict(options.vmpi_strict);
     vmpi_set_hang_limit(options.vmpi_hang_limit_s);
+    if (options.record_path && !vmpi_start_recording(options.record_path, err, sizeof err)) {
+        fprintf(stderr, "vmrun: %s\n", err);
+        run_options_free(&options);
+        return 1;
+    }
     for (size_t i = 0; i < options.num_agents; i++) {
         if (!vmpi_load_agent(options.agents[i].spec, options.agents[i].is_path, err, sizeof err)) {
             fprintf(stderr, "vmrun: %s\n", err);

@@ -208,17 +208,25 @@ static const bool named[VMPI_EVENT_CODE_LIMIT] = {
 #undef NAMED
 };
 
-void trace_binary_event(TraceBinary *writer, const VMPI_Event *event, uint32_t thread) {
-    TraceOutput *out = writer->out;
-    int32_t code = event->event_type & ~VMPI_REQUESTED_EVENT;
-    if (code <= 0 || code >= VMPI_EVENT_CODE_LIMIT || !named[code]) code = 0;
-    uint32_t first = (uint32_t)code << TRACE_BINARY_CODE_SHIFT;
-    if (event->event_type & VMPI_REQUESTED_EVENT) first |= TRACE_BINARY_REQUESTED;
+/* An event's first varint, its code and `flags` (TRACE_BINARY_REQUESTED or
+ * 0), and its thread number, if not the last one's; returns where its
+ * fields go. */
+static inline __attribute__((always_inline)) unsigned char *put_first(TraceBinary *writer, int32_t code,
+                                                                     uint32_t flags, uint32_t thread) {
+    uint32_t first = (uint32_t)code << TRACE_BINARY_CODE_SHIFT | flags;
     if (thread == writer->last_thread) first |= TRACE_BINARY_SAME_THREAD;
-    unsigned char *at = make_room(out, cursor(out));
+    unsigned char *at = make_room(writer->out, cursor(writer->out));
     at = put_varint(at, first);
     if (thread != writer->last_thread) at = put_varint(at, thread);
     writer->last_thread = thread;
+    return at;
+}
+
+void trace_binary_event(TraceBinary *writer, const VMPI_Event *event, uint32_t thread) {
+    int32_t code = event->event_type & ~VMPI_REQUESTED_EVENT;
+    if (code <= 0 || code >= VMPI_EVENT_CODE_LIMIT || !named[code]) code = 0;
+    uint32_t flags = event->event_type & VMPI_REQUESTED_EVENT ? TRACE_BINARY_REQUESTED : 0;
+    unsigned char *at = put_first(writer, code, flags, thread);
     int32_t count = 0;
     uint64_t *last = writer->last_id[code];
     switch (code) {
@@ -230,5 +238,22 @@ void trace_binary_event(TraceBinary *writer, const VMPI_Event *event, uint32_t t
 #undef EVENT_CASE
 #undef PUT_FIELD
     }
-    store_cursor(out, at);
+    store_cursor(writer->out, at);
 }
+
+/* The heap events from their fields (trace_binary.h): what the switch
+ * above does for one code, with the fields as arguments. */
+#define PUT_ARGUMENT(member, kind, name) at = put_##kind(writer, at, last++, name, &count);
+#define DEFINE_FIELDS_WRITER(function, code, member)                                            \
+    void function(TraceBinary *writer, uint32_t thread VMPI_FIELDS_##member(TRACE_BINARY_PARAMETER)) { \
+        unsigned char *at = put_first(writer, code, 0, thread);                                   \
+        int32_t count = 0;                                                                      \
+        uint64_t *last = writer->last_id[code];                                                 \
+        VMPI_FIELDS_##member(PUT_ARGUMENT) (void)count;                                         \
+        store_cursor(writer->out, at);                                                          \
+    }
+DEFINE_FIELDS_WRITER(trace_binary_object_alloc, VMPI_EVENT_OBJECT_ALLOC, obj_alloc)
+DEFINE_FIELDS_WRITER(trace_binary_object_move, VMPI_EVENT_OBJECT_MOVE, obj_move)
+DEFINE_FIELDS_WRITER(trace_binary_object_free, VMPI_EVENT_OBJECT_FREE, obj_free)
+#undef DEFINE_FIELDS_WRITER
+#undef PUT_ARGUMENT

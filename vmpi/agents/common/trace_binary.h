@@ -47,6 +47,15 @@
 #define TRACE_BINARY_REQUESTED 0x2
 #define TRACE_BINARY_SAME_THREAD 0x1
 
+/* The events the trace agent records with its default options, in either
+ * format, and so the VM's recorder (vmrun --record) too: its heap, GC,
+ * class and thread events, start-up, shut-down and the data requests. */
+#define TRACE_DEFAULT_EVENT_CODES                                                                   \
+    VMPI_EVENT_ARENA_NEW, VMPI_EVENT_ARENA_DELETE, VMPI_EVENT_OBJECT_ALLOC, VMPI_EVENT_OBJECT_FREE, \
+        VMPI_EVENT_OBJECT_MOVE, VMPI_EVENT_GC_START, VMPI_EVENT_GC_FINISH, VMPI_EVENT_CLASS_LOAD,   \
+        VMPI_EVENT_THREAD_START, VMPI_EVENT_THREAD_END, VMPI_EVENT_JVM_INIT_DONE,                  \
+        VMPI_EVENT_JVM_SHUT_DOWN, VMPI_EVENT_DATA_DUMP_REQUEST, VMPI_EVENT_DATA_RESET_REQUEST
+
 /* The most fields an event has (CLASS_LOAD has 10). */
 #define TRACE_BINARY_MAX_FIELDS 12
 
@@ -88,5 +97,14 @@ void trace_binary_start(TraceBinary *writer, TraceOutput *out, int32_t vmpi_vers
 
 /* One event, which happened in VM thread number `thread` (0 for none). */
 void trace_binary_event(TraceBinary *writer, const VMPI_Event *event, uint32_t thread);
+
+/* The same for an OBJECT_ALLOC, OBJECT_MOVE or OBJECT_FREE not requested,
+ * from its fields, in the table's order, as arguments: no VMPI_Event, no
+ * look-up of its code.  The VM's recorder (vmpi/runtime/recorder.h) writes
+ * the heap events so. */
+#define TRACE_BINARY_PARAMETER(member, kind, name) , VMPI_KIND_TYPE_##kind name
+void trace_binary_object_alloc(TraceBinary *writer, uint32_t thread VMPI_FIELDS_obj_alloc(TRACE_BINARY_PARAMETER));
+void trace_binary_object_move(TraceBinary *writer, uint32_t thread VMPI_FIELDS_obj_move(TRACE_BINARY_PARAMETER));
+void trace_binary_object_free(TraceBinary *writer, uint32_t thread VMPI_FIELDS_obj_free(TRACE_BINARY_PARAMETER));
 
 #endif

@@ -187,13 +187,7 @@ VMPI_EXPORT int32_t VMPI_OnLoad(VMPI_VM *vm, char *options, void *reserved) {
     if (!parse_options(options, &methods, &mechanism, &events)) return VMPI_ERR;
     if (!agent_open_output(vmpi, "trace", path, &out, &lock)) return VMPI_ERR;
     vmpi->NotifyEvent = notify_event;
-    static const int32_t traced[] = {
-        VMPI_EVENT_ARENA_NEW,   VMPI_EVENT_ARENA_DELETE, VMPI_EVENT_OBJECT_ALLOC,
-        VMPI_EVENT_OBJECT_FREE, VMPI_EVENT_OBJECT_MOVE,  VMPI_EVENT_GC_START,
-        VMPI_EVENT_GC_FINISH,   VMPI_EVENT_CLASS_LOAD,   VMPI_EVENT_THREAD_START,
-        VMPI_EVENT_THREAD_END,  VMPI_EVENT_JVM_INIT_DONE, VMPI_EVENT_JVM_SHUT_DOWN,
-        VMPI_EVENT_DATA_DUMP_REQUEST, VMPI_EVENT_DATA_RESET_REQUEST,
-    };
+    static const int32_t traced[] = {TRACE_DEFAULT_EVENT_CODES};
     for (size_t i = 0; i < sizeof traced / sizeof traced[0]; i++) vmpi->EnableEvent(traced[i], NULL);
     if (methods) {
         vmpi->EnableEvent(VMPI_EVENT_METHOD_ENTRY, NULL);
