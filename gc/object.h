@@ -28,6 +28,13 @@
 
 #define OBJ_ALIGN 8u
 
+/* Bytes an object gives each reference slot, and its class pointer: 8 on
+ * every target.  A 32-bit build (the browser's WebAssembly, docs/lab.md)
+ * keeps its 4-byte pointers at the front of that room, so every object is
+ * exactly as big as in a 64-bit build: the same sizes, the same heap
+ * occupancy, the same collections. */
+#define OBJ_REF_BYTES 8u
+
 /* Element kinds. The numeric values are JVMPI's is_array codes
  * (JVMPI 1.2, JVMPI_EVENT_OBJECT_ALLOC), so OBJECT_ALLOC can pass them on
  * unchanged. */
@@ -69,7 +76,10 @@ typedef struct RtClass {
  * object: a mark bit, an age, a reference count, a "forwarded" flag.  Its
  * meaning belongs to the collector in use; the VM never reads it. */
 typedef struct ObjHeader {
-    const RtClass *cls;  /* during a copying collection: forwarding address */
+    union {
+        const RtClass *cls;  /* during a copying collection: forwarding address */
+        uint64_t cls_room;   /* OBJ_REF_BYTES, whatever a pointer's size */
+    };
     uint32_t gc_word;
     uint32_t length;     /* array element count or string byte length */
 } ObjHeader;
@@ -84,7 +94,7 @@ static inline void *obj_body(const Obj *o) { return (void *)(o + 1); }
 static inline size_t obj_size_for(const RtClass *cls, uint32_t length) {
     switch (cls->kind) {
     case CLASS_INSTANCE:
-        return sizeof(Obj) + 8u * (size_t)(cls->num_ref_fields + cls->num_prim_fields);
+        return sizeof(Obj) + OBJ_REF_BYTES * cls->num_ref_fields + 8u * (size_t)cls->num_prim_fields;
     case CLASS_ARRAY:
         return obj_align(sizeof(Obj) + (size_t)cls->elem_size * length);
     case CLASS_STRING:
@@ -112,7 +122,7 @@ static inline Obj **obj_ref_slots(const Obj *o, size_t *count) {
 /* Instance field access: reference field i, primitive field i. */
 static inline Obj **obj_ref_field(Obj *o, uint32_t i) { return (Obj **)obj_body(o) + i; }
 static inline uint64_t *obj_prim_field(Obj *o, uint32_t i) {
-    return (uint64_t *)obj_body(o) + o->cls->num_ref_fields + i;
+    return (uint64_t *)((char *)obj_body(o) + OBJ_REF_BYTES * o->cls->num_ref_fields) + i;
 }
 
 static inline const char *str_chars(const Obj *s) { return (const char *)obj_body(s); }

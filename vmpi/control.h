@@ -21,6 +21,7 @@
 struct VmpiVmServices;
 struct VMPI_Event;
 struct VMPI_Interface;
+struct VMPI_VM;
 
 /* Loads one agent.  `spec` is what followed "-agentlib:" or "-agentpath:":
  * "NAME[=OPTIONS]" or "PATH[=OPTIONS]".  A NAME is looked up as libNAME.so in
@@ -56,6 +57,12 @@ void vmpi_seed_heap_sampling(const uint64_t *seed);
 /* Posts JVM_SHUT_DOWN (once; later calls do nothing) and unloads agents.
  * vm_exit calls this, so every way out of the VM runs it. */
 void vmpi_shutdown(void);
+
+/* Links an agent into the program: -agentlib:NAME then runs `on_load` as
+ * a library's VMPI_OnLoad, without looking for a library (agent_load.c).
+ * For a build with no dlopen (the browser's, docs/lab.md); false if the
+ * table of them is full. */
+bool vmpi_add_builtin_agent(const char *name, int32_t (*on_load)(struct VMPI_VM *vm, char *options, void *reserved));
 
 /* Registers an in-process agent (tests, built-in tools): as if a library's
  * VMPI_OnLoad had set NotifyEvent = notify.  Returns its interface, through

@@ -23,6 +23,11 @@ static uint8_t *next_record;     /* [next_record, regions_start): free record sp
 static uint8_t *next_region;     /* [next_region, fixed_end): free region space */
 
 bool gc_fixed_reserve(char *err, size_t errsize) {
+#ifdef GCLAB_WASM
+    /* WebAssembly's linear memory has no address randomization: malloc's
+     * addresses already repeat from run to run, and 4 GiB is all of it. */
+    return true;
+#endif
     void *want = (void *)GC_FIXED_BASE;
     void *got = mmap(want, GC_FIXED_BYTES, PROT_READ | PROT_WRITE,
                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);

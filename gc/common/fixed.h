@@ -39,7 +39,11 @@
  * shadow memory and its allocator. */
 #define GC_FIXED_BASE ((uintptr_t)0x300000000000u)
 /* 1 TiB of address space, 1 GiB of it for records. */
+#if SIZE_MAX > UINT32_MAX
 #define GC_FIXED_BYTES ((size_t)1 << 40)
+#else /* a 32-bit build (the browser's) reserves nothing (fixed.c) */
+#define GC_FIXED_BYTES ((size_t)1 << 31)
+#endif
 #define GC_FIXED_RECORD_BYTES ((size_t)1 << 30)
 
 /* Has gc_fixed_reserve succeeded? */

@@ -71,6 +71,11 @@ static void within_quarter_of_limit(size_t *room, int resource) {
 }
 
 size_t gc_memory_region_room(void) {
+#ifdef GCLAB_WASM
+    /* A page's mmap hands out real, zeroed memory, not address space: a
+     * region takes only what its heap needs (docs/lab.md). */
+    return 0;
+#endif
     long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
     if (pages <= 0 || page <= 0) return 0;
     size_t room = (size_t)pages > SIZE_MAX / (size_t)page ? SIZE_MAX : (size_t)pages * (size_t)page;

@@ -55,7 +55,11 @@
 
 /* The most a region reserves (32 GiB): what a compaction can address, a
  * planned address being 32 bits of OBJ_ALIGN units in gc_word (compact.h). */
+#if SIZE_MAX > UINT32_MAX
 #define GC_REGION_MAX_BYTES (((size_t)UINT32_MAX + 1) * OBJ_ALIGN)
+#else /* a 32-bit build (the browser's, docs/lab.md): half its address space */
+#define GC_REGION_MAX_BYTES ((size_t)1 << 31)
+#endif
 
 /* Gets a zero-filled region from `memory` for arena `arena_id`: a budget of
  * `budget` bytes, then `reserve` bytes the collector needs past it, then

@@ -87,7 +87,7 @@ static bool class_is_sane(const Gc *gc, const RtClass *cls) {
     case CLASS_STRING:
         return true;
     case CLASS_ARRAY:
-        if (cls->elem_kind == ELEM_REF) return cls->elem_size == sizeof(Obj *);
+        if (cls->elem_kind == ELEM_REF) return cls->elem_size == OBJ_REF_BYTES;
         return cls->elem_size == 1 || cls->elem_size == 2 || cls->elem_size == 4 || cls->elem_size == 8;
     }
     return false;

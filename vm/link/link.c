@@ -181,7 +181,7 @@ static bool link_array_class(VM *vm, const LinkNames *names, uint32_t i, LinkErr
     cls->program_index = UINT32_MAX;
     if (type_is_ref(elem)) {
         cls->elem_kind = ELEM_REF;
-        cls->elem_size = sizeof(Obj *);
+        cls->elem_size = OBJ_REF_BYTES; /* room for each; the slots are Obj *s (object.h) */
         cls->elem_class = ref_class_of(vm, names, elem);
         if (!cls->elem_class) return link_fail(why, "an array of a class the program does not define", names->array_descs[i]);
     } else {
@@ -298,9 +298,9 @@ static bool link_code(VM *vm, bool plain_code, LinkError *why) {
     /* Instance layout (object.h): reference fields, then primitive fields. */
     for (uint32_t f = 0; f < p->num_fields; f++) {
         const ProgField *field = &p->fields[f];
-        uint32_t index = field->is_ref ? field->slot
-                                       : p->classes[field->owner_class].num_ref_fields + field->slot;
-        vm->field_offsets[f] = (uint32_t)(sizeof(Obj) + 8u * index);
+        uint32_t ref_room = OBJ_REF_BYTES * p->classes[field->owner_class].num_ref_fields;
+        vm->field_offsets[f] = (uint32_t)(field->is_ref ? sizeof(Obj) + sizeof(Obj *) * field->slot
+                                                        : sizeof(Obj) + ref_room + 8u * field->slot);
     }
     vm->ref_statics = alloc_table(p->num_ref_statics, sizeof *vm->ref_statics);
     vm->prim_statics = alloc_table(p->num_prim_statics, sizeof *vm->prim_statics);

@@ -22,7 +22,8 @@
  * The thread starts with the VM's first collection and ends with the VM
  * (vm_gc_thread_stop, from vm_destroy).  A collection asked for on the GC
  * thread itself (none should be: RunGC is refused inside a collection)
- * runs in place rather than wait for itself.
+ * runs in place rather than wait for itself.  The browser build has no OS
+ * threads and runs every collection in place.
  */
 #include "vm/threads/gc_thread.h"
 
@@ -86,6 +87,18 @@ void vm_gc_thread_run(void *vm_arg, GcCollectionWork work, GcCollectionCall *cal
         work(call);
         return;
     }
+#ifdef GCLAB_WASM
+    /* A page has no OS threads (docs/lab.md): the collection runs on the
+     * asking thread, which looks like the GC thread while it does -- no VM
+     * thread current, so agents see what they see on the GC thread. */
+    VMThread *asking = vm_current_thread();
+    vm_set_current_thread(NULL);
+    collecting_for = vm;
+    work(call);
+    collecting_for = NULL;
+    vm_set_current_thread(asking);
+    return;
+#endif
     /* Every program thread stops: the ones out in agents' handlers come
      * back to a safepoint first (scheduler.h). */
     vm_thread_stop_for_collection(vm_current_thread());

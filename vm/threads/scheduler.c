@@ -524,6 +524,10 @@ static void *run_started_thread(void *arg) {
 }
 
 VMThread *vm_thread_start(VMThread *parent, const LinkedMethod *entry) {
+#ifdef GCLAB_WASM
+    /* One OS thread per VM thread, and a page has none to give (docs/lab.md). */
+    vm_runtime_errorf(parent, "this build (WebAssembly, in a browser) runs no threads but main: a thread cannot start");
+#endif
     VM *vm = parent->vm;
     VmScheduler *s = scheduler_of(parent);
     if (!parent->object) vm_thread_make_object(parent);

@@ -12,12 +12,18 @@
  * -Xrun<name>[:options], JVMPI's own option, is -agentlib:<name>=<options>
  * (vmrun's option parser makes it so).
  *
+ * A program may link agents in instead (vmpi_add_builtin_agent); a NAME is
+ * looked for among those first.  The browser build (docs/lab.md) has no
+ * dlopen and loads only those.
+ *
  * Invariant: on every failure the agent's slot is given back and its library
  * closed, and `err` holds exactly one line naming the agent.
  */
 #define _GNU_SOURCE /* dlinfo, RTLD_DI_LINKMAP */
+#ifndef GCLAB_WASM
 #include <dlfcn.h>
 #include <link.h>
+#endif
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +36,39 @@
 /* JVMPI 1.2 section 1.1's entry point (jvmpi.h declares it for agents). */
 typedef jint(JNICALL *JVM_OnLoad_t)(JavaVM *jvm, char *options, void *reserved);
 
+/* Agents linked into the program itself (vmpi_add_builtin_agent): the
+ * browser build's, which has no dlopen. */
+static struct {
+    const char *name;
+    VMPI_OnLoad_t on_load;
+} builtin_agents[8];
+static size_t num_builtin_agents;
+
+bool vmpi_add_builtin_agent(const char *name, VMPI_OnLoad_t on_load) {
+    if (num_builtin_agents == sizeof builtin_agents / sizeof builtin_agents[0]) return false;
+    builtin_agents[num_builtin_agents].name = name;
+    builtin_agents[num_builtin_agents].on_load = on_load;
+    num_builtin_agents++;
+    return true;
+}
+
+static VMPI_OnLoad_t builtin_agent(const char *name) {
+    for (size_t i = 0; i < num_builtin_agents; i++)
+        if (strcmp(builtin_agents[i].name, name) == 0) return builtin_agents[i].on_load;
+    return NULL;
+}
+
+#ifdef GCLAB_WASM
+/* WebAssembly in a page loads no libraries: only the built-in agents run. */
+static void *open_library(const char *name, bool is_path, VMPI_OnLoad_t *on_load, JVM_OnLoad_t *jvm_on_load,
+                          char *err, size_t errsize) {
+    int used = snprintf(err, errsize, "agent '%s': this build (WebAssembly) loads no agent libraries; built in:", name);
+    for (size_t i = 0; i < num_builtin_agents && used > 0 && (size_t)used < errsize; i++)
+        used += snprintf(err + used, errsize - (size_t)used, " %s", builtin_agents[i].name);
+    return NULL;
+}
+#define close_library(library) ((void)(library))
+#else
 /* "<dir of /proc/self/exe>/../lib/gclab", with the "bin/.." folded away;
  * false if the executable's path cannot be read. */
 static bool bundled_agent_dir(char *dir, size_t size) {
@@ -109,6 +148,24 @@ static const char *library_file(void *library, const char *fallback) {
     return fallback;
 }
 
+/* Opens the agent's library and finds its entry point; NULL with `err` set
+ * on failure. */
+static void *open_library(const char *name, bool is_path, VMPI_OnLoad_t *on_load, JVM_OnLoad_t *jvm_on_load,
+                          char *err, size_t errsize) {
+    void *library = is_path ? open_path(name, err, errsize) : open_named(name, err, errsize);
+    if (!library) return NULL;
+    *(void **)on_load = dlsym(library, "VMPI_OnLoad"); /* POSIX's way to get a function */
+    if (!*on_load) *(void **)jvm_on_load = dlsym(library, "JVM_OnLoad");
+    if (!*on_load && !*jvm_on_load) {
+        snprintf(err, errsize, "agent '%s': no VMPI_OnLoad or JVM_OnLoad in %s", name, library_file(library, name));
+        dlclose(library);
+        return NULL;
+    }
+    return library;
+}
+#define close_library(library) dlclose(library)
+#endif
+
 bool vmpi_load_agent(const char *spec, bool is_path, char *err, size_t errsize) {
     const char *equals = strchr(spec, '=');
     size_t name_len = equals ? (size_t)(equals - spec) : strlen(spec);
@@ -127,25 +184,18 @@ bool vmpi_load_agent(const char *spec, bool is_path, char *err, size_t errsize) 
         return false;
     }
 
-    void *library = is_path ? open_path(name, err, errsize) : open_named(name, err, errsize);
-    if (!library) {
-        free(options);
-        return false;
-    }
-    VMPI_OnLoad_t on_load;
+    /* A built-in agent needs no library (and a path never names one). */
+    VMPI_OnLoad_t on_load = is_path ? NULL : builtin_agent(name);
     JVM_OnLoad_t jvm_on_load = NULL;
-    *(void **)&on_load = dlsym(library, "VMPI_OnLoad"); /* POSIX's way to get a function */
-    if (!on_load) *(void **)&jvm_on_load = dlsym(library, "JVM_OnLoad");
-    if (!on_load && !jvm_on_load) {
-        snprintf(err, errsize, "agent '%s': no VMPI_OnLoad or JVM_OnLoad in %s", name, library_file(library, name));
-        dlclose(library);
+    void *library = NULL;
+    if (!on_load && !(library = open_library(name, is_path, &on_load, &jvm_on_load, err, errsize))) {
         free(options);
         return false;
     }
     VmpiAgent *agent = vmpi_agent_claim();
     if (!agent) {
         snprintf(err, errsize, "agent '%s': too many agents (at most %d)", name, VMPI_MAX_AGENTS);
-        dlclose(library);
+        if (library) close_library(library);
         free(options);
         return false;
     }
@@ -164,7 +214,7 @@ bool vmpi_load_agent(const char *spec, bool is_path, char *err, size_t errsize) 
         snprintf(err, errsize, "agent '%s': %s failed (returned %d)", name, on_load ? "VMPI_OnLoad" : "JVM_OnLoad",
                  (int)rc);
         vmpi_agent_release_last();
-        dlclose(library);
+        if (library) close_library(library);
         return false;
     }
     return true;

@@ -111,6 +111,9 @@ void vmpi_install_crash_report(void) {
     static char alternate_stack[64 * 1024];
     if (installed) return;
     installed = true;
+#ifdef GCLAB_WASM
+    return; /* WebAssembly has no signals: a trap ends the module, and the page says so */
+#endif
     stack_t stack = {.ss_sp = alternate_stack, .ss_size = sizeof alternate_stack, .ss_flags = 0};
     sigaltstack(&stack, NULL);
     struct sigaction action;

@@ -56,7 +56,7 @@ static const char *enter_call(const char *function) {
     return outer;
 }
 #define ENTER(function) \
-    __attribute__((cleanup(leave_call))) const char *const outer_call = enter_call(function)
+    __attribute__((cleanup(leave_call), unused)) const char *const outer_call = enter_call(function)
 
 /* IN_VM() in an entry point that reads or writes what running threads use
  * (the heap, other threads' state, the enabled sets): called from a handler

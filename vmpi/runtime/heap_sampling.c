@@ -5,8 +5,8 @@
  * why).
  */
 #include <math.h>
-#include <sys/random.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "vmpi/vmpi_random.h"
 #include "vmpi/control.h"
@@ -46,7 +46,7 @@ static VmpiThreadSampler *thread_sampler(VMPI_ThreadID thread) {
                                      : &no_thread_sampler;
     if (!sampler->seeded) {
         uint64_t start = seed + ++threads_seeded * 0x9e3779b97f4a7c15u;
-        if (!seeded && getrandom(&start, sizeof start, GRND_NONBLOCK) != (ssize_t)sizeof start)
+        if (!seeded && getentropy(&start, sizeof start) != 0)
             start ^= (uint64_t)time(NULL) ^ (uint64_t)(uintptr_t)sampler;
         sampler->random_state = start;
         sampler->seeded = true;

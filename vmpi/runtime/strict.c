@@ -119,6 +119,8 @@ static uint64_t thread_allocated_bytes(void) {
     pthread_once(&once, install_hooks);
     return hooked_bytes;
 }
+#elif defined(GCLAB_WASM) /* emscripten's malloc.h has mallinfo only (and one thread) */
+static uint64_t thread_allocated_bytes(void) { return (uint64_t)mallinfo().uordblks; }
 #elif defined(GCLAB_PLAIN_MALLOC)
 static uint64_t thread_allocated_bytes(void) { return mallinfo2().uordblks; }
 #else
@@ -133,6 +135,16 @@ static uint64_t thread_allocated_bytes(void) {
 #endif
 
 /* ---- poisoned records --------------------------------------------------------------- */
+
+#ifdef GCLAB_WASM
+/* The browser build has neither protection keys nor page protection, and
+ * refuses --vmpi-strict (vm/tools/vmrun/options.c); every key call fails. */
+#define PKEY_DISABLE_ACCESS 1
+static int pkey_alloc(unsigned flags, unsigned rights) { return -1; }
+static int pkey_free(int key) { return -1; }
+static int pkey_set(int key, unsigned rights) { return -1; }
+static int pkey_mprotect(void *address, size_t len, int prot, int key) { return -1; }
+#endif
 
 #define POISON_SLOTS 32
 #define MAX_POISON_KEYS 8

@@ -236,6 +236,11 @@ bool vm_parse_command_line(int argc, char **argv, RunOptions *o, char *err, size
         if (!parse_option(argv[i], o, &heap_given, &collector_given, err, errsize)) return false;
     }
     if (o->help || o->version) return true;
+#ifdef GCLAB_WASM
+    /* WebAssembly has no page protection to poison event records with. */
+    if (o->vmpi_strict)
+        return fail(err, errsize, "--vmpi-strict: this build (WebAssembly, in a browser) cannot guard event records");
+#endif
     warn_if_ignored("--young (-Xmn)", heap_given.young, "generational", o->vm.gc_name);
     warn_if_ignored("--tenure", collector_given.tenure, "generational", o->vm.gc_name);
     warn_if_ignored("--rc-cycles", collector_given.rc_cycles, "refcount", o->vm.gc_name);
