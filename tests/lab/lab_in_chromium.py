@@ -186,6 +186,9 @@ def check_fragment(browser, page_path, hello, screenshot):
                     .filter((gc) => document.getElementById('gc-' + gc).checked).join(',')}; })()""")
     if shown != settings:
         fail(f"the link's fragment did not set the page: {shown}")
+    menu = browser.evaluate("document.getElementById('example').value")
+    if menu != "hello":
+        fail(f"the link's program is hello.gcl, the example menu shows {menu!r}")
     page = run_in_page(browser, 60)
     if sorted(page) != ["marksweep", "refcount"]:
         fail(f"the link chose marksweep and refcount, the page ran {sorted(page)}")

@@ -219,13 +219,24 @@ function stopAll() {
 // ---- start -----------------------------------------------------------------------------
 
 const select = $('example');
+select.append(element('option', {value: ''}, '(your program)'));
 for (const example of examples) select.append(element('option', {value: example.name}, example.name));
 select.addEventListener('change', () => chooseExample(select.value));
+// The menu names the example the editor holds, and none once it is edited.
+const showExampleOf = (source) => {
+  const match = examples.find((e) => e.source === source);
+  select.value = match ? match.name : '';
+};
+$('source').addEventListener('input', () => showExampleOf($('source').value));
 $('run').addEventListener('click', runAll);
 $('stop').addEventListener('click', stopAll);
 $('all').addEventListener('click', () => { for (const gc of COLLECTORS) $('gc-' + gc).checked = true; });
-window.addEventListener('hashchange', loadFragment); // a link followed while the page is open
+window.addEventListener('hashchange', () => { // a link followed while the page is open
+  loadFragment();
+  showExampleOf($('source').value);
+});
 if (!loadFragment()) chooseExample('hello');
+showExampleOf($('source').value);
 statusLine.dataset.ready = 'yes';
 statusLine.dataset.cspViolations = String(cspViolations);
 statusLine.textContent = 'ready';
