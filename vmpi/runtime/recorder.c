@@ -19,6 +19,7 @@
 #include "dispatch.h"
 #include "recorder.h"
 #include "vmpi/agents/common/trace_binary.h"
+#include "vmpi/agents/common/trace_threads.h"
 #include "vmpi/control.h"
 
 bool vmpi_recording;
@@ -30,28 +31,13 @@ static TraceBinary writer;
 static bool started;         /* the header is written */
 static char path[4096];
 
-/* Thread numbers as the trace agent gives them: i + 1 for the i-th thread
- * whose THREAD_START was recorded, 0 for none or any other. */
-#define MAX_THREADS 1024
-static VMPI_ThreadID thread_envs[MAX_THREADS];
-static uint32_t num_threads;
-static VMPI_ThreadID last_env; /* runs of events come from one thread */
-static uint32_t last_number;
+static TraceThreads threads; /* numbered as the trace agent numbers them */
 
 static void lock(void) {
     while (atomic_flag_test_and_set_explicit(&busy, memory_order_acquire)) sched_yield();
 }
 
 static void unlock(void) { atomic_flag_clear_explicit(&busy, memory_order_release); }
-
-static uint32_t thread_number(VMPI_ThreadID env) {
-    if (env == last_env && last_number) return last_number;
-    last_env = env;
-    last_number = 0;
-    for (uint32_t i = 0; env && i < num_threads && !last_number; i++)
-        if (thread_envs[i] == env) last_number = i + 1;
-    return last_number;
-}
 
 /* The events -agentlib:trace records with its default options. */
 static const int32_t recorded_codes[] = {TRACE_DEFAULT_EVENT_CODES};
@@ -88,10 +74,8 @@ void vmpi_record_event(const VMPI_Event *event) {
     lock();
     if (vmpi_recording) {
         start_once();
-        if (code == VMPI_EVENT_THREAD_START && num_threads < MAX_THREADS &&
-            !thread_number(event->u.thread_start.thread_env_id))
-            thread_envs[num_threads++] = event->u.thread_start.thread_env_id;
-        trace_binary_event(&writer, event, thread_number(event->env_id));
+        trace_threads_note(&threads, event);
+        trace_binary_event(&writer, event, trace_thread_number(&threads, event->env_id));
     }
     unlock();
 }
@@ -103,7 +87,8 @@ void vmpi_record_object_alloc(uint32_t arena_id, const Obj *obj, size_t size) {
     lock();
     if (vmpi_recording) {
         start_once();
-        trace_binary_object_alloc(&writer, thread_number(env), event.u.obj_alloc.arena_id, event.u.obj_alloc.class_id,
+        trace_binary_object_alloc(&writer, trace_thread_number(&threads, env), event.u.obj_alloc.arena_id,
+                                  event.u.obj_alloc.class_id,
                                   event.u.obj_alloc.is_array, event.u.obj_alloc.size, event.u.obj_alloc.obj_id);
     }
     unlock();
@@ -114,7 +99,8 @@ void vmpi_record_object_move(uint32_t arena_id, const Obj *obj, uint32_t new_are
     lock();
     if (vmpi_recording) {
         start_once();
-        trace_binary_object_move(&writer, thread_number(env), (VMPI_ArenaID)arena_id, (VMPI_ObjectID)(uintptr_t)obj,
+        trace_binary_object_move(&writer, trace_thread_number(&threads, env), (VMPI_ArenaID)arena_id,
+                                 (VMPI_ObjectID)(uintptr_t)obj,
                                  (VMPI_ArenaID)new_arena_id, (VMPI_ObjectID)(uintptr_t)new_obj);
     }
     unlock();
@@ -125,7 +111,7 @@ void vmpi_record_object_free(const Obj *obj) {
     lock();
     if (vmpi_recording) {
         start_once();
-        trace_binary_object_free(&writer, thread_number(env), (VMPI_ObjectID)(uintptr_t)obj);
+        trace_binary_object_free(&writer, trace_thread_number(&threads, env), (VMPI_ObjectID)(uintptr_t)obj);
     }
     unlock();
 }
@@ -142,7 +128,7 @@ void vmpi_record_shut_down(void) {
     if (vmpi_recording) {
         start_once();
         VMPI_Event event = {.event_type = VMPI_EVENT_JVM_SHUT_DOWN, .env_id = vmpi_current_env()};
-        trace_binary_event(&writer, &event, thread_number(event.env_id));
+        trace_binary_event(&writer, &event, trace_thread_number(&threads, event.env_id));
         vmpi_recording = false;
         memset(vmpi_recorded, 0, sizeof vmpi_recorded); /* the VM posts for it no more */
         int error = trace_output_close(&out);

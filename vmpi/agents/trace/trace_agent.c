@@ -49,9 +49,9 @@
 #include "common/agent_common.h"
 #include "common/trace_binary.h"
 #include "common/trace_json.h"
+#include "common/trace_threads.h"
 #include "vmpi.h"
 
-#define MAX_THREADS 1024
 
 static VMPI_Interface *vmpi;
 static pthread_mutex_t output_mutex = PTHREAD_MUTEX_INITIALIZER;
@@ -62,27 +62,7 @@ static TraceOutput out;
 static bool binary;           /* format=binary */
 static TraceBinary recording; /* its writer's state, when binary */
 static uint64_t seq;          /* lines written after the header */
-static VMPI_ThreadID thread_envs[MAX_THREADS]; /* thread number i + 1 */
-static uint32_t num_threads;
-
-static uint32_t thread_number(VMPI_ThreadID env) {
-    if (!env) return 0;
-    for (uint32_t i = 0; i < num_threads; i++)
-        if (thread_envs[i] == env) return i + 1;
-    return 0;
-}
-
-/* The thread of the last event: runs of events come from one thread. */
-static VMPI_ThreadID last_env;
-static uint32_t last_number;
-
-static uint32_t event_thread_number(VMPI_ThreadID env) {
-    if (env != last_env || !last_number) {
-        last_env = env;
-        last_number = thread_number(env);
-    }
-    return last_number;
-}
+static TraceThreads threads;
 
 /* ---- events -------------------------------------------------------------------------- */
 
@@ -95,10 +75,8 @@ static void report_write_error(int error) {
 
 static void write_event(const VMPI_Event *event) {
     int32_t code = event->event_type & ~VMPI_REQUESTED_EVENT;
-    if (code == VMPI_EVENT_THREAD_START && num_threads < MAX_THREADS &&
-        !thread_number(event->u.thread_start.thread_env_id))
-        thread_envs[num_threads++] = event->u.thread_start.thread_env_id;
-    uint32_t thread = event_thread_number(event->env_id);
+    trace_threads_note(&threads, event);
+    uint32_t thread = trace_thread_number(&threads, event->env_id);
     if (binary) {
         if (seq++ == 0) trace_binary_start(&recording, &out, vmpi->version, vmpi->GetCollectorName());
         trace_binary_event(&recording, event, thread);
