@@ -3,6 +3,7 @@
 driven through its UI as a student would drive it, against native vmrun.
 
 usage: lab_in_chromium.py PAGE VMRUN SOURCE_DIR WORK_DIR [SCREENSHOT.png]
+(native heapview is the one beside VMRUN)
 
   - The page opens from disk with its Content-Security-Policy in force
     (default-src 'none'), says it is ready, and breaks its own policy
