@@ -30,7 +30,9 @@ usage: lab_in_chromium.py PAGE VMRUN SOURCE_DIR WORK_DIR [SCREENSHOT.png]
     must be the native page's, addresses taken relative to their arena;
     the screenshot of the frame must show the colours the page says it drew
     (tests/heapview/page_truth.py); and the step-through view, stepped the
-    same way in both pages, must say the same words at every step.
+    same way in both pages, must say the same words at every step.  A
+    program refused before its heap existed (natives) has no pictures and no
+    error about them; one refused at its first thread is drawn up to there.
   - A link with a program and settings in its fragment opens the page on
     them, and a run writes them back to the fragment.
 Prints the time to ready and the time the runs took.  With SCREENSHOT, the
@@ -326,6 +328,22 @@ def check_pictures(browser, vmrun, heapview, source_dir):
         fail(f"pictures: the step-through does not step, or draws no scene: {lab_steps[:3]}")
 
 
+def check_pictures_of_refused(browser):
+    """A program refused before its heap existed has no pictures, and says
+    nothing about them; one refused when it starts a thread is drawn up to there."""
+    for name, drawn in (("natives", False), ("threads_handoff", True)):
+        browser.evaluate(f"document.getElementById('example').value = '{name}';"
+                         " document.getElementById('example').dispatchEvent(new Event('change'))")
+        set_field(browser, "heap", HEAP)
+        browser.evaluate("document.getElementById('pictures').checked = true")
+        run_in_page(browser)
+        shown = browser.evaluate("(() => { const f = document.getElementById('heapview-frame');"
+                                 " return [document.getElementById('pictures-area').textContent,"
+                                 " f ? f.contentDocument.getElementById('heapview-summary').dataset.runs : null]; })()")
+        if shown != ["", "5" if drawn else None]:
+            fail(f"pictures of {name}: the page shows {shown}, expected {'five runs' if drawn else 'none'}")
+
+
 def check_compile_error(browser, vmrun):
     source = "int main(string[] args) {\n    int x = 1;\n    int y = ;\n    return 0;\n}\n"
     bad = WORK / "bad.gcl"
@@ -431,6 +449,7 @@ def main():
         check_compile_error(browser, str(vmrun))
         check_endless_loop(browser, source_dir / "examples/hello.gcl")
         check_pictures(browser, str(vmrun), str(vmrun.parent / "heapview"), source_dir)
+        check_pictures_of_refused(browser)
         check_fragment(browser, page_path, source_dir / "examples/hello.gcl", screenshot)
         violations = browser.evaluate("document.getElementById('lab-status').dataset.cspViolations")
         if violations != "0":

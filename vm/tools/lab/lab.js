@@ -246,12 +246,15 @@ function stopAll() {
 
 // ---- heapview's pictures -------------------------------------------------------------
 
-// heapview's page of the runs that left a recording (a run refused, stopped
-// or not compiled leaves none), the runs side by side, as
-// `heapview -o PAGE GC.bin...` draws them with each GC.dumps beside.
+// heapview's page of the runs that had a heap, the runs side by side, as
+// `heapview -o PAGE GC.bin...` draws them with each GC.dumps beside.  A run
+// stopped or not compiled leaves no recording; one refused before its heap
+// existed (a program with natives) leaves one that names no collector, as
+// gcstats' figures do, which heapview cannot draw.
 async function showPictures(results, given) {
   const area = $('pictures-area');
-  const recorded = results.filter((r) => r.files && r.files[RECORDING_PATH]);
+  const hadHeap = (r) => r.stats !== null && JSON.parse(r.stats).collector !== null;
+  const recorded = results.filter((r) => r.files && r.files[RECORDING_PATH] && hadHeap(r));
   if (recorded.length === 0) return;
   const files = {};
   const args = ['-o', HEAPVIEW_PAGE_PATH, '--title=' + ($('example').value || 'your program')];
