@@ -279,6 +279,11 @@ async function showPictures(results, given) {
   frame.srcdoc = new TextDecoder().decode(page);
   area.replaceChildren(frame);
   await loaded;
+  // Its script has run by its load event, and made the summary first thing.
+  if (!frame.contentDocument.getElementById('heapview-summary')) {
+    area.replaceChildren(element('pre', {id: 'pictures-error'}, "heapview's page did not run its script"));
+    return;
+  }
   await fitFrame(frame);
 }
 
@@ -289,9 +294,9 @@ function fitFrame(frame) {
   const doc = frame.contentDocument;
   const fit = () => { frame.style.height = doc.documentElement.scrollHeight + 'px'; };
   return new Promise((resolve) => {
+    const summary = doc.getElementById('heapview-summary');
     const drawn = () => {
-      const summary = doc.getElementById('heapview-summary');
-      if (!summary || summary.dataset.ready === 'no') { setTimeout(drawn, 50); return; }
+      if (summary.dataset.ready === 'no') { setTimeout(drawn, 50); return; }
       fit();
       new frame.contentWindow.ResizeObserver(fit).observe(doc.body);
       frame.dataset.ready = summary.dataset.ready;
