@@ -52,27 +52,21 @@ static inline void deliver_object_alloc(const uint64_t *bytes_allocated, uint32_
     if (vmpi_heap_sampling_on) vmpi_sample_allocation(&event, *bytes_allocated);
 }
 
+/* Out of line, so that on_object_alloc needs no frame of its own. */
 static __attribute__((noinline)) void record_and_deliver_object_alloc(const uint64_t *bytes_allocated,
                                                                       uint32_t arena_id, const Obj *obj,
                                                                       size_t size) {
-    vmpi_record_object_alloc(arena_id, obj, size);
+    if (vmpi_recording) vmpi_record_object_alloc(arena_id, obj, size);
     deliver_object_alloc(bytes_allocated, arena_id, obj, size);
 }
 
-/* With the recorder on, which writes its own (recorder.h): the record is
- * built only for an agent or a sample.  Out of line, so that neither path
- * of on_object_alloc pays for the other's frame. */
-static __attribute__((noinline)) void record_object_alloc(const uint64_t *bytes_allocated, uint32_t arena_id,
-                                                          const Obj *obj, size_t size) {
-    if (vmpi_agents_enabled[VMPI_EVENT_OBJECT_ALLOC] || vmpi_heap_sampling_on)
-        return record_and_deliver_object_alloc(bytes_allocated, arena_id, obj, size);
-    vmpi_record_object_alloc(arena_id, obj, size);
-}
-
-/* The port's one call for OBJECT_ALLOC and heap sampling. */
+/* The port's one call for OBJECT_ALLOC and heap sampling.  The recorder
+ * writes its own (recorder.h): alone, it is a jump away; the record is
+ * built only for an agent or a sample. */
 static void on_object_alloc(const uint64_t *bytes_allocated, uint32_t arena_id, const Obj *obj, size_t size) {
-    if (vmpi_recording) return record_object_alloc(bytes_allocated, arena_id, obj, size);
-    deliver_object_alloc(bytes_allocated, arena_id, obj, size);
+    if (vmpi_recording && !vmpi_agents_enabled[VMPI_EVENT_OBJECT_ALLOC] && !vmpi_heap_sampling_on)
+        return vmpi_record_object_alloc(arena_id, obj, size);
+    record_and_deliver_object_alloc(bytes_allocated, arena_id, obj, size);
 }
 
 /* The arena events always come (gc/event_port.h): vmpi keeps the table of
