@@ -42,9 +42,10 @@ void vmpi_fill_object_alloc(VMPI_Event *event, VMPI_ArenaID arena_id, const Obj 
     vmpi_set_object_alloc_fields(event, arena_id, obj, size);
 }
 
-/* OBJECT_ALLOC to the agents, then heap sampling. */
-static inline void deliver_object_alloc(const uint64_t *bytes_allocated, uint32_t arena_id, const Obj *obj,
-                                        size_t size) {
+/* OBJECT_ALLOC to the agents, then heap sampling.  Out of line, as is the
+ * recorder, so that on_object_alloc is only its tests and a jump. */
+static __attribute__((noinline)) void deliver_object_alloc(const uint64_t *bytes_allocated, uint32_t arena_id,
+                                                           const Obj *obj, size_t size) {
     VMPI_Event event;
     vmpi_fill_object_alloc(&event, (VMPI_ArenaID)arena_id, obj, size);
     if (vmpi_call_sites_on && event.env_id) event.u.obj_alloc.site = vmpi_vm->call_site(vmpi_vm->vm, event.env_id);
@@ -52,19 +53,19 @@ static inline void deliver_object_alloc(const uint64_t *bytes_allocated, uint32_
     if (vmpi_heap_sampling_on) vmpi_sample_allocation(&event, *bytes_allocated);
 }
 
-/* Out of line, so that on_object_alloc needs no frame of its own. */
 static __attribute__((noinline)) void record_and_deliver_object_alloc(const uint64_t *bytes_allocated,
                                                                       uint32_t arena_id, const Obj *obj,
                                                                       size_t size) {
-    if (vmpi_recording) vmpi_record_object_alloc(arena_id, obj, size);
+    vmpi_record_object_alloc(arena_id, obj, size);
     deliver_object_alloc(bytes_allocated, arena_id, obj, size);
 }
 
 /* The port's one call for OBJECT_ALLOC and heap sampling.  The recorder
- * writes its own (recorder.h): alone, it is a jump away; the record is
- * built only for an agent or a sample. */
+ * writes its own (recorder.h); the record is built only for an agent or a
+ * sample. */
 static void on_object_alloc(const uint64_t *bytes_allocated, uint32_t arena_id, const Obj *obj, size_t size) {
-    if (vmpi_recording && !vmpi_agents_enabled[VMPI_EVENT_OBJECT_ALLOC] && !vmpi_heap_sampling_on)
+    if (!vmpi_recording) return deliver_object_alloc(bytes_allocated, arena_id, obj, size);
+    if (!vmpi_agents_enabled[VMPI_EVENT_OBJECT_ALLOC] && !vmpi_heap_sampling_on)
         return vmpi_record_object_alloc(arena_id, obj, size);
     record_and_deliver_object_alloc(bytes_allocated, arena_id, obj, size);
 }
