@@ -56,7 +56,7 @@ static __attribute__((noinline)) void deliver_object_alloc(const uint64_t *bytes
 static __attribute__((noinline)) void record_and_deliver_object_alloc(const uint64_t *bytes_allocated,
                                                                       uint32_t arena_id, const Obj *obj,
                                                                       size_t size) {
-    vmpi_record_object_alloc(arena_id, obj, size);
+    vmpi_record_object_alloc(bytes_allocated, arena_id, obj, size);
     deliver_object_alloc(bytes_allocated, arena_id, obj, size);
 }
 
@@ -66,7 +66,7 @@ static __attribute__((noinline)) void record_and_deliver_object_alloc(const uint
 static void on_object_alloc(const uint64_t *bytes_allocated, uint32_t arena_id, const Obj *obj, size_t size) {
     if (!vmpi_recording) return deliver_object_alloc(bytes_allocated, arena_id, obj, size);
     if (!vmpi_agents_enabled[VMPI_EVENT_OBJECT_ALLOC] && !vmpi_heap_sampling_on)
-        return vmpi_record_object_alloc(arena_id, obj, size);
+        return vmpi_record_object_alloc(bytes_allocated, arena_id, obj, size);
     record_and_deliver_object_alloc(bytes_allocated, arena_id, obj, size);
 }
 

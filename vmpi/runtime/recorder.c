@@ -97,7 +97,8 @@ void vmpi_record_event(const VMPI_Event *event) {
 
 /* The heap events: the fields read after the lock is taken, so that only
  * the arguments are kept across the calls of the slow paths. */
-void vmpi_record_object_alloc(uint32_t arena_id, const Obj *obj, size_t size) {
+void vmpi_record_object_alloc(const uint64_t *bytes_allocated, uint32_t arena_id, const Obj *obj, size_t size) {
+    (void)bytes_allocated;
     VMPI_ThreadID env = vmpi_current_env();
     if (!begin_event()) return;
     VMPI_Event event; /* only the fields are set: for the writer's arguments */

@@ -42,7 +42,7 @@
  *
  * A heap event is written so whenever it can be: a store per field instead
  * of a varint per field, most of what a recording costs the program
- * (docs/trace-format.md, "What it costs").
+ * (docs/trace-format.md, "The recording in the VM").
  */
 #ifndef GCLAB_TRACE_BINARY_H
 #define GCLAB_TRACE_BINARY_H
