@@ -42,9 +42,10 @@ void vmpi_fill_object_alloc(VMPI_Event *event, VMPI_ArenaID arena_id, const Obj 
     vmpi_set_object_alloc_fields(event, arena_id, obj, size);
 }
 
-/* OBJECT_ALLOC to the agents, then heap sampling. */
-static inline void deliver_object_alloc(const uint64_t *bytes_allocated, uint32_t arena_id, const Obj *obj,
-                                        size_t size) {
+/* OBJECT_ALLOC to the agents, then heap sampling.  Out of line, as is the
+ * recorder, so that on_object_alloc is only its tests and a jump. */
+static __attribute__((noinline)) void deliver_object_alloc(const uint64_t *bytes_allocated, uint32_t arena_id,
+                                                           const Obj *obj, size_t size) {
     VMPI_Event event;
     vmpi_fill_object_alloc(&event, (VMPI_ArenaID)arena_id, obj, size);
     if (vmpi_call_sites_on && event.env_id) event.u.obj_alloc.site = vmpi_vm->call_site(vmpi_vm->vm, event.env_id);
@@ -55,24 +56,18 @@ static inline void deliver_object_alloc(const uint64_t *bytes_allocated, uint32_
 static __attribute__((noinline)) void record_and_deliver_object_alloc(const uint64_t *bytes_allocated,
                                                                       uint32_t arena_id, const Obj *obj,
                                                                       size_t size) {
-    vmpi_record_object_alloc(arena_id, obj, size);
+    vmpi_record_object_alloc(bytes_allocated, arena_id, obj, size);
     deliver_object_alloc(bytes_allocated, arena_id, obj, size);
 }
 
-/* With the recorder on, which writes its own (recorder.h): the record is
- * built only for an agent or a sample.  Out of line, so that neither path
- * of on_object_alloc pays for the other's frame. */
-static __attribute__((noinline)) void record_object_alloc(const uint64_t *bytes_allocated, uint32_t arena_id,
-                                                          const Obj *obj, size_t size) {
-    if (vmpi_agents_enabled[VMPI_EVENT_OBJECT_ALLOC] || vmpi_heap_sampling_on)
-        return record_and_deliver_object_alloc(bytes_allocated, arena_id, obj, size);
-    vmpi_record_object_alloc(arena_id, obj, size);
-}
-
-/* The port's one call for OBJECT_ALLOC and heap sampling. */
+/* The port's one call for OBJECT_ALLOC and heap sampling.  The recorder
+ * writes its own (recorder.h); the record is built only for an agent or a
+ * sample. */
 static void on_object_alloc(const uint64_t *bytes_allocated, uint32_t arena_id, const Obj *obj, size_t size) {
-    if (vmpi_recording) return record_object_alloc(bytes_allocated, arena_id, obj, size);
-    deliver_object_alloc(bytes_allocated, arena_id, obj, size);
+    if (!vmpi_recording) return deliver_object_alloc(bytes_allocated, arena_id, obj, size);
+    if (!vmpi_agents_enabled[VMPI_EVENT_OBJECT_ALLOC] && !vmpi_heap_sampling_on)
+        return vmpi_record_object_alloc(bytes_allocated, arena_id, obj, size);
+    record_and_deliver_object_alloc(bytes_allocated, arena_id, obj, size);
 }
 
 /* The arena events always come (gc/event_port.h): vmpi keeps the table of
