@@ -95,7 +95,7 @@ AddrEntry *addrmap_put(AddrMap *map, uint64_t id, int32_t arena_id, uint32_t siz
     *was_present = is_present(page, word);
     if (*was_present) {
         *replaced = *entry;
-        arena_range_drop(&map->arenas, entry->arena_id);
+        arena_range_drop(&map->arenas, entry->arena_id, 1);
     } else {
         page->present[word / 64] |= UINT64_C(1) << (word % 64);
         map->count++;
@@ -105,34 +105,32 @@ AddrEntry *addrmap_put(AddrMap *map, uint64_t id, int32_t arena_id, uint32_t siz
     return entry;
 }
 
-/* Takes out the entry at `word` of `page`, which is present. */
-static void take_word(AddrMap *map, AddrPage *page, size_t word) {
-    page->present[word / 64] &= ~(UINT64_C(1) << (word % 64));
-    map->count--;
-    arena_range_drop(&map->arenas, page->entries[word].arena_id);
-}
-
 bool addrmap_take(AddrMap *map, uint64_t id, AddrEntry *taken) {
     AddrPage *page = storable(id) ? page_of(map, page_number(id)) : NULL;
     size_t word = word_in_page(id);
     if (!page || !is_present(page, word)) return false;
     *taken = page->entries[word];
-    take_word(map, page, word);
+    page->present[word / 64] &= ~(UINT64_C(1) << (word % 64));
+    map->count--;
+    arena_range_drop(&map->arenas, taken->arena_id, 1);
     return true;
 }
 
-/* Removes the entries of `arena_id` in `page`, in address order. */
-static size_t remove_in_page(AddrMap *map, AddrPage *page, int32_t arena_id,
+/* Removes the entries of `arena_id` in `page`, in address order; returns
+ * how many (the caller drops them from the map's counts). */
+static size_t remove_in_page(AddrPage *page, int32_t arena_id,
                              void (*removing)(const AddrEntry *entry, void *context), void *context) {
     size_t removed = 0;
     for (size_t k = 0; k < ADDRMAP_WORDS / 64; k++) {
-        for (uint64_t bits = page->present[k]; bits; bits &= bits - 1) {
+        uint64_t kept = page->present[k];
+        for (uint64_t bits = kept; bits; bits &= bits - 1) {
             size_t word = k * 64 + (size_t)__builtin_ctzll(bits);
             if (page->entries[word].arena_id != arena_id) continue;
             if (removing) removing(&page->entries[word], context);
-            take_word(map, page, word);
+            kept &= ~(UINT64_C(1) << (word % 64));
             removed++;
         }
+        page->present[k] = kept;
     }
     return removed;
 }
@@ -145,13 +143,15 @@ size_t addrmap_remove_arena(AddrMap *map, int32_t arena_id,
     uint64_t first = range ? page_number(range->low) : 0, last = range ? page_number(range->high) : 0;
     if (range && last - first < map->num_pages) {
         /* The arena's own pages, while it has entries left. */
-        for (uint64_t number = first; number <= last && range->count > 0; number++) {
+        for (uint64_t number = first; number <= last && removed < range->count; number++) {
             AddrPage *page = page_of(map, number);
-            if (page) removed += remove_in_page(map, page, arena_id, removing, context);
+            if (page) removed += remove_in_page(page, arena_id, removing, context);
         }
     } else {
         for (size_t i = 0; i < map->capacity; i++)
-            if (map->directory[i]) removed += remove_in_page(map, map->directory[i], arena_id, removing, context);
+            if (map->directory[i]) removed += remove_in_page(map->directory[i], arena_id, removing, context);
     }
+    map->count -= removed;
+    arena_range_drop(&map->arenas, arena_id, removed);
     return removed;
 }

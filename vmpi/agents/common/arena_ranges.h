@@ -46,10 +46,10 @@ static inline void arena_range_add(ArenaRanges *arenas, int32_t arena_id, uint64
     if (id > range->high) range->high = id;
 }
 
-/* An entry left `arena_id`. */
-static inline void arena_range_drop(ArenaRanges *arenas, int32_t arena_id) {
+/* `n` entries left `arena_id`. */
+static inline void arena_range_drop(ArenaRanges *arenas, int32_t arena_id, size_t n) {
     ArenaRange *range = arena_range_of(arenas, arena_id);
-    if (range && --range->count == 0) *range = (ArenaRange){.arena_id = arena_id, .low = UINT64_MAX};
+    if (range && (range->count -= n) == 0) *range = (ArenaRange){.arena_id = arena_id, .low = UINT64_MAX};
 }
 
 #endif

@@ -122,7 +122,7 @@ IdEntry *idmap_put(IdMap *map, uint64_t id, int32_t arena_id, uint32_t size, IdE
     *was_present = e->id != 0;
     if (*was_present) {
         *replaced = *e;
-        arena_range_drop(&map->arenas, e->arena_id);
+        arena_range_drop(&map->arenas, e->arena_id, 1);
     } else {
         map->count++;
     }
@@ -134,7 +134,7 @@ IdEntry *idmap_put(IdMap *map, uint64_t id, int32_t arena_id, uint32_t size, IdE
 /* Backward-shift deletion: walk the cluster after the hole and move back
  * every entry whose home slot does not lie (cyclically) in (hole, j]. */
 void idmap_remove(IdMap *map, IdEntry *entry) {
-    arena_range_drop(&map->arenas, entry->arena_id);
+    arena_range_drop(&map->arenas, entry->arena_id, 1);
     size_t mask = map->capacity - 1;
     size_t hole = (size_t)(entry - map->slots);
     for (size_t j = (hole + 1) & mask; map->slots[j].id; j = (j + 1) & mask) {

@@ -796,7 +796,9 @@ static _Thread_local HprofSite object_class;
 /* The requested OBJECT_ALLOC that answers object_class_name: true if this
  * event is it. */
 static bool answers_object_class(const VMPI_Event *event) {
-    if (!asking_object_class || event->event_type != (VMPI_EVENT_OBJECT_ALLOC | VMPI_REQUESTED_EVENT)) return false;
+    /* The type first: a thread-local costs a call in a shared library, and
+     * this runs at every event. */
+    if (event->event_type != (VMPI_EVENT_OBJECT_ALLOC | VMPI_REQUESTED_EVENT) || !asking_object_class) return false;
     object_class = (HprofSite){.class_id = (uint64_t)(uintptr_t)event->u.obj_alloc.class_id,
                                .is_array = event->u.obj_alloc.is_array};
     return true;
