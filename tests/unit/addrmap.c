@@ -34,12 +34,10 @@ static size_t expected_index(uint64_t id) {
  * count is the list's. */
 static void assert_agrees(AddrMap *map) {
     cr_assert_eq(map->count, num_expected);
-    for (size_t i = 0; i < num_expected; i++) {
-        const AddrEntry *e = addrmap_find(map, expected[i].id);
-        cr_assert_not_null(e, "ID %#llx lost", (unsigned long long)expected[i].id);
-        cr_assert_eq(e->arena_id, expected[i].arena_id);
-        cr_assert_eq(e->size, expected[i].size);
-        cr_assert_eq(e->tag, expected[i].tag);
+    for (const Expected *x = expected; x < expected + num_expected; x++) {
+        const AddrEntry *e = addrmap_find(map, x->id);
+        cr_assert(e && e->arena_id == x->arena_id && e->size == x->size && e->tag == x->tag,
+                  "ID %#llx lost or changed", (unsigned long long)x->id);
     }
 }
 
@@ -131,22 +129,19 @@ Test(addrmap, refuses_zero_and_ids_between_words) {
 Test(addrmap, remove_arena_walks_close_ids_and_visits_every_page_for_far_ones) {
     AddrMap map;
     addrmap_init(&map);
-    /* Two young arenas of IDs 8 bytes apart sharing their pages' edges
-     * (walked), and an old one spread a page apart and more (every page
-     * visited), which grows the directory several times. */
-    for (uint64_t k = 0; k < 4000; k++) {
-        put(&map, 0x300000000000u + 16 * k, 1);
-        put(&map, 0x300000000008u + 16 * k, 3);
-        put(&map, 0x310000000000u + 0x30000u * k, 2);
-    }
+    /* Two young arenas whose objects alternate word by word in the same
+     * pages (each walked, keeping the other's entries), and an old one a
+     * page apart and more (every page visited), which grows the directory
+     * several times. */
+    for (uint64_t k = 0; k < 8000; k++) put(&map, 0x300000000000u + 8 * k, k % 2 ? 3 : 1);
+    for (uint64_t k = 0; k < 4000; k++) put(&map, 0x310000000000u + 0x30000u * k, 2);
     assert_agrees(&map);
-    remove_arena(&map, 1);
-    remove_arena(&map, 1); /* empty now */
-    remove_arena(&map, 2);
-    /* The young arena again, at the same addresses: reused IDs. */
-    for (uint64_t k = 0; k < 4000; k++) put(&map, 0x300000000000u + 16 * k, 1);
-    remove_arena(&map, 3);
-    remove_arena(&map, 1);
+    int32_t order[] = {1, 1 /* empty now */, 2, 3};
+    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) remove_arena(&map, order[i]);
+    cr_assert_eq(map.count, 0);
+    /* The young arena's addresses again, reused by another arena. */
+    for (uint64_t k = 0; k < 8000; k++) put(&map, 0x300000000000u + 8 * k, 4);
+    remove_arena(&map, 4);
     cr_assert_eq(map.count, 0);
     addrmap_free(&map);
 }
