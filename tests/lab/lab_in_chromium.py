@@ -61,7 +61,11 @@ SEED = "1"
 REFUSED = "this build (WebAssembly, in a browser)"
 
 failures = []
-compared = {"runs": 0, "collections": 0, "refused": 0}
+compared = {"runs": 0, "collections": 0, "refused": 0, "tables": 0}
+# The programs whose table in the page is checked against native gccompare's
+# (check_compare_table), with their arguments and heap: cycles' refcount
+# frees its garbage rings at 512k, and the run with --rc-cycles=off still fits.
+COMPARE_PROGRAMS = [("bench/binary_trees", ["7"], "64k"), ("cycles", ["400"], "512k")]
 
 
 def fail(message):
@@ -107,8 +111,8 @@ def run_in_page(browser, seconds=300):
             runs[gc] = {status: section.dataset.status, stdout: out ? out.textContent : '',
                         stderr: err ? err.textContent : '', counts: {}};
         }
-        for (const td of document.querySelectorAll('#compare td'))
-            if (runs[td.dataset.collector]) runs[td.dataset.collector].counts[td.dataset.key] = td.textContent;
+        for (const td of document.querySelectorAll('#compare [data-key]'))
+            if (runs[td.dataset.collector]) runs[td.dataset.collector].counts[td.dataset.key] = td.textContent.trim();
         return runs;
     })()""")
 
@@ -344,6 +348,79 @@ def check_pictures_of_refused(browser):
             fail(f"pictures of {name}: the page shows {shown}, expected {'five runs' if drawn else 'none'}")
 
 
+def check_compare_table(browser, gccompare, source_dir):
+    """gccompare's table in the page is native gccompare's, for the same
+    program, heap and seed: every row the same text, but the times (in ms,
+    and the throughput they make), which must hold a number in each column
+    where native's does; the lifetimes tables the same text.
+    cycles.gcl shows refcount's run with --rc-cycles=off leaving its cycles."""
+    # The rows of times, by the kinds gccompare's rows say they show (metrics.h).
+    places = {"ms": 3, "percent": 2}
+    times = {m["label"]: places[m["shown"]] for m in browser.evaluate(
+        "JSON.parse(document.getElementById('lab-compare-rows').textContent).metrics") if m["shown"] in places}
+    if not {"GC time (ms)", "throughput (%)"} <= set(times):
+        fail(f"table: gccompare's rows of times are not {set(times)}")
+    # The page prints a figure as C's printf("%.Nf") does, a tie rounded to
+    # the even digit (Python's % rounds as glibc does): checked on ties,
+    # which the programs' figures may not hold.
+    ties = [(n / 8, d) for n in range(64) for d in (1, 2)] + [(n / 1024, 1) for n in range(0, 8192, 128)] \
+        + [(n / 16, 3) for n in range(64)] + [(1757.75, 1), (2.25, 1), (0.125, 2), (0.0625, 3)]
+    printed = browser.evaluate(f"{json.dumps(ties)}.map(([x, d]) => printfFixed(x, d))")
+    wrong = [(x, d, mine) for (x, d), mine in zip(ties, printed) if mine != "%.*f" % (d, x)]
+    if wrong:
+        fail(f"table: the page prints {len(wrong)} figures otherwise than printf, e.g. {wrong[:3]}")
+    for name, args, heap in COMPARE_PROGRAMS:
+        source = (source_dir / "examples" / (name + ".gcl")).read_text()
+        browser.evaluate(f"document.getElementById('example').value = '{name}';"
+                         " document.getElementById('example').dispatchEvent(new Event('change'))")
+        for field, value in (("args", " ".join(args)), ("options", ""), ("heap", heap), ("seed", SEED)):
+            set_field(browser, field, value)
+        browser.evaluate("document.getElementById('all').click(); document.getElementById('pictures').checked = false")
+        run_in_page(browser)
+        failed_before = len(failures)
+        page_table, page_lifetimes = browser.evaluate(
+            "[document.getElementById('compare').textContent,"
+            " (document.getElementById('compare-lifetimes') || {}).textContent || null]")
+        program = WORK / "program.gcl"  # named as the page names it: its classes are named after it
+        program.write_text(source)
+        native = subprocess.run([gccompare, "--heap=" + heap, "--seed=" + SEED, str(program), *args],
+                                capture_output=True, text=True, timeout=300)
+        if native.returncode != 0:
+            fail(f"table of {name}: native gccompare failed: {native.stderr.strip()}")
+            continue
+        native_lines = native.stdout.split("\n")[1:]  # after its line saying the runs agree
+        page_lines = page_table.split("\n")[:-1]
+        native_table, native_lifetimes = native_lines[:len(page_lines)], "\n".join(native_lines[len(page_lines):])
+        if len(page_lines) < 2 or native_lines[len(page_lines)] != "":
+            fail(f"table of {name}: {len(page_lines)} lines in the page, not native's table:\n{native.stdout}")
+            continue
+        for mine, theirs in zip(page_lines, native_table):
+            label = next((label for label in times if theirs.startswith(label + " ")), None)
+            if mine == theirs or (label and mine.startswith(label + " ")
+                                  and same_times(mine, theirs, label, times[label])):
+                continue
+            fail(f"table of {name}: the page shows\n  {mine!r}\nnative gccompare\n  {theirs!r}")
+        if page_lifetimes != native_lifetimes:
+            fail(f"table of {name}: the page's lifetimes tables\n{page_lifetimes}\n"
+                 f"native gccompare's\n{native_lifetimes}")
+        if name == "cycles":
+            unreclaimed = browser.evaluate("document.querySelector('#compare [data-collector=refcount]"
+                                           "[data-key=unreclaimed_cycles_off]').textContent.trim()")
+            if not re.fullmatch(r"[1-9]\d*", unreclaimed):
+                fail(f"table of cycles: refcount with --rc-cycles=off left {unreclaimed} of its objects, not some")
+        compared["tables"] += len(failures) == failed_before
+
+
+def same_times(mine, theirs, label, places):
+    """A row of times: a number with `places` decimals in each column where
+    native's row has one, "-" where it has none."""
+    cells = [line[len(label):].split() for line in (mine, theirs)]
+    number = r"\d+\.\d{%d}" % places
+    return len(cells[0]) == len(cells[1]) == len(COLLECTORS) and all(
+        (a == "-") == (b == "-") and (a == "-" or re.fullmatch(number, a) and re.fullmatch(number, b))
+        for a, b in zip(*cells))
+
+
 def check_compile_error(browser, vmrun):
     source = "int main(string[] args) {\n    int x = 1;\n    int y = ;\n    return 0;\n}\n"
     bad = WORK / "bad.gcl"
@@ -446,6 +523,10 @@ def main():
         print(f"lab page: {len(programs)} examples x 5 collectors in {time.monotonic() - started:.1f} s:"
               f" {compared['runs']} runs the same as vmrun's ({compared['collections']} collections),"
               f" {compared['refused']} refused (natives, threads)")
+        started = time.monotonic()
+        check_compare_table(browser, str(vmrun.parent / "gccompare"), source_dir)
+        print(f"lab page: {compared['tables']} of {len(COMPARE_PROGRAMS)} tables the same as native gccompare's"
+              f" in {time.monotonic() - started:.1f} s")
         check_compile_error(browser, str(vmrun))
         check_endless_loop(browser, source_dir / "examples/hello.gcl")
         check_pictures_of_refused(browser)

@@ -4,7 +4,9 @@
 # vmrun.js: vmrun itself (vm/tools/vmrun), as WebAssembly inside one
 # script, with the gcstats, check, trace and heapdump agents linked in (a
 # page cannot dlopen).  heapview.js: heapview (vmpi/tools/heapview), which
-# draws the runs' recordings.  lab.html: the page, everything inline
+# draws the runs' recordings.  compare_rows.js: gccompare's rows
+# (vmpi/tools/gccompare/metrics.h), printed under node at build time for the
+# page's table.  lab.html: the page, everything inline
 # (make_page.py).
 
 # Each agent's entry point is renamed so that three can live in one module;
@@ -49,15 +51,29 @@ endfunction()
 lab_module(vmrun createVmrun)
 lab_module(heapview createHeapview)
 
+# gccompare's rows, as JSON, for the page's table: gccompare itself needs
+# json-c, which emscripten has not; its list of rows does not.
+add_executable(compare_rows vm/tools/lab/compare_rows.c vmpi/tools/gccompare/metrics.c)
+target_link_libraries(compare_rows PRIVATE gclab_config)
+# One file, compiled at once: node 18 and later have fetch, which emscripten's
+# loader would otherwise use to read a .wasm beside it, and fetch reads no paths.
+target_link_options(compare_rows PRIVATE -sENVIRONMENT=node -sSINGLE_FILE=1 -sWASM_ASYNC_COMPILATION=0)
+set_target_properties(compare_rows PROPERTIES RULE_LAUNCH_LINK "env NODE_PATH=/usr/share/nodejs")
+add_custom_command(OUTPUT ${CMAKE_BINARY_DIR}/compare_rows.json
+  COMMAND ${CMAKE_CROSSCOMPILING_EMULATOR} $<TARGET_FILE:compare_rows> > ${CMAKE_BINARY_DIR}/compare_rows.json
+  DEPENDS compare_rows
+  COMMENT "Printing gccompare's rows for the lab page")
+
 # The page: lab.html in the build's bin/, beside vmrun.js.
 find_package(Python3 REQUIRED COMPONENTS Interpreter)
 set(lab_dir ${CMAKE_SOURCE_DIR}/vm/tools/lab)
 file(GLOB lab_examples CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/examples/*.gcl ${CMAKE_SOURCE_DIR}/examples/bench/*.gcl
   ${CMAKE_SOURCE_DIR}/examples/*.args ${CMAKE_SOURCE_DIR}/examples/bench/*.args ${CMAKE_SOURCE_DIR}/examples/*.vmargs)
 add_custom_command(OUTPUT ${CMAKE_BINARY_DIR}/bin/lab.html
-  COMMAND Python3::Interpreter ${lab_dir}/make_page.py $<TARGET_FILE:vmrun> $<TARGET_FILE:heapview> ${CMAKE_SOURCE_DIR}
-          ${CMAKE_BINARY_DIR}/bin/lab.html
-  DEPENDS vmrun heapview ${lab_dir}/make_page.py ${lab_dir}/lab.html ${lab_dir}/lab.js ${lab_dir}/lab.css ${lab_dir}/worker.js
+  COMMAND Python3::Interpreter ${lab_dir}/make_page.py $<TARGET_FILE:vmrun> $<TARGET_FILE:heapview>
+          ${CMAKE_BINARY_DIR}/compare_rows.json ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR}/bin/lab.html
+  DEPENDS vmrun heapview ${CMAKE_BINARY_DIR}/compare_rows.json
+          ${lab_dir}/make_page.py ${lab_dir}/lab.html ${lab_dir}/lab.js ${lab_dir}/lab.css ${lab_dir}/worker.js
           ${heapview_dir}/page.css ${heapview_dir}/scene.js ${heapview_dir}/page.js
           ${lab_examples}
   COMMENT "Writing the lab page, bin/lab.html")

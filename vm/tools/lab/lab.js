@@ -1,6 +1,6 @@
 // lab.js -- the lab page (docs/lab.md): edit a program, run it under one
 // collector or all five in vmrun compiled to WebAssembly, see its output,
-// its compile errors at their place, gccompare's rows of counts, and
+// its compile errors at their place, gccompare's table of the runs, and
 // heapview's pictures of the runs.
 //
 // Every run is vmrun's own main, with the arguments a shell would give it,
@@ -22,25 +22,6 @@ const HEAPVIEW_PAGE_PATH = '/heapview.html';
 // the heap dumps of collections of at most 4096 objects (SCENE_MAX_OBJECTS).
 const RECORDING_AGENTS = ['-agentlib:trace=file=' + RECORDING_PATH + ',format=binary,mechanism=y',
                           '-agentlib:heapdump=file=' + DUMPS_PATH + ',max=4096'];
-// gccompare's rows (vmpi/tools/gccompare/figures.c) that are counts: the
-// same in the page as in vmrun on Linux.  Times differ and are shown apart.
-const COUNT_ROWS = [
-  ['collections', 'collections'],
-  ['objects_allocated', 'objects allocated'],
-  ['bytes_allocated', 'bytes allocated'],
-  ['objects_moved', 'objects moved'],
-  ['bytes_moved', 'bytes moved'],
-  ['objects_freed', 'objects freed'],
-  ['bytes_freed', 'bytes freed'],
-  ['arenas_created', 'arenas created'],
-  ['live_objects_at_exit', 'objects live at exit'],
-];
-const TIME_ROWS = [
-  ['pause_max_ns', 'pause max (ms)'],
-  ['gc_time_ns', 'GC time (ms)'],
-  ['run_time_ns', 'run time (ms)'],
-];
-
 const $ = (id) => document.getElementById(id);
 const statusLine = $('lab-status');
 let cspViolations = 0;
@@ -50,6 +31,9 @@ document.addEventListener('securitypolicyviolation', () => {
 });
 
 const examples = JSON.parse($('lab-examples').textContent);
+// gccompare's rows and widths (vmpi/tools/gccompare/metrics.h), as
+// vm/tools/lab/compare_rows.c printed them when the page was built.
+const COMPARE = JSON.parse($('lab-compare-rows').textContent);
 const scriptUrl = (id) => URL.createObjectURL(new Blob([$(id).textContent], {type: 'text/javascript'}));
 const vmrunUrl = scriptUrl('lab-worker');
 const heapviewUrl = scriptUrl('lab-heapview-worker');
@@ -109,11 +93,14 @@ function chooseExample(name) {
 
 // ---- a run -----------------------------------------------------------------------------
 
-// vmrun's arguments for one collector, as docs/man/vmrun.1 spells them.
-function vmrunArguments(gc, given) {
+// vmrun's arguments for one collector, as docs/man/vmrun.1 spells them;
+// `extra`, an option of gccompare's own, goes before the student's, as
+// gccompare puts it (vmpi/tools/gccompare/runs.c).
+function vmrunArguments(gc, given, extra) {
   const args = ['--gc=' + gc];
   if (given.heap.trim() !== '') args.push('--heap=' + given.heap.trim());
   if (given.seed.trim() !== '') args.push('--seed=' + given.seed.trim());
+  if (extra) args.push(extra);
   args.push(...words(given.opts), '-agentlib:gcstats=file=/gcstats.json');
   if (given.pictures === 'y') args.push(...RECORDING_AGENTS);
   args.push(PROGRAM_PATH, ...words(given.args));
@@ -144,9 +131,10 @@ function runWorker(url, gc, request, given) {
   });
 }
 
-function runOne(gc, given) {
+function runOne(gc, given, extra) {
   const read = given.pictures === 'y' ? [RECORDING_PATH, DUMPS_PATH] : [];
-  return runWorker(vmrunUrl, gc, {args: vmrunArguments(gc, given), files: {[PROGRAM_PATH]: given.src}, read}, given);
+  const args = vmrunArguments(gc, given, extra);
+  return runWorker(vmrunUrl, gc, {args, files: {[PROGRAM_PATH]: given.src}, read}, given);
 }
 
 // "/program.gcl:LINE:COL: message", as vmc and vmrun report a compile error.
@@ -179,30 +167,137 @@ function showRun(result) {
   $('runs').append(section);
 }
 
-function cell(stats, key, scale) {
-  if (!stats || stats[key] === null || stats[key] === undefined) return '-';
-  return scale ? (stats[key] / scale).toFixed(3) : String(stats[key]);
+// ---- gccompare's table ---------------------------------------------------------------
+// The table and the lifetimes tables gccompare prints (vmpi/tools/gccompare:
+// report.c, lifetimes.c), as text, of the figures of the page's runs: the
+// rows are gccompare's own list (COMPARE), each shown as figure_shown
+// (figures.c) shows its kind; a run stopped, or refused, shows "-".
+
+// C's printf("%.Nf", x): the exact value of x rounded to N decimals, a tie
+// to the even digit (toFixed rounds a tie up; 2.25 is "2.2" in C).  x is a
+// figure, not negative; toFixed(100) is its exact decimal expansion.
+function printfFixed(x, decimals) {
+  const exact = x.toFixed(100);
+  const kept = exact.slice(0, exact.indexOf('.') + 1 + decimals);
+  const tie = /^50*$/.test(exact.slice(kept.length));
+  return tie && Number(kept[kept.length - 1]) % 2 === 0 ? kept : x.toFixed(decimals);
 }
 
-// gccompare's table: one row per figure, one column per collector.
-function showTable(results) {
-  const table = element('table', {id: 'compare'});
-  const head = element('tr');
-  head.append(element('th', {}, ''));
-  for (const r of results) head.append(element('th', {}, r.gc));
-  table.append(head);
-  const row = (key, label, scale) => {
-    const tr = element('tr', {'data-key': key});
-    tr.append(element('th', {}, label));
-    for (const r of results) {
-      const stats = r.stats ? JSON.parse(r.stats) : null;
-      tr.append(element('td', {'data-collector': r.gc, 'data-key': key}, cell(stats, key, scale)));
+function figureShown(stats, metric) {
+  const figure = stats ? stats[metric.key] : null;
+  if (figure === null || figure === undefined) return '-';
+  switch (metric.shown) {
+    case 'ms': return printfFixed(figure / 1e6, 3);
+    case 'percent': return printfFixed(figure * 100, 2);
+    case 'kib': return printfFixed(figure / 1024, 1);
+    case 'ratio': return printfFixed(figure, 1);
+    default: return String(figure);
+  }
+}
+
+// A run's figures, with gccompare's own (figures.c, figures_read and
+// figures_add_cycles_off): the objects freed per collection, and for
+// refcount what its run with --rc-cycles=off left live at exit.
+function figuresOf(result, cyclesOff) {
+  if (!result.stats) return null;
+  const stats = JSON.parse(result.stats);
+  stats.objects_freed_per_collection = stats.collections ? stats.objects_freed / stats.collections : null;
+  if (result.gc === 'refcount' && cyclesOff) {
+    stats.live_objects_at_exit_cycles_off = cyclesOff.live_objects_at_exit;
+    stats.unreclaimed_cycles_off = cyclesOff.live_objects_at_exit - stats.live_objects_at_exit;
+  }
+  return stats;
+}
+
+// A collector's column: as wide as its name, at least min_column_width.
+const columnWidth = (gc) => Math.max(gc.length, COMPARE.min_column_width);
+
+// report_table: a <pre> whose text is gccompare's table; each figure is a
+// span that says its collector and key.
+function compareTable(columns) {
+  const labelWidth = Math.max(...COMPARE.metrics.map((m) => m.label.length));
+  const table = element('pre', {id: 'compare'});
+  table.append(''.padEnd(labelWidth));
+  for (const {gc} of columns) table.append('  ' + gc.padStart(COMPARE.min_column_width));
+  table.append('\n');
+  for (const metric of COMPARE.metrics) {
+    table.append(metric.label.padEnd(labelWidth));
+    for (const {gc, stats} of columns) {
+      table.append('  ');
+      table.append(element('span', {'data-collector': gc, 'data-key': metric.key},
+                           figureShown(stats, metric).padStart(columnWidth(gc))));
     }
-    table.append(tr);
+    table.append('\n');
+  }
+  return table;
+}
+
+// report_lifetimes: the first column's demographics per class, and every
+// column's mean bytes allocated in an object's life; null when the first
+// column has no figures.
+function lifetimesText(columns) {
+  const first = columns[0];
+  if (!first || !first.stats || !Array.isArray(first.stats.lifetimes)) return null;
+  const width = COMPARE.lifetimes_class_width;
+  const count = (entry, key) => BigInt(entry && entry[key] ? entry[key] : 0);
+  const entryOf = (stats, name) => (stats && stats.lifetimes || []).find((e) => e.class === name);
+  // Most objects first; sort is stable, as glibc's qsort (a merge sort) is.
+  const sorted = [...first.stats.lifetimes].sort((a, b) => {
+    const x = count(a, 'allocated'), y = count(b, 'allocated');
+    return x < y ? 1 : x > y ? -1 : 0;
+  });
+  const names = sorted.map((e) => e.class);
+  const shown = sorted.length > COMPARE.lifetimes_shown_classes + 1 ? COMPARE.lifetimes_shown_classes : sorted.length;
+  const rest = '(' + (sorted.length - shown) + ' more classes)';
+  const pads = [10, 10, 8, 8, 8, 12];
+  const line = (label, cells) =>
+    label.padEnd(width) + cells.map((c, i) => '  ' + String(c).padStart(pads[i])).join('') + '\n';
+  const demography = (entries) => {
+    const died = [0n, 0n, 0n, 0n];
+    for (const entry of entries)
+      (entry.died_at || []).forEach((n, k) => { died[Math.min(k, 3)] += BigInt(n || 0); });
+    const sum = (key) => entries.reduce((total, entry) => total + count(entry, key), 0n);
+    return [sum('allocated'), ...died, sum('live_at_exit')];
   };
-  for (const [key, label] of COUNT_ROWS) row(key, label, 0);
-  for (const [key, label] of TIME_ROWS) row(key, label, 1e6);
-  $('table').replaceChildren(table);
+  let text = "\nlifetimes per class: objects that died before their 1st, 2nd, 3rd or a later collection,\n" +
+             'counted in ' + first.gc + "'s collections\n";
+  text += line('class', ['allocated', 'before 1st', '2nd', '3rd', 'later', 'live at exit']);
+  for (let i = 0; i < shown; i++) text += line(names[i], demography([sorted[i]]));
+  if (shown < sorted.length) text += line(rest, demography(sorted.slice(shown)));
+  const span = (label, classes) => {
+    let row = label.padEnd(width);
+    for (const {gc, stats} of columns) {
+      let lived = 0n, deaths = 0n;
+      for (const name of classes) {
+        const entry = entryOf(stats, name);
+        lived += count(entry, 'bytes_lived');
+        deaths += count(entry, 'allocated') - count(entry, 'live_at_exit');
+      }
+      row += '  ' + (deaths ? String(lived / deaths) : '-').padStart(columnWidth(gc));
+    }
+    return row + '\n';
+  };
+  text += "\nmean bytes the program allocated in an object's life, to the free that reported its death\n";
+  text += 'class'.padEnd(width) + columns.map(({gc}) => '  ' + gc.padStart(COMPARE.min_column_width)).join('') + '\n';
+  for (let i = 0; i < shown; i++) text += span(names[i], [names[i]]);
+  if (shown < sorted.length) text += span(rest, names.slice(shown));
+  return text;
+}
+
+// gccompare's table of the runs, with refcount's run with --rc-cycles=off
+// when refcount is among them, as gccompare makes it (gccompare.c).
+async function showTable(results, given) {
+  const refcount = results.find((r) => r.gc === 'refcount' && r.status === 0);
+  let cyclesOff = null;
+  if (refcount && !stopRequested) {
+    statusLine.textContent = 'running refcount with --rc-cycles=off';
+    const run = await runOne('refcount', Object.assign({}, given, {pictures: 'n'}), '--rc-cycles=off');
+    if (run.status === 0 && run.stats) cyclesOff = JSON.parse(run.stats);
+  }
+  const columns = results.map((r) => ({gc: r.gc, stats: figuresOf(r, cyclesOff)}));
+  $('table').replaceChildren(compareTable(columns));
+  const lifetimes = lifetimesText(columns);
+  if (lifetimes !== null) $('lifetimes').replaceChildren(element('pre', {id: 'compare-lifetimes'}, lifetimes));
 }
 
 async function runAll() {
@@ -212,6 +307,7 @@ async function runAll() {
   stopRequested = false;
   $('runs').replaceChildren();
   $('table').replaceChildren();
+  $('lifetimes').replaceChildren();
   $('pictures-area').replaceChildren();
   showCompileError(null);
   statusLine.dataset.state = 'running';
@@ -228,7 +324,7 @@ async function runAll() {
     const error = compileError(result.stderr);
     if (error) { showCompileError(error); break; }
   }
-  showTable(results);
+  await showTable(results, given);
   if (given.pictures === 'y' && !stopRequested) await showPictures(results, given);
   running = [];
   $('run').disabled = false;

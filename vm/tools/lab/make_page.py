@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """make_page.py -- writes the lab page (docs/lab.md): lab.html with its
 style, its script, the two workers (emscripten's vmrun.js and heapview.js,
-each with worker.js) and the examples inline, and a Content-Security-Policy
+each with worker.js), the examples and gccompare's rows (what
+compare_rows printed) inline, and a Content-Security-Policy
 that allows exactly those inline blocks (by their SHA-256), WebAssembly,
 the workers made from blobs of the page's own text, and the script and
 style of the heapview page the page shows in a frame: nothing from outside.
 
-usage: make_page.py VMRUN_JS HEAPVIEW_JS SOURCE_DIR OUTPUT
+usage: make_page.py VMRUN_JS HEAPVIEW_JS COMPARE_ROWS_JSON SOURCE_DIR OUTPUT
 """
 import base64
 import hashlib
@@ -37,7 +38,8 @@ def examples(source_dir):
 
 def main():
     vmrun_js, heapview_js = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
-    source_dir, output = pathlib.Path(sys.argv[3]), pathlib.Path(sys.argv[4])
+    compare_rows = json.loads(pathlib.Path(sys.argv[3]).read_text())
+    source_dir, output = pathlib.Path(sys.argv[4]), pathlib.Path(sys.argv[5])
     here = source_dir / "vm/tools/lab"
     script = (here / "lab.js").read_text()
     style = (here / "lab.css").read_text()
@@ -57,7 +59,8 @@ def main():
            + "; style-src " + sha256(style) + " " + sha256(heapview_style)
            + "; worker-src blob:; base-uri 'none'; form-action 'none'")
     page = (here / "lab.html").read_text()
-    for name, value in (("@CSP@", csp), ("@STYLE@", style), ("@EXAMPLES@", example_json),
+    rows_json = json.dumps(compare_rows).replace("</", "<\\/")
+    for name, value in (("@CSP@", csp), ("@STYLE@", style), ("@EXAMPLES@", example_json), ("@COMPARE_ROWS@", rows_json),
                         ("@WORKER@", worker), ("@HEAPVIEW_WORKER@", heapview_worker), ("@SCRIPT@", script)):
         page = page.replace(name, value, 1)
     output.write_text(page)

@@ -23,6 +23,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "metrics.h"
+
 typedef struct {
     const char *heap;        /* --heap for every run, or NULL for vmrun's own */
     const char *seed;        /* --seed, digits only */
@@ -57,15 +59,7 @@ bool run_collector(const CompareOptions *options, const char *scratch, const cha
                    const char *label, const char *extra_option, CompareRun *run);
 void run_release(CompareRun *run);
 
-/* figures.c: the agent's JSON and the rows shown from it. */
-typedef enum { SHOW_COUNT, SHOW_MS, SHOW_PERCENT, SHOW_KIB, SHOW_RATIO } Shown;
-typedef struct {
-    const char *key;   /* in the agent's JSON */
-    const char *label; /* in the table */
-    Shown how;
-} Metric;
-extern const Metric compare_metrics[];
-extern const size_t num_compare_metrics;
+/* figures.c: the agent's JSON, and its figures as the rows (metrics.h) show them. */
 json_object *figures_read(const char *path, const char *label);
 void figures_add_cycles_off(json_object *refcount, json_object *cycles_off);
 void figure_shown(json_object *stats, const Metric *metric, char *text, size_t size);

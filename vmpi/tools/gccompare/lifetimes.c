@@ -20,8 +20,6 @@
 
 #include "compare.h"
 
-enum { SHOWN_CLASSES = 8, CLASS_WIDTH = 24 };
-
 /* A run's lifetimes entry for `name`, or NULL. */
 static json_object *class_entry(json_object *stats, const char *name) {
     json_object *lifetimes;
@@ -80,7 +78,7 @@ static void mean_span(json_object *stats, const char *const *names, size_t count
 }
 
 static void demography_line(FILE *out, const char *label, const Demography *line) {
-    fprintf(out, "%-*s  %10llu  %10llu  %8llu  %8llu  %8llu  %12llu\n", CLASS_WIDTH, label,
+    fprintf(out, "%-*s  %10llu  %10llu  %8llu  %8llu  %8llu  %12llu\n", LIFETIMES_CLASS_WIDTH, label,
             (unsigned long long)line->allocated, (unsigned long long)line->died_at[0],
             (unsigned long long)line->died_at[1], (unsigned long long)line->died_at[2],
             (unsigned long long)line->died_at[3], (unsigned long long)line->live_at_exit);
@@ -88,12 +86,12 @@ static void demography_line(FILE *out, const char *label, const Demography *line
 
 static void span_line(FILE *out, const char *label, const CompareRun *runs, size_t count, const char *const *names,
                       size_t num_names) {
-    fprintf(out, "%-*s", CLASS_WIDTH, label);
+    fprintf(out, "%-*s", LIFETIMES_CLASS_WIDTH, label);
     for (size_t r = 0; r < count; r++) {
         char cell[32];
         mean_span(runs[r].stats, names, num_names, cell, sizeof cell);
         int width = (int)strlen(runs[r].collector);
-        fprintf(out, "  %*s", width > 12 ? width : 12, cell);
+        fprintf(out, "  %*s", width > MIN_COLUMN_WIDTH ? width : MIN_COLUMN_WIDTH, cell);
     }
     fputc('\n', out);
 }
@@ -129,15 +127,15 @@ bool report_lifetimes(FILE *out, const CompareRun *runs, size_t count) {
     for (size_t i = 0; i < num_classes; i++)
         names[i] = json_object_get_string(json_object_object_get(sorted[i], "class"));
     /* A line for the rest only when it stands for two classes or more. */
-    size_t shown = num_classes > SHOWN_CLASSES + 1 ? SHOWN_CLASSES : num_classes;
+    size_t shown = num_classes > LIFETIMES_SHOWN_CLASSES + 1 ? LIFETIMES_SHOWN_CLASSES : num_classes;
     char rest[64];
     snprintf(rest, sizeof rest, "(%zu more classes)", num_classes - shown);
 
     fprintf(out, "\nlifetimes per class: objects that died before their 1st, 2nd, 3rd or a later collection,\n"
                  "counted in %s's collections\n",
             runs[0].collector);
-    fprintf(out, "%-*s  %10s  %10s  %8s  %8s  %8s  %12s\n", CLASS_WIDTH, "class", "allocated", "before 1st", "2nd",
-            "3rd", "later", "live at exit");
+    fprintf(out, "%-*s  %10s  %10s  %8s  %8s  %8s  %12s\n", LIFETIMES_CLASS_WIDTH, "class", "allocated",
+            "before 1st", "2nd", "3rd", "later", "live at exit");
     Demography summed = {0};
     for (size_t i = 0; i < num_classes; i++) {
         Demography line = {0};
@@ -148,8 +146,9 @@ bool report_lifetimes(FILE *out, const CompareRun *runs, size_t count) {
     if (shown < num_classes) demography_line(out, rest, &summed);
 
     fprintf(out, "\nmean bytes the program allocated in an object's life, to the free that reported its death\n");
-    fprintf(out, "%-*s", CLASS_WIDTH, "class");
-    for (size_t r = 0; r < count; r++) fprintf(out, "  %12s", runs[r].collector); /* at least 12 wide, as the cells */
+    fprintf(out, "%-*s", LIFETIMES_CLASS_WIDTH, "class");
+    /* at least as wide as the cells */
+    for (size_t r = 0; r < count; r++) fprintf(out, "  %*s", MIN_COLUMN_WIDTH, runs[r].collector);
     fputc('\n', out);
     for (size_t i = 0; i < shown; i++) span_line(out, names[i], runs, count, &names[i], 1);
     if (shown < num_classes) span_line(out, rest, runs, count, &names[shown], num_classes - shown);

@@ -18,8 +18,6 @@
 
 #include "compare.h"
 
-enum { MIN_COLUMN_WIDTH = 12 };
-
 void report_table(FILE *out, const CompareRun *runs, size_t count) {
     int label_width = 0;
     for (size_t m = 0; m < num_compare_metrics; m++) {
