@@ -38,7 +38,7 @@ _Thread_local const VMPI_Event *vmpi_delivering;
 /* How many NotifyEvent calls are running on this thread. */
 static _Thread_local int notify_depth;
 
-/* Handlers outside the VM.  With --concurrent-handlers and without --seed,
+/* Handlers outside the VM.  Without --seed or --one-at-a-time,
  * a program thread gives the baton away for the handlers of the events
  * JVMPI sends in its multi-threaded modes (vm_services.h,
  * leave_for_handler) and takes it back after them, so that the handlers of
@@ -62,6 +62,13 @@ void vmpi_lend_baton_back(void) {
     vmpi_vm->lend_baton_back(vmpi_vm->vm);
 }
 
+bool vmpi_lend_vm_while_blocked(void) {
+    return notify_depth > 0 && !outside_depth && vmpi_vm && vmpi_vm->lend_while_blocked &&
+           vmpi_vm->lend_while_blocked(vmpi_vm->vm);
+}
+
+void vmpi_take_vm_back(void) { vmpi_vm->take_back_after_block(vmpi_vm->vm); }
+
 bool vmpi_gc_held_off(void) {
     Gc *gc = vmpi_gc();
     return (gc && gc_is_disabled(gc)) || outside_depth > 0;
@@ -70,8 +77,9 @@ bool vmpi_gc_held_off(void) {
 /* The events whose handlers may run outside the VM: posted where the VM
  * is between operations (an allocation done, a call or return, a class
  * loaded, a thread begun or ended), and every requested answer.  The
- * monitor events are posted in the middle of entering, waiting and
- * leaving, which other threads must not see half done. */
+ * monitor events too: each is posted while the thread owns the monitor,
+ * or (MONITOR_CONTENDED_ENTER) before it queues to enter, which it decides
+ * again after the handlers (vm/threads/monitor.c). */
 static bool may_leave_for(int32_t event_type) {
     if (event_type & VMPI_REQUESTED_EVENT) return true;
     switch (event_type) {
@@ -81,7 +89,12 @@ static bool may_leave_for(int32_t event_type) {
     case VMPI_EVENT_METHOD_EXIT:
     case VMPI_EVENT_CLASS_LOAD:
     case VMPI_EVENT_THREAD_START:
-    case VMPI_EVENT_THREAD_END: return true;
+    case VMPI_EVENT_THREAD_END:
+    case VMPI_EVENT_MONITOR_CONTENDED_ENTER:
+    case VMPI_EVENT_MONITOR_CONTENDED_ENTERED:
+    case VMPI_EVENT_MONITOR_CONTENDED_EXIT:
+    case VMPI_EVENT_MONITOR_WAIT:
+    case VMPI_EVENT_MONITOR_WAITED: return true;
     default: return false;
     }
 }
