@@ -642,6 +642,7 @@ VMThread *vm_thread_start(VMThread *parent, const LinkedMethod *entry) {
     set_state(child, VM_THREAD_RUNNABLE);
     pthread_mutex_unlock(&s->lock);
     vm_request(VM_REQUEST_SCHEDULE);
+    vmpi_threads_overlap(true);
     if (pthread_create(&child->sched->os_thread, NULL, run_started_thread, child) != 0)
         vm_runtime_errorf(parent, "cannot create an OS thread for a new thread");
     child->sched->has_os_thread = true;
@@ -747,7 +748,10 @@ void vm_thread_finish(VMThread *thread) {
     arrive_at_safepoint(s, thread);
     set_state(thread, VM_THREAD_ENDED);
     s->live--;
-    if (s->live == 1) atomic_fetch_and(&vm_pending_requests, ~(uint32_t)VM_REQUEST_SCHEDULE);
+    if (s->live == 1) {
+        atomic_fetch_and(&vm_pending_requests, ~(uint32_t)VM_REQUEST_SCHEDULE);
+        vmpi_threads_overlap(false);
+    }
     wake_joiners(vm, s, thread);
     if (!pass_baton(vm, s, thread)) {
         /* Every thread left waits forever: report it in the one that waits. */

@@ -48,6 +48,11 @@ static _Thread_local int notify_depth;
  * thread's dispatches that left; borrowing: an entry point holds the baton
  * for its call (guard.c, IN_VM). */
 static _Thread_local uint32_t outside_depth;
+/* vmpi_threads_overlap: a second program thread lives.  Relaxed: written
+ * by the baton holder, read by the thread posting, which holds it too. */
+static _Atomic bool others_live;
+
+void vmpi_threads_overlap(bool live) { atomic_store_explicit(&others_live, live, memory_order_relaxed); }
 static _Thread_local bool borrowing;
 
 bool vmpi_borrow_baton(void) {
@@ -114,7 +119,9 @@ static uint32_t agents_enabled_for(const VMPI_Event *event) {
  * threads ran -- an agent that enables it meanwhile and catches up by a
  * heap dump (a late attach) has learnt this object from the dump. */
 static bool leave_vm(const VMPI_Event *event, uint32_t *posted_to) {
-    if (!vmpi_vm || !vmpi_vm->leave_for_handler || outside_depth || !may_leave_for(event->event_type)) return false;
+    if (!atomic_load_explicit(&others_live, memory_order_relaxed) || !vmpi_vm || !vmpi_vm->leave_for_handler ||
+        outside_depth || !may_leave_for(event->event_type))
+        return false;
     uint32_t enabled = agents_enabled_for(event);
     if (!vmpi_vm->leave_for_handler(vmpi_vm->vm)) return false;
     *posted_to = enabled;
@@ -135,6 +142,7 @@ void vmpi_attach_vm(const VmpiVmServices *services) {
     if (services) attached_vm = *services;
     vmpi_vm = services ? &attached_vm : NULL;
     vmpi_forget_arenas(); /* the arenas were the last VM's */
+    vmpi_threads_overlap(false);
     vmpi_forget_threads();
     vmpi_serve_call_sites();
 }
