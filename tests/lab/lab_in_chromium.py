@@ -3,6 +3,7 @@
 driven through its UI as a student would drive it, against native vmrun.
 
 usage: lab_in_chromium.py PAGE VMRUN SOURCE_DIR WORK_DIR [SCREENSHOT.png]
+(native heapview is the one beside VMRUN)
 
   - The page opens from disk with its Content-Security-Policy in force
     (default-src 'none'), says it is ready, and breaks its own policy
@@ -20,6 +21,18 @@ usage: lab_in_chromium.py PAGE VMRUN SOURCE_DIR WORK_DIR [SCREENSHOT.png]
   - A compile error is shown at the line and column vmrun reports natively.
   - An endless loop is stopped at the page's time limit, and the page runs
     the next program.
+  - heapview's pictures: binary_trees at depth 7 under all five collectors
+    with a 64 KiB heap, drawn in the page, against native heapview's page of
+    native vmrun's recordings of the same runs (the arguments `heapview
+    --run` gives): each run's counts as the page adds them up, its arenas,
+    classes and colours, lifetimes and the facts of every collection it
+    steps through (what is reachable, freed, moved where, by which steps)
+    must be the native page's, addresses taken relative to their arena;
+    the screenshot of the frame must show the colours the page says it drew
+    (tests/heapview/page_truth.py); and the step-through view, stepped the
+    same way in both pages, must say the same words at every step.  A
+    program refused before its heap existed (natives) has no pictures and no
+    error about them; one refused at its first thread is drawn up to there.
   - A link with a program and settings in its fragment opens the page on
     them, and a run writes them back to the fragment.
 Prints the time to ready and the time the runs took.  With SCREENSHOT, the
@@ -36,7 +49,9 @@ import time
 import urllib.parse
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
+sys.path.insert(0, str(pathlib.Path(__file__).parent.parent / "heapview"))
 import cdp  # noqa: E402
+import page_truth  # noqa: E402
 
 COLLECTORS = ["marksweep", "markcompact", "semispace", "generational", "refcount"]
 COUNTS = ["collections", "objects_allocated", "bytes_allocated", "objects_moved", "bytes_moved", "objects_freed",
@@ -107,7 +122,7 @@ def check_example(browser, vmrun, program, name):
     set_field(browser, "options", " ".join(vmargs))
     set_field(browser, "heap", HEAP)
     set_field(browser, "seed", SEED)
-    browser.evaluate("document.getElementById('all').click()")
+    browser.evaluate("document.getElementById('all').click(); document.getElementById('pictures').checked = false")
     page = run_in_page(browser)
     for gc in COLLECTORS:
         if gc not in page:
@@ -133,6 +148,200 @@ def check_example(browser, vmrun, program, name):
             native = "-" if counts is None or counts.get(key) is None else str(counts[key])
             if shown["counts"].get(key) != native:
                 fail(f"{name} {gc}: {key} is {shown['counts'].get(key)} in the page, {native} natively")
+
+
+# ---- heapview's pictures ------------------------------------------------------------------
+
+PICTURES_PROGRAM, PICTURES_ARGS, PICTURES_HEAP = "examples/bench/binary_trees.gcl", ["7"], "64k"
+# What the page has each run record, as `heapview --run` has vmrun do (vm/tools/lab/lab.js).
+RECORDING = "-agentlib:trace=file={0}.bin,format=binary,mechanism=y"
+DUMPS = "-agentlib:heapdump=file={0}.dumps,max=4096"
+STEPS_SHOWN = 12  # steps of the step-through view compared, one at a time
+
+# In the open page (the lab's frame, or native heapview's page): the data's
+# arenas, the page's model, each run's totals, and the step-through's words.
+HEAPVIEW_FACTS = """((doc) => {
+    const data = JSON.parse(doc.getElementById('heapview-data').textContent);
+    const totals = {};
+    for (const t of doc.querySelectorAll('table.totals')) totals[t.dataset.collector] = {...t.dataset};
+    return {arenas: data.runs.map((run) => run.arenas.map((a) => [a.name, a.lo, a.span])),
+            model: JSON.parse(doc.getElementById('heapview-model').textContent), totals};
+})(DOC)"""
+HEAPVIEW_STEPS = """((doc) => {
+    const press = (label) => [...doc.querySelectorAll('header button')].find((b) => b.textContent === label).click();
+    const words = () => [...doc.querySelectorAll('.events')].map((e) => e.textContent);
+    const canvases = () => [...doc.querySelectorAll('canvas')].filter((c) => !c.hidden && c.height > 0 &&
+        c.getBoundingClientRect().height > 0).length;
+    press('step-through');
+    const seen = [{words: words(), canvases: canvases()}];
+    for (let i = 0; i < STEPS; i++) { press('step \u25b6'); seen.push({words: words(), canvases: canvases()}); }
+    return seen;
+})(DOC)"""
+FRAME = "document.getElementById('heapview-frame').contentDocument"
+
+
+# The collectors whose heap is one region of the module's own, laid out as
+# natively.  marksweep's and refcount's objects come from malloc in the page,
+# spread over the module's memory (docs/lab.md), so their addresses, the
+# ranks by address that name objects, and the arena's span are not native's.
+SAME_LAYOUT = ["markcompact", "semispace", "generational"]
+
+
+def comparable(facts, r, gc):
+    """Run r of the page's model as the page and native heapview must agree
+    on it: every address relative to its arena where the layout is native's,
+    else the sizes of what the page found (objects reachable, freed, moved...)."""
+    def where(address):
+        value = int(address)
+        for name, lo, span in facts["arenas"][r]:
+            if int(lo, 16) <= value < int(lo, 16) + span:
+                return f"{name}+{value - int(lo, 16):#x}"
+        return "outside every arena"
+
+    def relative(value):
+        if isinstance(value, str) and re.fullmatch(r"\d+", value):  # the model's addresses, in decimal
+            return where(value)
+        if isinstance(value, list):
+            return [relative(v) for v in value]
+        if isinstance(value, dict):
+            return {relative(k): relative(v) for k, v in value.items()}
+        return value
+
+    def sized(scene):
+        return {k: v if k in ("phases", "event_phases") or not isinstance(v, (list, dict))
+                else {cause: len(objects) for cause, objects in v.items()} if k == "freed_by_cause"
+                else sorted(v.values()) if k == "counts" else len(v) for k, v in scene.items()}
+
+    run = facts["model"]["runs"][r]
+    kept = {"collector": run["collector"],
+            "classes": {c["name"]: c["rgb"] for c in run["classes"]},
+            "lives": {life["class"]: life for life in run["lives"]},
+            "arenas": run["arenas"] if gc in SAME_LAYOUT else [a["name"] for a in run["arenas"]]}
+    if gc in SAME_LAYOUT:
+        kept["scenes"] = [{k: sorted(v) if k in ("reachable", "freed", "moved") else v
+                           for k, v in relative(scene).items()} for scene in run["scenes"]]
+    else:
+        kept["scenes"] = [sized(scene) for scene in run["scenes"]]
+    return kept
+
+
+def step_words(steps):
+    """The step-through's words, objects' ranks and offsets left out where
+    the layout is not native's (SAME_LAYOUT)."""
+    def words(r, text):
+        return text if COLLECTORS[r] in SAME_LAYOUT else re.sub(r"@\d+|\+0x[0-9a-f]+", "@?", text)
+    return [[words(r, text) for r, text in enumerate(step["words"])] for step in steps]
+
+
+def native_pictures(vmrun, heapview, source):
+    """Native vmrun's recordings of the page's runs, drawn by native heapview;
+    and the collections gcstats counted in each.  The program is named as
+    the page names it, since its class is named after its file."""
+    program = WORK / "program.gcl"
+    program.write_text(source)
+    collections = {}
+    for gc in COLLECTORS:
+        base = str(WORK / gc)
+        stats = WORK / "native-gcstats.json"
+        subprocess.run([vmrun, "--gc=" + gc, "--heap=" + PICTURES_HEAP, "--seed=" + SEED,
+                        "-agentlib:gcstats=file=" + str(stats), RECORDING.format(base), DUMPS.format(base),
+                        str(program), *PICTURES_ARGS], capture_output=True, timeout=120, check=True)
+        collections[gc] = str(json.loads(stats.read_text())["collections"])
+    page = WORK / "native-heapview.html"
+    subprocess.run([heapview, "-o", str(page), "--title=bench/binary_trees",
+                    *(str(WORK / (gc + ".bin")) for gc in COLLECTORS)], check=True, timeout=120)
+    return page, collections
+
+
+def check_pictures(browser, vmrun, heapview, source_dir):
+    program = source_dir / PICTURES_PROGRAM
+    browser.evaluate("document.getElementById('example').value = 'bench/binary_trees';"
+                     " document.getElementById('example').dispatchEvent(new Event('change'))")
+    set_field(browser, "args", " ".join(PICTURES_ARGS))
+    set_field(browser, "heap", PICTURES_HEAP)
+    set_field(browser, "seed", SEED)
+    set_field(browser, "limit", "60")
+    browser.evaluate("document.getElementById('all').click(); document.getElementById('pictures').checked = true")
+    # A viewport that holds the whole page (the screenshot below needs no
+    # scrolling), as wide as makes the frame 1400 pixels wide (the page's
+    # margins and scroll bar: 71), the width heapview's own test draws at.
+    browser.call("Emulation.setDeviceMetricsOverride", width=1471, height=8000, deviceScaleFactor=1, mobile=False)
+    started = time.monotonic()
+    run_in_page(browser)
+    ready = f"{FRAME} && {FRAME}.getElementById('heapview-summary') &&" \
+            f" {FRAME}.getElementById('heapview-summary').dataset.ready"
+    if not browser.wait_for(f"({ready}) === 'yes'", 120):
+        error = browser.evaluate("(document.getElementById('pictures-error') || {}).textContent")
+        fail(f"pictures: the page drew no pictures ({error or browser.evaluate(ready)})")
+        return
+    print(f"lab page: binary_trees 7 under five collectors with the pictures in {time.monotonic() - started:.1f} s")
+    if browser.evaluate(f"{FRAME}.getElementById('heapview-summary').dataset.cspViolations") != "0":
+        fail("pictures: heapview's page in the frame broke the policy")
+    lab = browser.evaluate(HEAPVIEW_FACTS.replace("DOC", FRAME))
+    # The frame's screenshot shows what the page says it drew (heapview's own
+    # check), where the layout is native's.
+    frame = browser.evaluate("(() => { const f = document.getElementById('heapview-frame');"
+                             " const r = f.getBoundingClientRect();"
+                             " return [r.left + f.clientLeft, r.top + f.clientTop, f.clientWidth, f.clientHeight]; })()")
+    shot = browser.call("Page.captureScreenshot", format="png",
+                        clip={"x": frame[0], "y": frame[1], "width": frame[2], "height": frame[3], "scale": 1})
+    (WORK / "pictures.png").write_bytes(base64.b64decode(shot["data"]))
+    shown = dict(lab["model"], runs=[run for run in lab["model"]["runs"] if run["collector"] in SAME_LAYOUT])
+    (WORK / "pictures-dom.html").write_text('<script type="application/json" id="heapview-model">'
+                                            + json.dumps(shown) + "</script>")
+    said = page_truth.check_pixels(str(WORK / "pictures-dom.html"), str(WORK / "pictures.png"))
+    for message in page_truth.failures:
+        fail("pictures: " + message)
+    print("lab page: pictures " + said)
+    lab_steps = browser.evaluate(HEAPVIEW_STEPS.replace("DOC", FRAME).replace("STEPS", str(STEPS_SHOWN)))
+
+    browser.call("Emulation.clearDeviceMetricsOverride")
+    native_page, collections = native_pictures(vmrun, heapview, program.read_text())
+    browser.open(native_page.as_uri())
+    if not browser.wait_for("document.getElementById('heapview-summary') &&"
+                            " document.getElementById('heapview-summary').dataset.ready === 'yes'", 60):
+        fail("pictures: native heapview's page is not ready")
+        return
+    native = browser.evaluate(HEAPVIEW_FACTS.replace("DOC", "document"))
+    native_steps = browser.evaluate(HEAPVIEW_STEPS.replace("DOC", "document").replace("STEPS", str(STEPS_SHOWN)))
+    for gc in COLLECTORS:
+        totals = lab["totals"].get(gc)
+        if totals != native["totals"].get(gc):
+            fail(f"pictures: {gc}'s totals are {totals} in the page, {native['totals'].get(gc)} natively")
+        if (totals or {}).get("collections") != collections[gc]:
+            fail(f"pictures: {gc} shows {(totals or {}).get('collections')} collections, gcstats counted {collections[gc]}")
+    for name, facts in (("page", lab), ("native", native)):  # for a look after a failure
+        (WORK / f"pictures-{name}.json").write_text(json.dumps(facts))
+    for r, gc in enumerate(COLLECTORS):
+        mine, theirs = comparable(lab, r, gc), comparable(native, r, gc)
+        for key in sorted(set(mine) | set(theirs)):
+            if mine.get(key) != theirs.get(key):
+                fail(f"pictures: {gc}: the page's {key} differ from native heapview's:"
+                     f" {json.dumps(mine.get(key))[:300]} against {json.dumps(theirs.get(key))[:300]}")
+        if not any(scene["from_events"] for scene in lab["model"]["runs"][r]["scenes"]):
+            fail(f"pictures: {gc}: no collection is stepped through from the collector's own events")
+    if step_words(lab_steps) != step_words(native_steps):
+        fail(f"pictures: the step-through says {step_words(lab_steps)[:2]} in the page,"
+             f" {step_words(native_steps)[:2]} natively")
+    stepped = [tuple(s["words"]) for s in lab_steps]
+    if len(set(stepped)) != STEPS_SHOWN + 1 or not all(s["canvases"] >= len(COLLECTORS) for s in lab_steps):
+        fail(f"pictures: the step-through does not step, or draws no scene: {lab_steps[:3]}")
+
+
+def check_pictures_of_refused(browser):
+    """A program refused before its heap existed has no pictures, and says
+    nothing about them; one refused when it starts a thread is drawn up to there."""
+    for name, drawn in (("natives", False), ("threads_handoff", True)):
+        browser.evaluate(f"document.getElementById('example').value = '{name}';"
+                         " document.getElementById('example').dispatchEvent(new Event('change'))")
+        set_field(browser, "heap", HEAP)
+        browser.evaluate("document.getElementById('all').click(); document.getElementById('pictures').checked = true")
+        run_in_page(browser)
+        shown = browser.evaluate("(() => { const f = document.getElementById('heapview-frame');"
+                                 " return [document.getElementById('pictures-area').textContent,"
+                                 " f ? f.contentDocument.getElementById('heapview-summary').dataset.runs : null]; })()")
+        if shown != ["", "5" if drawn else None]:
+            fail(f"pictures of {name}: the page shows {shown}, expected {'five runs' if drawn else 'none'}")
 
 
 def check_compile_error(browser, vmrun):
@@ -175,13 +384,14 @@ def check_endless_loop(browser, hello):
 
 def check_fragment(browser, page_path, hello, screenshot):
     settings = {"src": hello.read_text(), "gc": "marksweep,refcount", "heap": "64k", "seed": "7",
-                "opts": "--rc-cycles=off", "args": "600", "limit": "10"}
+                "opts": "--rc-cycles=off", "args": "600", "limit": "10", "pictures": "y"}
     browser.open("about:blank")  # a fresh load, not a fragment change of the open page
     browser.open(page_path.as_uri() + "#" + urllib.parse.urlencode(settings))
     browser.wait_for("document.getElementById('lab-status') &&"
                      " document.getElementById('lab-status').dataset.ready === 'yes'", 30)
     shown = browser.evaluate("""(() => { const v = (id) => document.getElementById(id).value;
         return {src: v('source'), heap: v('heap'), seed: v('seed'), opts: v('options'), args: v('args'), limit: v('limit'),
+                pictures: document.getElementById('pictures').checked ? 'y' : 'n',
                 gc: ['marksweep', 'markcompact', 'semispace', 'generational', 'refcount']
                     .filter((gc) => document.getElementById('gc-' + gc).checked).join(',')}; })()""")
     if shown != settings:
@@ -238,6 +448,8 @@ def main():
               f" {compared['refused']} refused (natives, threads)")
         check_compile_error(browser, str(vmrun))
         check_endless_loop(browser, source_dir / "examples/hello.gcl")
+        check_pictures_of_refused(browser)
+        check_pictures(browser, str(vmrun), str(vmrun.parent / "heapview"), source_dir)  # leaves native's page open
         check_fragment(browser, page_path, source_dir / "examples/hello.gcl", screenshot)
         violations = browser.evaluate("document.getElementById('lab-status').dataset.cspViolations")
         if violations != "0":

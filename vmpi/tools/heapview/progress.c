@@ -3,6 +3,7 @@
  */
 #include "progress.h"
 
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -36,4 +37,28 @@ void progress_say(const struct timespec *start, const char *format, ...) {
     vfprintf(stderr, format, args);
     fputc('\n', stderr);
     va_end(args);
+}
+
+void progress_start(Progress *progress, const char *path) {
+    *progress = (Progress){.path = path, .reported = progress_threshold() - PROGRESS_EVERY};
+    progress->started = progress_now();
+}
+
+bool progress_due(Progress *progress) {
+    if (++progress->events % 65536) return false;
+    double elapsed = progress_seconds_since(&progress->started);
+    if (elapsed - progress->reported < PROGRESS_EVERY) return false;
+    progress->reported = elapsed;
+    return true;
+}
+
+void progress_report(const Progress *progress, size_t done, size_t total) {
+    double elapsed = progress->reported;
+    fprintf(stderr, "heapview: reading %s: %.0f%%, %" PRIu64 " events, %.0f s\n", progress->path,
+            total ? 100.0 * (double)done / (double)total : 0.0, progress->events, elapsed);
+}
+
+void progress_done(const Progress *progress, size_t total) {
+    progress_say(&progress->started, "read %" PRIu64 " events (%.1f MB) from %s in %.1f s", progress->events,
+                 (double)total / 1e6, progress->path, progress_seconds_since(&progress->started));
 }

@@ -12,6 +12,8 @@
 #define HEAPVIEW_PROGRESS_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <time.h>
 
 #define PROGRESS_QUIET_AFTER 10.0 /* seconds, when standard error is not a terminal */
@@ -30,5 +32,28 @@ double progress_threshold(void);
 /* "heapview: " and the formatted line, if standard error is a terminal or
  * the work begun at `start` has taken progress_threshold() seconds or more. */
 void progress_say(const struct timespec *start, const char *format, ...) __attribute__((format(printf, 2, 3)));
+
+/* ---- reading a trace: how far it is ---------------------------------------------------- */
+
+#define PROGRESS_EVERY 5.0 /* seconds */
+
+typedef struct {
+    const char *path;
+    struct timespec started;
+    double reported; /* seconds after start of the last report */
+    uint64_t events;
+} Progress;
+
+void progress_start(Progress *progress, const char *path);
+
+/* Called at every event; true when a report is due: the clock is read once
+ * every 65536 events, and a report made every PROGRESS_EVERY seconds. */
+bool progress_due(Progress *progress);
+
+/* `done` of `total` bytes read. */
+void progress_report(const Progress *progress, size_t done, size_t total);
+
+/* The whole file read: said on a terminal, or after a long read. */
+void progress_done(const Progress *progress, size_t total);
 
 #endif
