@@ -251,6 +251,16 @@ static void offer(VmpiAgent *agent, const VMPI_Event *event) {
     if (agent->enabled[event->event_type & ~VMPI_REQUESTED_EVENT]) deliver(agent, event, NULL);
 }
 
+/* Outside the VM an agent's enabled set may change meanwhile (another
+ * thread's handler disables the event, borrowing the VM): there the set as
+ * it was when the event was posted (leave_vm's posted_to) decides alone,
+ * and the event may reach the agent after its DisableEvent returned
+ * (docs/contracts.md, "Handlers that overlap"). */
+static void offer_posted(VmpiAgent *agent, const VMPI_Event *event, bool outside) {
+    if (outside) deliver(agent, event, NULL);
+    else offer(agent, event);
+}
+
 /* Offers each broadcast under way to the agents it has not reached yet. */
 static void finish_broadcasts(void) {
     for (Broadcast *broadcast = broadcasts; broadcast; broadcast = broadcast->outer)
@@ -275,14 +285,14 @@ void vmpi_dispatch(const VMPI_Event *event, bool with_gc_disabled) {
     } else if (vmpi_num_agents == 1) {
         /* The usual case: with no agent after this one, a shutdown inside
          * the delivery has no broadcast to finish. */
-        if (posted_to & 1u) offer(&vmpi_agents[0], event);
+        if (posted_to & 1u) offer_posted(&vmpi_agents[0], event, outside);
     } else {
         Broadcast broadcast = {.event = event, .next = 0, .outer = broadcasts};
         broadcasts = &broadcast;
         /* vmpi_num_agents is re-read each time: a NotifyEvent may shut down. */
         while (broadcast.next < vmpi_num_agents) {
             uint32_t slot = broadcast.next++;
-            if (posted_to & (1u << slot)) offer(&vmpi_agents[slot], event);
+            if (posted_to & (1u << slot)) offer_posted(&vmpi_agents[slot], event, outside);
         }
         broadcasts = broadcast.outer;
     }
