@@ -98,8 +98,8 @@ typedef struct VMOptions {
     uint64_t seed;
     bool plain_code;        /* run the code as loaded, without superinstructions (tests) */
     bool no_native;         /* --no-native: refuse a program that declares natives */
-    bool concurrent_handlers; /* --concurrent-handlers: agents' handlers of different
-                                 threads run at once (scheduler.h; not under --seed) */
+    bool one_at_a_time;     /* --one-at-a-time: agents' handlers of different threads
+                               never run at once, as under --seed (scheduler.h) */
 } VMOptions;
 
 struct VM {
@@ -141,7 +141,7 @@ struct VM {
     struct VmScheduler *scheduler; /* scheduler.c: made when a second thread starts */
     struct VmGcThread *gc_thread;  /* vm/threads/gc_thread.c: where collections run, from the first */
     bool seeded;                   /* --seed, and its value: the scheduler's slices and clock */
-    bool concurrent_handlers;      /* VMOptions.concurrent_handlers */
+    bool concurrent_handlers;      /* neither --seed nor --one-at-a-time: handlers overlap */
     uint64_t seed;
     struct VmMonitors *monitors;   /* monitor.c: the monitors in use, made at the first MONENTER */
     /* program->num_natives bound natives (vm/native/native.h), for CALLN. */

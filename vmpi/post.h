@@ -154,6 +154,14 @@ void vmpi_thread_ended(const struct VMThread *thread);
  * collection an agent's system thread asked for with RunGC, which then
  * returns (vmpi/runtime/gc_control.c). */
 void vmpi_serve_requested_gc(void);
+/* Whether a second program thread lives (the scheduler says so as it
+ * starts and as the last but one ends): until then no handler can leave
+ * the VM, and a dispatch tests one flag for it (dispatch.c). */
+void vmpi_threads_overlap(bool others_live);
+/* At a safepoint where the VM asked for it (VMPI_AT_SAFEPOINT_HOLD), with no
+ * thread out in a handler: parks this thread while an agent's system
+ * thread answers a request that reads the heap (program_hold.c). */
+void vmpi_serve_hold(void);
 /* At a safepoint: DATA_DUMP_REQUEST, with VMPI_REQUESTED_EVENT, to each
  * agent that asked for one with RequestEvent since the last (request.c). */
 void vmpi_send_requested_data_dumps(void);

@@ -125,6 +125,8 @@ typedef enum VmpiSafepointWork {
     VMPI_AT_SAFEPOINT_DATA_DUMP = 1u << 2, /* call vmpi_send_requested_data_dumps (post.h) */
     VMPI_AT_SAFEPOINT_REDISPATCH = 1u << 3, /* INSTRUCTION_START was enabled or disabled:
                                                the interpreter picks its dispatch again */
+    VMPI_AT_SAFEPOINT_HOLD = 1u << 4,      /* wait until no thread is out in a handler, as
+                                              before a collection, then call vmpi_serve_hold */
 } VmpiSafepointWork;
 
 typedef struct VmpiVmServices {
@@ -172,7 +174,7 @@ typedef struct VmpiVmServices {
     /* Agents' handlers outside the VM (docs/architecture.md "Threads"),
      * for the program thread calling: leave_for_handler gives its baton
      * away for a handler and says whether it did (never under --seed, with
-     * one thread, or without --concurrent-handlers), return_from_handler
+     * one thread, or with --one-at-a-time), return_from_handler
      * takes it back; borrow_baton and lend_baton_back bracket a call from
      * such a handler that needs the VM still.  NULL in a VM that runs one
      * thread (a mock). */
@@ -180,6 +182,11 @@ typedef struct VmpiVmServices {
     void (*return_from_handler)(void *vm);
     void (*borrow_baton)(void *vm);
     void (*lend_baton_back)(void *vm);
+    /* A handler that holds the baton blocks on a raw monitor: lend it to
+     * the handlers that wait to borrow it meanwhile (says whether it did),
+     * and take it back once the monitor is entered. */
+    bool (*lend_while_blocked)(void *vm);
+    void (*take_back_after_block)(void *vm);
 
     /* ---- classes and methods --------------------------------------------------- */
     uint32_t (*num_classes)(void *vm);

@@ -1,7 +1,7 @@
 /* blocking_handler.c -- a deliberately broken agent: its 2000th
  * OBJECT_ALLOC handler on a thread other than the first (main) blocks
  * forever (it waits for a condition nobody signals), as a handler that
- * waits for a reply that never comes would.  With --concurrent-handlers the
+ * waits for a reply that never comes would.  With handlers overlapping the
  * other threads run on until a collection must wait for that handler to
  * return; without, the whole VM stops at once.  Either way strict mode's
  * hang watch must report the stuck handler and end the run instead of

@@ -1,6 +1,6 @@
 /* racy_table.c -- a deliberately broken agent: its OBJECT_ALLOC handler
  * counts allocations per class in a hash table with no lock, as if one
- * handler ran at a time.  With --concurrent-handlers the handlers of
+ * handler ran at a time.  Without --seed the handlers of
  * different program threads overlap and write the table at once (the
  * allocation-profiler races of async-profiler's and honest-profiler's bug
  * reports).  A release build may even pass; the ThreadSanitizer build

@@ -460,8 +460,11 @@ case(cli/threads/class_named_thread 1 - "the class name 'Thread' is reserved for
 set(thread_checker_expected "^thread_checker: threads: starts=8 ends=8 named=8 groups=8 parents=7 objects=8 main_object=yes requested_by_object=7$@@^thread_checker: contended: enter/entered pairs ok, exits=yes, entrant waits=yes$@@^thread_checker: waits: timed=yes untimed=yes status=yes sleeps=1 \\(0 wrong\\)$@@^thread_checker: interrupt: woken early=yes, bit while set=yes, cleared=yes$@@^thread_checker: traces: every other thread's trace has frames$@@^thread_checker: cpu: the idle thread used less CPU than main$@@^thread_checker: suspension: others ran while spinner was suspended, its trace stable$@@^thread_checker: heap dump: every live thread's THREAD_BLOCK, the contended object's MONITOR_USED$@@^thread_checker: starting threads: 4 heap dumps, no root names a thread before its THREAD_START$@@^thread_checker: monitor dump: owners ok, entrants ok, notify waiters ok$")
 foreach(gc ${GCLAB_GC_RUNS})
   gc_run_flags(${gc} gc_flags)
+  # One handler at a time on the real clock (no --seed): the checker reads
+  # other threads' traces and the monitor a thread waits to enter as they
+  # are while its handler runs, which holds only when the others are stopped.
   case(cli/threads/thread_checker/${gc} 0 ${threads_tests}/agent_program.expected "${thread_checker_expected}"
-       ${VMRUN} ${gc_flags} --vmpi-strict -agentpath:$<TARGET_FILE:test_agent_thread_checker>
+       ${VMRUN} ${gc_flags} --vmpi-strict --one-at-a-time -agentpath:$<TARGET_FILE:test_agent_thread_checker>
        ${threads_tests}/agent_program.gcl)
   case(cli/threads/thread_checker_stress/${gc} 0 ${threads_tests}/agent_program.expected "${thread_checker_expected}"
        ${VMRUN} ${gc_flags} --gc-stress --verify-heap --seed=5 --vmpi-strict
@@ -470,10 +473,10 @@ endforeach()
 # Collections run on the GC thread (docs/architecture.md "Threads"): with
 # four threads allocating, every GC_START and GC_FINISH comes with no
 # env_id and no call trace, and never while a program thread's handler
-# runs; the handlers themselves never overlap (one thread at a time).
+# runs; with --one-at-a-time the handlers themselves never overlap.
 foreach(gc ${GCLAB_COLLECTORS})
   case(cli/threads/gc_thread/${gc} 0 - "^overlap_counter: handlers=[1-9][0-9]* overlapped=0 most_at_once=1 gc_events=[1-9][0-9]* gc_on_program_thread=0 gc_beside_handler=0$"
-       ${VMRUN} --gc=${gc} -agentpath:$<TARGET_FILE:test_agent_overlap_counter>
+       ${VMRUN} --gc=${gc} --one-at-a-time -agentpath:$<TARGET_FILE:test_agent_overlap_counter>
        ${CMAKE_SOURCE_DIR}/examples/bench/binary_trees_threads.gcl 10)
 endforeach()
 # An agent's system thread is a thread of the VM (JVMPI 1.2,

@@ -6,10 +6,11 @@ for each cell:
     behaviours.py XML CORPUS
 
 - check attached late in every cell, mid-run (at a METHOD_ENTRY, not at
-  JVM_SHUT_DOWN), and learned at least one object by its catch-up --
-  except in the cells of a program with a NAME.concurrent side file in
-  CORPUS, run with handlers overlapping, where check must not (it checks
-  the stream alone there);
+  JVM_SHUT_DOWN), and learned at least one object by its catch-up, the
+  cells of a program with a NAME.concurrent side file in CORPUS (run with
+  handlers overlapping) included;
+- in those cells the driver's own thread had heap dumps answered (with
+  the program threads stopped, which the driver checks itself);
 - the driver held GC disabled in every cell, and under every collector at
   least one hold made the heap grow past its budget (peak bytes in use
   above the heap) and a collection then brought it back within it.
@@ -19,6 +20,7 @@ import re
 import sys
 import xml.etree.ElementTree as ElementTree
 
+AGENT_THREAD = re.compile(r"^conform_driver: agent thread: \d+ RunGC, \d+ DisableGC, \d+ data dumps answered, (\d+) heap dumps$", re.M)
 LATE = re.compile(r"^check: late: attached at event #\d+ (\S+): learned (\d+) objects in (\d+) arenas$", re.M)
 DRIVER = re.compile(r"^conform_driver: ok: (\d+) holds, (\d+) grew past the heap \(peak (\d+) bytes in use, "
                     r"heap (\d+)\), (\d+) brought back within it$", re.M)
@@ -42,9 +44,10 @@ def main(argv):
             stderr = case.findtext("system-err") or ""
             late = LATE.search(stderr)
             if os.path.exists(os.path.join(corpus, case.get("name") + ".concurrent")):
-                if late:
-                    problems.append("%s: check attached late in a cell with handlers overlapping" % cell)
-            elif not late:
+                thread = AGENT_THREAD.search(stderr)
+                if not thread or int(thread.group(1)) < 1:
+                    problems.append("%s: the driver's agent thread had no heap dump answered" % cell)
+            if not late:
                 problems.append("%s: check did not attach late" % cell)
             elif late.group(1) != "METHOD_ENTRY" or int(late.group(2)) < 1 or int(late.group(3)) < 1:
                 problems.append("%s: the late attach was not mid-run, or learned nothing: %s" % (cell, late.group(0)))

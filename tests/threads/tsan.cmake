@@ -16,12 +16,12 @@ set(tsan_agents -agentlib:check -agentlib:trace=file=trace.jsonl -agentlib:gcsta
 foreach(gc ${GCLAB_GC_RUNS})
   gc_run_flags(${gc} gc_flags)
   tsan_case(trees/${gc} 0 "^check: ok: "
-            ${VMRUN} ${gc_flags} --heap=256k --concurrent-handlers ${tsan_agents}
+            ${VMRUN} ${gc_flags} --heap=256k ${tsan_agents}
             ${CMAKE_SOURCE_DIR}/examples/bench/binary_trees_threads.gcl 7)
   foreach(example threads_contended_lock threads_producer_consumer threads_handoff)
     read_side_file(${CMAKE_SOURCE_DIR}/examples/${example}.args "" example_args)
     tsan_case(${example}/${gc} 0 "^check: ok: "
-              ${VMRUN} ${gc_flags} --concurrent-handlers -agentlib:check=methods=y
+              ${VMRUN} ${gc_flags} -agentlib:check=methods=y
               -agentpath:$<TARGET_FILE:test_agent_overlap_counter>=events=methods
               ${CMAKE_SOURCE_DIR}/examples/${example}.gcl ${example_args})
   endforeach()
@@ -30,7 +30,7 @@ endforeach()
 # the agent's count_class, and the event that ran it (the VM's
 # on_object_alloc posted the OBJECT_ALLOC).
 tsan_case(racy_table 66 "^WARNING: ThreadSanitizer: data race@@ count_class .*racy_table.c@@ on_object_alloc "
-          ${VMRUN} --concurrent-handlers -agentpath:$<TARGET_FILE:test_agent_racy_table>
+          ${VMRUN} -agentpath:$<TARGET_FILE:test_agent_racy_table>
           ${CMAKE_SOURCE_DIR}/examples/bench/binary_trees_threads.gcl 7)
 # The concurrent conformance cells (vmpi-conform's threads program: many
 # threads allocating and calling, collections while others are in

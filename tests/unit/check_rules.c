@@ -423,7 +423,46 @@ Test(check_rules, rule7_dump_mid_run_follows_moves_and_frees, .fini = stop) {
     uintptr_t after[] = {0x140, 0x100};
     cr_assert_eq(level0_dump(after, 2), 0);
     uintptr_t before_the_move[] = {0x120, 0x140};
-    expect(level0_dump(before_the_move, 2), 7, "lists object 288, which the stream says is not live");
+    expect(level0_dump(before_the_move, 2), 7, "lists 1 objects, but the stream has 2 live");
+}
+
+/* Handlers that overlap: a dump may list an object whose OBJECT_ALLOC is
+ * still on its way on another thread.  It must come by the next GC_START. */
+Test(check_rules, rule7_dump_before_the_alloc_in_flight, .fini = stop) {
+    one_arena(CHECK_ROW_MARKSWEEP);
+    cr_assert_eq(alloc(1, 0x100), 0);
+    uintptr_t ahead[] = {0x100, 0x120};
+    cr_assert_eq(level0_dump(ahead, 2), 0, "0x120's OBJECT_ALLOC may be in flight");
+    cr_assert_eq(level0_dump(ahead, 2), 0, "listed again before it came");
+    cr_assert_eq(alloc(1, 0x120), 0, "its OBJECT_ALLOC defines it");
+    cr_assert_eq(gc_start(), 0);
+    cr_assert_eq(gc_finish(2), 0);
+    cr_assert_eq(level0_dump(ahead, 2), 0);
+}
+
+Test(check_rules, rule7_dump_lists_an_object_never_announced, .fini = stop) {
+    one_arena(CHECK_ROW_MARKSWEEP);
+    cr_assert_eq(alloc(1, 0x100), 0);
+    uintptr_t unknown[] = {0x100, 0x120};
+    cr_assert_eq(level0_dump(unknown, 2), 0);
+    expect(gc_start(), 7, "listed object 288, but no OBJECT_ALLOC announced it by the next GC_START");
+}
+
+Test(check_rules, rule7_dump_after_shut_down_lists_only_live, .fini = stop) {
+    one_arena(CHECK_ROW_MARKSWEEP);
+    cr_assert_eq(alloc(1, 0x100), 0);
+    uintptr_t unknown[] = {0x100, 0x120};
+    cr_assert_eq(level0_dump(unknown, 2), 0);
+    expect(feed((VMPI_Event){.event_type = VMPI_EVENT_JVM_SHUT_DOWN}), 7,
+           "listed object 288, but no OBJECT_ALLOC announced it by JVM_SHUT_DOWN");
+}
+
+Test(check_rules, rule7_final_dump_lists_an_unknown_object, .fini = stop) {
+    one_arena(CHECK_ROW_MARKSWEEP);
+    cr_assert_eq(alloc(1, 0x100), 0);
+    cr_assert_eq(feed((VMPI_Event){.event_type = VMPI_EVENT_JVM_SHUT_DOWN}), 0);
+    uintptr_t unknown[] = {0x100, 0x120};
+    expect(level0_dump(unknown, 2), 7, "lists object 288, which the stream says is not live");
 }
 
 /* ---- late attach: a stream that begins with a catch-up ------------------------------------------ */
@@ -938,6 +977,10 @@ Test(check_asked, event_disabled_mid_run) {
     cr_assert_eq(check_asked_event(&asked, VMPI_EVENT_METHOD_ENTRY), 0);
     check_asked_enable(&asked, VMPI_EVENT_METHOD_ENTRY, false);
     cr_assert_eq(check_asked_event(&asked, VMPI_EVENT_OBJECT_ALLOC), 0, "the others stay enabled");
+    cr_assert_eq(check_asked_event(&asked, VMPI_EVENT_METHOD_ENTRY), 0,
+                 "posted on another thread before DisableEvent returned: in flight");
+    check_asked_enable(&asked, VMPI_EVENT_GC_START, true);
+    cr_assert_eq(check_asked_event(&asked, VMPI_EVENT_GC_START), 0);
     expect_asked(check_asked_event(&asked, VMPI_EVENT_METHOD_ENTRY), "METHOD_ENTRY arrived, but the agent has it disabled");
     check_asked_enable(&asked, VMPI_EVENT_METHOD_ENTRY, true);
     cr_assert_eq(check_asked_event(&asked, VMPI_EVENT_METHOD_ENTRY), 0, "enabled again");

@@ -402,7 +402,7 @@ VM *vm_create(Program *program, const char *program_path, const VMOptions *opts)
     }
 
     vm->seeded = opts->seeded;
-    vm->concurrent_handlers = opts->concurrent_handlers; /* before vm_attach_vmpi, which reads both */
+    vm->concurrent_handlers = !opts->one_at_a_time && !opts->seeded; /* before vm_attach_vmpi, which reads it */
     vm_attach_vmpi(vm);
     vmpi_seed_heap_sampling(opts->seeded ? &opts->seed : NULL);
     vm->seed = opts->seed;

@@ -152,6 +152,17 @@ static void lend_baton_back(void *vm) {
     vm_thread_lend_baton_back(vm_current_thread());
 }
 
+static bool lend_while_blocked(void *vm) {
+    (void)vm;
+    VMThread *thread = vm_current_thread();
+    return thread && vm_thread_lend_while_blocked(thread);
+}
+
+static void take_back_after_block(void *vm) {
+    (void)vm;
+    vm_thread_take_back_after_block(vm_current_thread());
+}
+
 static void request_safepoint(void *vm, VmpiSafepointWork work) {
     (void)vm;
     static const struct { VmpiSafepointWork work; VmRequest request; } asked[] = {
@@ -159,6 +170,7 @@ static void request_safepoint(void *vm, VmpiSafepointWork work) {
         {VMPI_AT_SAFEPOINT_RUN_GC, VM_REQUEST_RUN_GC},
         {VMPI_AT_SAFEPOINT_DATA_DUMP, VM_REQUEST_AGENT_DATA_DUMP},
         {VMPI_AT_SAFEPOINT_REDISPATCH, VM_REQUEST_DISPATCH},
+        {VMPI_AT_SAFEPOINT_HOLD, VM_REQUEST_HOLD},
     };
     for (size_t i = 0; i < sizeof asked / sizeof asked[0]; i++)
         if (work & asked[i].work) vm_request(asked[i].request);
@@ -425,10 +437,12 @@ void vm_attach_vmpi(VM *vm) {
         .heap_sampler = heap_sampler,
         .request_safepoint = request_safepoint,
         /* NULL: handlers never leave, and dispatch.c tests only this. */
-        .leave_for_handler = vm->concurrent_handlers && !vm->seeded ? leave_for_handler : NULL,
+        .leave_for_handler = vm->concurrent_handlers ? leave_for_handler : NULL,
         .return_from_handler = return_from_handler,
         .borrow_baton = borrow_baton,
         .lend_baton_back = lend_baton_back,
+        .lend_while_blocked = vm->concurrent_handlers ? lend_while_blocked : NULL,
+        .take_back_after_block = take_back_after_block,
         .num_classes = num_classes,
         .class_at = class_at,
         .class_index = class_index,

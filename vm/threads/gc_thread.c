@@ -15,7 +15,7 @@
  * collector wrote happens before the asking thread goes on, and what that
  * thread wrote happens before the collection.
  *
- * With --concurrent-handlers, program threads may be out in agents'
+ * Without --seed, program threads may be out in agents'
  * handlers without the baton; the asking thread first waits until they are
  * back at safepoints (vm_thread_stop_for_collection).
  *

@@ -104,28 +104,41 @@ static void hand_over(VM *vm, VmMonitor *m) {
     vm_thread_wake(next);
 }
 
-void vm_monitor_enter(VMThread *thread, Obj **slot) {
+/* The monitor of the object in `slot`, made if it has none. */
+static VmMonitor *monitor_of(VMThread *thread, Obj **slot) {
     VM *vm = thread->vm;
     VmMonitor *m = find(vm, *slot);
-    if (!m) {
-        struct VmMonitors *table = table_of(vm);
-        m = calloc(1, sizeof *m);
-        if (!table || !m) vm_runtime_errorf(thread, "out of memory entering a monitor");
-        gc_write_root(vm->gc, &m->object, *slot);
-        m->next = table->first;
-        table->first = m;
-    }
+    if (m) return m;
+    struct VmMonitors *table = table_of(vm);
+    m = calloc(1, sizeof *m);
+    if (!table || !m) vm_runtime_errorf(thread, "out of memory entering a monitor");
+    gc_write_root(vm->gc, &m->object, *slot);
+    m->next = table->first;
+    table->first = m;
+    return m;
+}
+
+/* Enters `m` if nobody else owns it; false if another thread does. */
+static bool enter_if_free(VMThread *thread, VmMonitor *m) {
     if (!m->owner) {
         m->owner = thread;
         m->count = 1;
-        return;
+        return true;
     }
-    if (m->owner == thread) {
-        m->count++;
-        return;
-    }
+    if (m->owner != thread) return false;
+    m->count++;
+    return true;
+}
+
+void vm_monitor_enter(VMThread *thread, Obj **slot) {
+    if (enter_if_free(thread, monitor_of(thread, slot))) return;
     vmpi_post_MONITOR_CONTENDED_ENTER(thread, *slot);
-    wait_to_enter(thread, m, 1);
+    /* The handlers may have let the other threads run (docs/contracts.md,
+     * "Handlers that overlap"): the owner may have left, and the monitor
+     * been freed, meanwhile.  The object has not moved: no collection
+     * starts while a thread is out in a handler. */
+    VmMonitor *m = monitor_of(thread, slot);
+    if (!enter_if_free(thread, m)) wait_to_enter(thread, m, 1);
     vmpi_post_MONITOR_CONTENDED_ENTERED(thread, *slot);
 }
 

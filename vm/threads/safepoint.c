@@ -98,7 +98,7 @@ bool vm_safepoint(VMThread *thread) {
     uint32_t data = atomic_fetch_and(&vm_pending_requests,
                                      ~(uint32_t)(VM_REQUEST_DATA_DUMP | VM_REQUEST_DATA_RESET | VM_REQUEST_DISPATCH |
                                                  VM_REQUEST_AGENT_DATA_DUMP | VM_REQUEST_SUSPEND |
-                                                 VM_REQUEST_RUN_GC));
+                                                 VM_REQUEST_RUN_GC | VM_REQUEST_HOLD));
     if (data & VM_REQUEST_DATA_DUMP) {
         fprintf(stderr, "vmrun: SIGQUIT: stack trace of thread %s\n", thread->name);
         vm_print_stack_trace(thread);
@@ -109,6 +109,10 @@ bool vm_safepoint(VMThread *thread) {
     /* After the data dumps: an agent thread asks for them, then for a
      * collection, in the order it wants them. */
     if (data & VM_REQUEST_RUN_GC) vmpi_serve_requested_gc();
+    if (data & VM_REQUEST_HOLD) {
+        vm_thread_stop_for_collection(thread); /* the threads in handlers first */
+        vmpi_serve_hold();
+    }
     /* Last, so that a suspended thread has served everything else; a
      * thread that passes the baton on meets the rest when it has it again. */
     if (data & VM_REQUEST_SUSPEND) vm_thread_serve_suspension(thread);

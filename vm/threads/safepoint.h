@@ -40,6 +40,8 @@ typedef enum VmRequest {
                                         by serving it */
     VM_REQUEST_RUN_GC = 1u << 7,     /* RunGC from an agent's system thread: collect here
                                         (vmpi/runtime/gc_control.c, vmpi_serve_requested_gc) */
+    VM_REQUEST_HOLD = 1u << 8,       /* a request from an agent's system thread that reads
+                                        the heap: stop here (vmpi/runtime/program_hold.c) */
 } VmRequest;
 
 /* The pending VmRequest bits, for every thread of the process. */

@@ -38,7 +38,7 @@
  * could resume it), the program is deadlocked: a runtime error in the
  * thread that blocked last.
  *
- * Handlers outside the VM (--concurrent-handlers, never under --seed):
+ * Handlers outside the VM (the default; never under --seed or --one-at-a-time):
  * for the events JVMPI sends in its multi-threaded modes, the posting
  * thread gives the baton away while agents' handlers run (IN_HANDLER) and
  * waits for it again after, so handlers of different threads overlap as in
@@ -74,6 +74,9 @@
 /* A time slice, in safepoint polls: drawn from [SLICE_MIN, SLICE_MIN + SLICE_SPREAD). */
 #define SLICE_MIN 20000u
 #define SLICE_SPREAD 80000u
+/* The polls a thread runs with the baton before it gives it away for a
+ * handler (vm_thread_leave_for_handler). */
+#define LEAVE_AFTER_POLLS 1000u
 
 typedef struct VmThreadSched {
     pthread_t os_thread;
@@ -89,6 +92,7 @@ typedef struct VmThreadSched {
     char *name;                  /* the name VMThread.name points to */
     VmMonitorWait monitor;       /* monitor.c's record of what it enters or waits on */
     bool outside;                /* left the baton for a handler, not back at a safepoint yet */
+    bool borrowing;              /* out, and waits for or holds the baton for a call (borrow_baton) */
 } VmThreadSched;
 
 typedef struct VmScheduler {
@@ -101,6 +105,8 @@ typedef struct VmScheduler {
     uint64_t logical_us;         /* --seed's clock when the current slice began */
     uint32_t outside;            /* threads whose `outside` is set */
     VMThread *collector;         /* the holder waiting to collect until `outside` is 0, or NULL */
+    VMThread *lender;            /* the holder blocked in a handler that keeps the VM, or NULL:
+                                    meanwhile the baton goes only to borrowers and back to it */
 } VmScheduler;
 
 static uint64_t next_random(VmScheduler *s) {
@@ -229,14 +235,22 @@ static uint64_t earliest_deadline(const VM *vm, bool *parked) {
     return earliest;
 }
 
-/* While a collector waits: a thread back from a handler, to run to its
- * next safepoint; else the collector once no thread is out; else nobody
- * until one comes back. */
-static VMThread *next_for_collection(const VM *vm, const VmScheduler *s) {
+/* A thread out for a handler that waits for the baton: back from it, or
+ * borrowing the VM for a call; NULL if none. */
+static VMThread *thread_coming_back(const VM *vm) {
     for (uint32_t i = 0; i < vm->num_threads; i++) {
         VMThread *t = vm->threads[i];
         if (t->sched && t->sched->outside && state_of(t) == VM_THREAD_RUNNABLE) return t;
     }
+    return NULL;
+}
+
+/* While a collector waits: a thread back from a handler, to run to its
+ * next safepoint; else the collector once no thread is out; else nobody
+ * until one comes back. */
+static VMThread *next_for_collection(const VM *vm, const VmScheduler *s) {
+    VMThread *returning = thread_coming_back(vm);
+    if (returning) return returning;
     return s->outside == 0 ? s->collector : NULL;
 }
 
@@ -292,7 +306,7 @@ static void await_baton(VmScheduler *s, VMThread *self) {
         if (s->running == self || monotonic_us() < me->deadline_us) continue;
         VmThreadState state = state_of(self);
         if (state == VM_THREAD_SLEEPING || state == VM_THREAD_WAITING) wake_unnotified(self);
-        if (!s->running && !s->collector && state_of(self) == VM_THREAD_RUNNABLE) s->running = self;
+        if (!s->running && !s->collector && !s->lender && state_of(self) == VM_THREAD_RUNNABLE) s->running = self;
     }
     /* The allocation countdown (gc/event_port.h, for heap sampling) was the last
      * thread's: the next allocation goes out of line and counts this one's. */
@@ -378,7 +392,7 @@ static void reacquire_after_park(void *arg) {
     VmScheduler *s = thread->vm->scheduler;
     pthread_mutex_lock(&s->lock);
     set_state(thread, VM_THREAD_RUNNABLE);
-    if (!s->running && !s->collector) s->running = thread;
+    if (!s->running && !s->collector && !s->lender) s->running = thread;
     await_baton(s, thread);
     pthread_mutex_unlock(&s->lock);
 }
@@ -400,12 +414,29 @@ bool vm_thread_leave_for_handler(VMThread *thread) {
      * last reference, in a collection that does not wait for handlers. */
     if (thread->vm->gc->counts_roots) return false;
     pthread_mutex_lock(&s->lock);
-    bool leaves = s->running == thread && s->live > 1 && !s->collector;
+    bool leaves = s->running == thread && !s->collector;
     if (leaves) {
         if (!thread->sched->outside) s->outside++;
         thread->sched->outside = true;
         set_state(thread, VM_THREAD_IN_HANDLER);
-        pass_baton(thread->vm, s, thread); /* it comes back: never a deadlock */
+        /* A thread back from a handler, or borrowing the VM for a call in
+         * one, gets the baton at once: this handler may wait for it.  Else
+         * waking another thread costs a futex wake now and a wait when the
+         * handler is done: it is done only when one waits for the baton and
+         * this thread has had it for LEAVE_AFTER_POLLS polls of its slice,
+         * so an event-heavy thread hands over about once in so many polls.
+         * Otherwise the baton is left free: a thread that wants it meanwhile
+         * (a handler's call that needs the VM, a sleeper whose time is up)
+         * takes it, and this one takes it back after, if still free. */
+        VMThread *returning = thread_coming_back(thread->vm);
+        if (returning) {
+            s->running = returning;
+            pthread_cond_signal(&returning->sched->wake);
+        } else if (s->slice_polls - vm_slice_polls_left >= LEAVE_AFTER_POLLS && next_runnable(thread->vm, thread)) {
+            pass_baton(thread->vm, s, thread); /* it comes back: never a deadlock */
+        } else {
+            s->running = NULL;
+        }
     }
     pthread_mutex_unlock(&s->lock);
     return leaves;
@@ -416,7 +447,7 @@ bool vm_thread_leave_for_handler(VMThread *thread) {
  * this thread's next safepoint only. */
 static void come_back(VmScheduler *s, VMThread *thread) {
     set_state(thread, VM_THREAD_RUNNABLE);
-    if (!s->running) s->running = thread;
+    if (!s->running && (!s->lender || thread->sched->borrowing)) s->running = thread;
     await_baton(s, thread);
     if (s->collector) s->slice_polls = vm_slice_polls_left = 1;
 }
@@ -431,15 +462,59 @@ void vm_thread_return_from_handler(VMThread *thread) {
 void vm_thread_borrow_baton(VMThread *thread) {
     VmScheduler *s = thread->vm->scheduler;
     pthread_mutex_lock(&s->lock);
+    thread->sched->borrowing = true;
     come_back(s, thread);
     pthread_mutex_unlock(&s->lock);
+}
+
+/* A thread out in a handler that waits to borrow the baton, or NULL. */
+static VMThread *waiting_borrower(const VM *vm) {
+    for (uint32_t i = 0; i < vm->num_threads; i++) {
+        VMThread *t = vm->threads[i];
+        if (t->sched && t->sched->borrowing && state_of(t) == VM_THREAD_RUNNABLE) return t;
+    }
+    return NULL;
+}
+
+/* With the lock held: hands a lent baton to the next borrower, else leaves
+ * it free for a borrower or the lender. */
+static void pass_lent_baton(VmScheduler *s, VM *vm) {
+    s->running = waiting_borrower(vm);
+    if (s->running) pthread_cond_signal(&s->running->sched->wake);
+    else if (s->lender) pthread_cond_signal(&s->lender->sched->wake);
 }
 
 void vm_thread_lend_baton_back(VMThread *thread) {
     VmScheduler *s = thread->vm->scheduler;
     pthread_mutex_lock(&s->lock);
+    thread->sched->borrowing = false;
     set_state(thread, VM_THREAD_IN_HANDLER);
-    pass_baton(thread->vm, s, thread);
+    if (s->lender) pass_lent_baton(s, thread->vm);
+    else pass_baton(thread->vm, s, thread);
+    pthread_mutex_unlock(&s->lock);
+}
+
+bool vm_thread_lend_while_blocked(VMThread *thread) {
+    VmScheduler *s = thread->vm->scheduler;
+    if (!s || s->seeded || !thread->vm->concurrent_handlers || !thread->sched) return false;
+    pthread_mutex_lock(&s->lock);
+    bool lends = s->running == thread && !s->lender;
+    if (lends) {
+        s->lender = thread;
+        pass_lent_baton(s, thread->vm);
+    }
+    pthread_mutex_unlock(&s->lock);
+    return lends;
+}
+
+void vm_thread_take_back_after_block(VMThread *thread) {
+    VmScheduler *s = thread->vm->scheduler;
+    pthread_mutex_lock(&s->lock);
+    while (s->running != thread) {
+        if (!s->running) s->running = thread;
+        else pthread_cond_wait(&thread->sched->wake, &s->lock);
+    }
+    s->lender = NULL;
     pthread_mutex_unlock(&s->lock);
 }
 
@@ -567,6 +642,7 @@ VMThread *vm_thread_start(VMThread *parent, const LinkedMethod *entry) {
     set_state(child, VM_THREAD_RUNNABLE);
     pthread_mutex_unlock(&s->lock);
     vm_request(VM_REQUEST_SCHEDULE);
+    vmpi_threads_overlap(true);
     if (pthread_create(&child->sched->os_thread, NULL, run_started_thread, child) != 0)
         vm_runtime_errorf(parent, "cannot create an OS thread for a new thread");
     child->sched->has_os_thread = true;
@@ -672,7 +748,10 @@ void vm_thread_finish(VMThread *thread) {
     arrive_at_safepoint(s, thread);
     set_state(thread, VM_THREAD_ENDED);
     s->live--;
-    if (s->live == 1) atomic_fetch_and(&vm_pending_requests, ~(uint32_t)VM_REQUEST_SCHEDULE);
+    if (s->live == 1) {
+        atomic_fetch_and(&vm_pending_requests, ~(uint32_t)VM_REQUEST_SCHEDULE);
+        vmpi_threads_overlap(false);
+    }
     wake_joiners(vm, s, thread);
     if (!pass_baton(vm, s, thread)) {
         /* Every thread left waits forever: report it in the one that waits. */

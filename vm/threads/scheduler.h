@@ -63,7 +63,7 @@ bool vm_thread_transition(VMThread *thread, VmThreadState from, VmThreadState to
 struct VmMonitorWait *vm_thread_monitor_wait(VMThread *thread);
 
 /* ---- agents' handlers outside the VM (docs/architecture.md "Threads") ----------
- * With --concurrent-handlers and without --seed, a program thread that holds
+ * Without --seed or --one-at-a-time, a program thread that holds
  * the baton gives it away while agents' handlers run for an event it
  * posts, so that other threads run and their handlers overlap.  No
  * collection starts while such a thread is out: the event's object IDs
@@ -83,6 +83,16 @@ void vm_thread_return_from_handler(VMThread *thread);
  * gives it back after. */
 void vm_thread_borrow_baton(VMThread *thread);
 void vm_thread_lend_baton_back(VMThread *thread);
+/* A handler that keeps the VM (a monitor event's that waits, an event
+ * posted while a collection waits, a collector's event on a program
+ * thread) blocks entering a raw monitor, which a handler outside the VM
+ * may hold while it waits to borrow the baton: the holder lends the baton
+ * to such borrowers, and to nobody else, until it has the monitor
+ * (vm_thread_take_back_after_block).  As a JVM thread in an agent's native
+ * code does not hold up a safepoint.  False (nothing lent) if `thread` does
+ * not hold the baton or another lends it already. */
+bool vm_thread_lend_while_blocked(VMThread *thread);
+void vm_thread_take_back_after_block(VMThread *thread);
 /* Called by the baton holder, at a point where a collection may run,
  * before it collects: returns, holding the baton, once no thread is out in
  * a handler and every thread that came back has reached a safepoint. */

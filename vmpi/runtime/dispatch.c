@@ -38,7 +38,7 @@ _Thread_local const VMPI_Event *vmpi_delivering;
 /* How many NotifyEvent calls are running on this thread. */
 static _Thread_local int notify_depth;
 
-/* Handlers outside the VM.  With --concurrent-handlers and without --seed,
+/* Handlers outside the VM.  Without --seed or --one-at-a-time,
  * a program thread gives the baton away for the handlers of the events
  * JVMPI sends in its multi-threaded modes (vm_services.h,
  * leave_for_handler) and takes it back after them, so that the handlers of
@@ -48,6 +48,11 @@ static _Thread_local int notify_depth;
  * thread's dispatches that left; borrowing: an entry point holds the baton
  * for its call (guard.c, IN_VM). */
 static _Thread_local uint32_t outside_depth;
+/* vmpi_threads_overlap: a second program thread lives.  Relaxed: written
+ * by the baton holder, read by the thread posting, which holds it too. */
+static _Atomic bool others_live;
+
+void vmpi_threads_overlap(bool live) { atomic_store_explicit(&others_live, live, memory_order_relaxed); }
 static _Thread_local bool borrowing;
 
 bool vmpi_borrow_baton(void) {
@@ -62,6 +67,13 @@ void vmpi_lend_baton_back(void) {
     vmpi_vm->lend_baton_back(vmpi_vm->vm);
 }
 
+bool vmpi_lend_vm_while_blocked(void) {
+    return notify_depth > 0 && !outside_depth && vmpi_vm && vmpi_vm->lend_while_blocked &&
+           vmpi_vm->lend_while_blocked(vmpi_vm->vm);
+}
+
+void vmpi_take_vm_back(void) { vmpi_vm->take_back_after_block(vmpi_vm->vm); }
+
 bool vmpi_gc_held_off(void) {
     Gc *gc = vmpi_gc();
     return (gc && gc_is_disabled(gc)) || outside_depth > 0;
@@ -70,8 +82,9 @@ bool vmpi_gc_held_off(void) {
 /* The events whose handlers may run outside the VM: posted where the VM
  * is between operations (an allocation done, a call or return, a class
  * loaded, a thread begun or ended), and every requested answer.  The
- * monitor events are posted in the middle of entering, waiting and
- * leaving, which other threads must not see half done. */
+ * monitor events too: each is posted while the thread owns the monitor,
+ * or (MONITOR_CONTENDED_ENTER) before it queues to enter, which it decides
+ * again after the handlers (vm/threads/monitor.c). */
 static bool may_leave_for(int32_t event_type) {
     if (event_type & VMPI_REQUESTED_EVENT) return true;
     switch (event_type) {
@@ -81,7 +94,12 @@ static bool may_leave_for(int32_t event_type) {
     case VMPI_EVENT_METHOD_EXIT:
     case VMPI_EVENT_CLASS_LOAD:
     case VMPI_EVENT_THREAD_START:
-    case VMPI_EVENT_THREAD_END: return true;
+    case VMPI_EVENT_THREAD_END:
+    case VMPI_EVENT_MONITOR_CONTENDED_ENTER:
+    case VMPI_EVENT_MONITOR_CONTENDED_ENTERED:
+    case VMPI_EVENT_MONITOR_CONTENDED_EXIT:
+    case VMPI_EVENT_MONITOR_WAIT:
+    case VMPI_EVENT_MONITOR_WAITED: return true;
     default: return false;
     }
 }
@@ -101,7 +119,9 @@ static uint32_t agents_enabled_for(const VMPI_Event *event) {
  * threads ran -- an agent that enables it meanwhile and catches up by a
  * heap dump (a late attach) has learnt this object from the dump. */
 static bool leave_vm(const VMPI_Event *event, uint32_t *posted_to) {
-    if (!vmpi_vm || !vmpi_vm->leave_for_handler || outside_depth || !may_leave_for(event->event_type)) return false;
+    if (!atomic_load_explicit(&others_live, memory_order_relaxed) || !vmpi_vm || !vmpi_vm->leave_for_handler ||
+        outside_depth || !may_leave_for(event->event_type))
+        return false;
     uint32_t enabled = agents_enabled_for(event);
     if (!vmpi_vm->leave_for_handler(vmpi_vm->vm)) return false;
     *posted_to = enabled;
@@ -122,6 +142,7 @@ void vmpi_attach_vm(const VmpiVmServices *services) {
     if (services) attached_vm = *services;
     vmpi_vm = services ? &attached_vm : NULL;
     vmpi_forget_arenas(); /* the arenas were the last VM's */
+    vmpi_threads_overlap(false);
     vmpi_forget_threads();
     vmpi_serve_call_sites();
 }
@@ -230,6 +251,16 @@ static void offer(VmpiAgent *agent, const VMPI_Event *event) {
     if (agent->enabled[event->event_type & ~VMPI_REQUESTED_EVENT]) deliver(agent, event, NULL);
 }
 
+/* Outside the VM an agent's enabled set may change meanwhile (another
+ * thread's handler disables the event, borrowing the VM): there the set as
+ * it was when the event was posted (leave_vm's posted_to) decides alone,
+ * and the event may reach the agent after its DisableEvent returned
+ * (docs/contracts.md, "Handlers that overlap"). */
+static void offer_posted(VmpiAgent *agent, const VMPI_Event *event, bool outside) {
+    if (outside) deliver(agent, event, NULL);
+    else offer(agent, event);
+}
+
 /* Offers each broadcast under way to the agents it has not reached yet. */
 static void finish_broadcasts(void) {
     for (Broadcast *broadcast = broadcasts; broadcast; broadcast = broadcast->outer)
@@ -254,14 +285,14 @@ void vmpi_dispatch(const VMPI_Event *event, bool with_gc_disabled) {
     } else if (vmpi_num_agents == 1) {
         /* The usual case: with no agent after this one, a shutdown inside
          * the delivery has no broadcast to finish. */
-        if (posted_to & 1u) offer(&vmpi_agents[0], event);
+        if (posted_to & 1u) offer_posted(&vmpi_agents[0], event, outside);
     } else {
         Broadcast broadcast = {.event = event, .next = 0, .outer = broadcasts};
         broadcasts = &broadcast;
         /* vmpi_num_agents is re-read each time: a NotifyEvent may shut down. */
         while (broadcast.next < vmpi_num_agents) {
             uint32_t slot = broadcast.next++;
-            if (posted_to & (1u << slot)) offer(&vmpi_agents[slot], event);
+            if (posted_to & (1u << slot)) offer_posted(&vmpi_agents[slot], event, outside);
         }
         broadcasts = broadcast.outer;
     }

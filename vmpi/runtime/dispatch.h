@@ -139,6 +139,11 @@ void vmpi_dispatch(const VMPI_Event *event, bool with_gc_disabled);
  * says whether it did; vmpi_lend_baton_back gives it away again. */
 bool vmpi_borrow_baton(void);
 void vmpi_lend_baton_back(void);
+/* A handler that holds the VM is about to block on a raw monitor: lends
+ * the VM to the handlers that wait to borrow it (whether it did), and
+ * takes it back after. */
+bool vmpi_lend_vm_while_blocked(void);
+void vmpi_take_vm_back(void);
 
 /* GC is held off for a call on this thread: by DisableGC, by the event
  * being delivered with GC disabled, or by a handler run outside the VM. */
@@ -249,6 +254,17 @@ bool vmpi_run_gc_at_safepoint(void);
 /* The VM is shutting down (true; dispatch.c, before JVM_SHUT_DOWN): a RunGC
  * waiting for a safepoint gives up; or a new VM attached (false). */
 void vmpi_run_gc_shutting_down(bool shutting_down);
+
+/* program_hold.c: on an agent's system thread, stops the program's threads
+ * at a safepoint (after the threads in handlers are back) for a request
+ * that reads the heap; false if the VM shuts down first.  Every true is
+ * followed by vmpi_release_program.  shutting_down: as vmpi_run_gc's. */
+bool vmpi_hold_program(void);
+void vmpi_release_program(void);
+/* Whether a system thread waits for the program to stop, or has it stopped
+ * (the hang watch's report). */
+bool vmpi_hold_wanted(void);
+void vmpi_hold_shutting_down(bool shutting_down);
 
 /* threads.c */
 /* Whether `env` names one of the attached VM's threads (any pointer may be

@@ -272,6 +272,8 @@ int32_t vmpi_guarded_set_event(VmpiAgent *agent, const char *function, int32_t c
     return vmpi_set_event(agent, code, on);
 }
 
+static int32_t request_event_in_vm(VmpiAgent *agent, int32_t code, void *arg);
+
 int32_t vmpi_guarded_request_event(VmpiAgent *agent, int32_t code, void *arg) {
     ENTER("RequestEvent");
     /* A data dump is answered at the next safepoint (request.c): it may be
@@ -281,6 +283,17 @@ int32_t vmpi_guarded_request_event(VmpiAgent *agent, int32_t code, void *arg) {
         refuse(agent, "arg is not NULL (DATA_DUMP_REQUEST takes none)");
         return VMPI_ERR;
     }
+    if (!vmpi_on_system_thread) return request_event_in_vm(agent, code, arg);
+    /* From an agent's own thread, the checks below and the answer read the
+     * heap: the program's threads stop at a safepoint meanwhile. */
+    check_holds_no_monitor("the program's threads to stop at a safepoint");
+    if (!vmpi_hold_program()) return VMPI_ERR;
+    int32_t result = request_event_in_vm(agent, code, arg);
+    vmpi_release_program();
+    return result;
+}
+
+static int32_t request_event_in_vm(VmpiAgent *agent, int32_t code, void *arg) {
     IN_VM();
     /* JVMPI 1.2 section 1.5: nothing is requested in thread-suspended mode;
      * mid-collection the heap cannot even be walked. */

@@ -77,6 +77,8 @@ static _Noreturn void report_hang(const WatchedDelivery *stuck, uint64_t now) {
     Gc *gc = vmpi_gc();
     if (gc && gc_is_collecting(gc))
         fputs("vmpi: a collection is running: every program thread is stopped until it ends\n", stderr);
+    if (vmpi_hold_wanted())
+        fputs("vmpi: an agent's thread waits in RequestEvent for the program threads to stop at a safepoint\n", stderr);
     for (int i = 0; i < WATCH_SLOTS; i++) {
         const WatchedDelivery *w = &watched[i];
         if (w != stuck && atomic_load_explicit(&w->since_ns, memory_order_acquire) != 0)

@@ -137,7 +137,11 @@ void vmpi_raw_monitor_enter(VMPI_RawMonitor lock_id) {
     if (pthread_mutex_trylock(&m->lock) != 0) {
         post_contention(VMPI_EVENT_RAW_MONITOR_CONTENDED_ENTER, m);
         atomic_fetch_add(&m->waiting_to_enter, 1);
+        /* A handler that holds the VM must not keep a handler outside it,
+         * which may hold this monitor, from borrowing the VM (dispatch.h). */
+        bool lent = vmpi_lend_vm_while_blocked();
         pthread_mutex_lock(&m->lock);
+        if (lent) vmpi_take_vm_back();
         atomic_fetch_sub(&m->waiting_to_enter, 1);
         post_contention(VMPI_EVENT_RAW_MONITOR_CONTENDED_ENTERED, m);
     }

@@ -27,6 +27,11 @@
  * unchanged (object_index.c), so that catch-up costs O(log n) a request,
  * not a heap walk.
  *
+ * A request from an agent's system thread is answered there too, with the
+ * program's threads stopped at a safepoint meanwhile (program_hold.c, from
+ * guard.c, whose checks of the argument read the heap already), as for a
+ * collection: the heap and the VM's tables hold still while read.
+ *
  * Invariant: a requested event carries VMPI_REQUESTED_EVENT and goes to the
  * requesting agent alone, whether or not it enabled the event (vmpi_requester,
  * dispatch.c), and RequestEvent returns VMPI_ERR -- JVMPI_FAIL -- for an ID

@@ -338,6 +338,7 @@ void vmpi_threads_shut_down(void) {
     pthread_cond_broadcast(&suspension_changed);
     pthread_mutex_unlock(&suspension_lock);
     vmpi_run_gc_shutting_down(true); /* and one waiting in RunGC */
+    vmpi_hold_shutting_down(true);   /* and one waiting to hold the program */
 }
 
 void vmpi_forget_threads(void) {
@@ -353,6 +354,7 @@ void vmpi_forget_threads(void) {
     shutting_down = false;
     pthread_mutex_unlock(&suspension_lock);
     vmpi_run_gc_shutting_down(false);
+    vmpi_hold_shutting_down(false);
 }
 
 /* JVMPI 1.4.2 SuspendThreadList and ResumeThreadList: `one` for each

@@ -147,7 +147,7 @@ static bool parse_option(const char *arg, RunOptions *o, HeapOptionsGiven *heap_
         {"--gc-stress", &gc->stress}, {"--verify-heap", &gc->verify},
         {"--help", &o->help},         {"-h", &o->help},
         {"--version", &o->version},   {"--vmpi-strict", &o->vmpi_strict},
-        {"--no-native", &o->vm.no_native}, {"--concurrent-handlers", &o->vm.concurrent_handlers},
+        {"--no-native", &o->vm.no_native}, {"--one-at-a-time", &o->vm.one_at_a_time},
     };
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++) {
         if (strcmp(arg, flags[i].name) == 0) {
@@ -305,8 +305,9 @@ void vm_print_usage(FILE *out) {
             "  --vmpi-strict        an agent that breaks the agent contract (a bad\n"
             "                       argument, a call in the wrong mode, malloc in a\n"
             "                       collection, ...) ends the VM (status 1)\n"
-            "  --concurrent-handlers  without --seed, agents' handlers of different\n"
-            "                       threads run at once, as in a JVM\n"
+            "  --one-at-a-time      agents' handlers of different threads never\n"
+            "                       run at once (as under --seed; by default they\n"
+            "                       overlap, as in a JVM)\n"
             "  --vmpi-hang-limit=S  with --vmpi-strict, a handler that has not returned\n"
             "                       after S seconds (10; 0: never) ends the run with a\n"
             "                       report of every thread in a handler (status 1)\n"

@@ -57,11 +57,15 @@ static int check_monitor(VMPI_Interface *vmpi, const VMPI_Event *event, int32_t 
         problem = "GetObjectMonitorUsage refused the event's object";
     else if (usage.entry_count < 0 || usage.num_entering < 0 || usage.num_waiting < 0)
         problem = "GetObjectMonitorUsage gives a negative count";
-    else if (code == VMPI_EVENT_MONITOR_CONTENDED_ENTER && (!usage.owner || usage.owner == event->env_id))
-        problem = usage.owner ? "the entering thread already owns the monitor it waits for"
-                              : "the monitor a thread waits to enter has no owner";
-    else if (code == VMPI_EVENT_MONITOR_CONTENDED_ENTER ? usage.entry_count < 1
-                                                        : usage.owner != event->env_id || usage.entry_count < 1)
+    /* The owner may have left while the handler ran beside the other
+     * threads (docs/contracts.md, "Handlers that overlap"): a monitor a
+     * thread waits to enter has another owner, or none any more. */
+    else if (code == VMPI_EVENT_MONITOR_CONTENDED_ENTER && usage.owner == event->env_id)
+        problem = "the entering thread already owns the monitor it waits for";
+    else if (code == VMPI_EVENT_MONITOR_CONTENDED_ENTER && (usage.owner ? usage.entry_count < 1 : usage.entry_count != 0))
+        problem = usage.owner ? "the monitor a thread waits to enter is owned with an entry count below 1"
+                              : "the monitor a thread waits to enter has no owner but an entry count";
+    else if (code != VMPI_EVENT_MONITOR_CONTENDED_ENTER && (usage.owner != event->env_id || usage.entry_count < 1))
         problem = "the event's thread does not own the monitor it entered or waits on";
     else if (code == VMPI_EVENT_MONITOR_WAIT && (listed(event->env_id, entering, usage.num_entering) ||
                                                  listed(event->env_id, waiting, usage.num_waiting)))

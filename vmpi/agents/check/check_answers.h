@@ -7,7 +7,9 @@
  *     thread name, group name and parent name.
  *   - At MONITOR_CONTENDED_ENTER, GetObjectMonitorUsage(object) names an
  *     owner other than the entering thread, with an entry count of at
- *     least 1 (the thread waits because someone owns the monitor).
+ *     least 1 (the thread waits because someone owns the monitor), or none
+ *     and a count of 0 (the owner left while the handler ran beside the
+ *     other threads: docs/contracts.md, "Handlers that overlap").
  *   - At MONITOR_CONTENDED_ENTERED, MONITOR_WAIT and MONITOR_WAITED, the
  *     event's thread owns the monitor, at least once; at MONITOR_WAIT it is
  *     not among the threads waiting to enter or to be notified.

@@ -6,7 +6,9 @@
  * enabled, and the RequestEvent it is running, if any.
  *
  *   - An event without VMPI_REQUESTED_EVENT arrives only while the agent
- *     has it enabled, and never while the agent's own RequestEvent runs
+ *     has it enabled (or, posted before, in flight on another thread after
+ *     DisableEvent, until the next GC_START), and never while the agent's
+ *     own RequestEvent runs
  *     (the answer to a request is sent in the requesting thread, before
  *     RequestEvent returns, and carries the bit).
  *   - An event with VMPI_REQUESTED_EVENT arrives only while the agent's
@@ -28,6 +30,11 @@
 
 typedef struct CheckAsked {
     bool enabled[VMPI_EVENT_CODE_LIMIT];
+    /* Disabled since the last GC_START: one posted on another thread before
+     * DisableEvent returned may still arrive (docs/contracts.md, "Handlers
+     * that overlap"); a collection waits for every handler, so after the
+     * next GC_START none can. */
+    bool may_still_arrive[VMPI_EVENT_CODE_LIMIT];
     int32_t requesting;  /* the event of the running RequestEvent; 0: none runs */
     uint32_t answers;    /* requested events that arrived during it */
     char message[200];   /* what is wrong, once a call returned 10 */

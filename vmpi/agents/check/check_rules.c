@@ -65,6 +65,14 @@ struct CheckRules {
     bool in_gc;
     bool catching_up;        /* between begin_catch_up and end_catch_up */
     uint64_t learned_late;
+    /* Objects whose OBJECT_ALLOC may still be on its way on another thread
+     * (docs/contracts.md, "Handlers that overlap"): listed by a level-0
+     * dump before it came (`in_flight`, not yet live to the stream), or
+     * learned by a catch-up that may be followed by it (`learned_unsent`).
+     * A collection waits for every thread in a handler, so by the next
+     * GC_START (or JVM_SHUT_DOWN) each has come or never will. */
+    IdMap in_flight, learned_unsent;
+    bool shut_down;          /* JVM_SHUT_DOWN came */
     uint64_t events, collections; /* collections: GC_STARTs so far */
     /* The arena allocations go to: semispace's current semispace (forgotten
      * at each GC_FINISH), generational's youngest (for good). */
@@ -121,7 +129,8 @@ CheckRules *check_rules_create(CheckRow row) {
     if (!r) return NULL;
     r->row = row;
     if (!idmap_init(&r->objects, 1024) || !idmap_init(&r->classes, 64) ||
-        !idmap_init(&r->methods, 256) || !idmap_init(&r->threads, 16) || !idmap_init(&r->forwards, 1024)) {
+        !idmap_init(&r->methods, 256) || !idmap_init(&r->threads, 16) || !idmap_init(&r->forwards, 1024) ||
+        !idmap_init(&r->in_flight, 16) || !idmap_init(&r->learned_unsent, 16)) {
         check_rules_destroy(r);
         return NULL;
     }
@@ -135,6 +144,8 @@ void check_rules_destroy(CheckRules *r) {
     idmap_free(&r->methods);
     idmap_free(&r->threads);
     idmap_free(&r->forwards);
+    idmap_free(&r->in_flight);
+    idmap_free(&r->learned_unsent);
     free(r);
 }
 
@@ -284,7 +295,10 @@ static int object_learned(CheckRules *r, const VMPI_Event *e) {
                              ", which the ARENA_NEW replay did not name", obj, arena);
     if (class_known(r, e)) return r->violation;
     uint32_t size = e->u.obj_alloc.size > 0 ? (uint32_t)e->u.obj_alloc.size : 0;
-    if (!add_id(r, &r->objects, obj, arena, size)) return out_of_memory(r);
+    if (!add_id(r, &r->objects, obj, arena, size) || !add_id(r, &r->learned_unsent, obj, arena, size))
+        return out_of_memory(r);
+    IdEntry *listed = idmap_find(&r->in_flight, obj);
+    if (listed) idmap_remove(&r->in_flight, listed);
     r->live_bytes += size;
     r->learned_late++;
     return 0;
@@ -303,6 +317,16 @@ static int object_alloc(CheckRules *r, const VMPI_Event *e, bool requested) {
         return 0;
     }
     if (!obj) return violate(r, 1, "OBJECT_ALLOC has a NULL obj_id");
+    IdEntry *learned = known ? idmap_find(&r->learned_unsent, obj) : NULL;
+    if (learned) { /* a catch-up learned it while this was on its way: its one announcement */
+        idmap_remove(&r->learned_unsent, learned);
+        if (known->arena_id != arena)
+            return violate(r, 1, "OBJECT_ALLOC puts object %" PRIu64 " in arena %" PRId32
+                                 ", but the catch-up learned it in arena %" PRId32, obj, arena, known->arena_id);
+        return 0;
+    }
+    IdEntry *listed = idmap_find(&r->in_flight, obj);
+    if (listed) idmap_remove(&r->in_flight, listed); /* a dump listed it first: defined now */
     if (known)
         return violate(r, 1, "object %" PRIu64 " is allocated while still defined in arena %" PRId32
                              " (no free, move or arena delete undefined it)", obj, known->arena_id);
@@ -562,8 +586,20 @@ static int mechanism_settled(CheckRules *r) {
 
 /* ---- collections -------------------------------------------------------------------- */
 
+/* Rule 7's bound: every object a dump listed before its OBJECT_ALLOC has
+ * been announced by the next GC_START or JVM_SHUT_DOWN (`when`). */
+static int in_flight_announced(CheckRules *r, const char *when) {
+    idmap_clear(&r->learned_unsent);
+    for (size_t i = 0; i < r->in_flight.capacity; i++)
+        if (r->in_flight.slots[i].id)
+            return violate(r, 7, "a level-0 heap dump listed object %" PRIu64 ", but no OBJECT_ALLOC announced it by %s",
+                           r->in_flight.slots[i].id, when);
+    return 0;
+}
+
 static int gc_start(CheckRules *r) {
     if (r->in_gc) return violate(r, 5, "GC_START while a collection is running (starts and finishes must alternate)");
+    if (in_flight_announced(r, "the next GC_START")) return r->violation;
     if (!idmap_reserve(&r->objects, r->objects.count + GC_HEADROOM) ||
         !idmap_reserve(&r->forwards, r->objects.count + GC_HEADROOM))
         return out_of_memory(r);
@@ -626,7 +662,9 @@ static int method_event(CheckRules *r, const VMPI_Event *e, const char *name) {
 }
 
 /* Rule 7: a level-0 dump lists exactly the live IDs (JVMPI 1.2 section 4.2:
- * records of a type byte and an ID). */
+ * records of a type byte and an ID), and perhaps objects whose OBJECT_ALLOC
+ * is still on its way on another thread, which must come by the next
+ * GC_START (in_flight). */
 static int heap_dump(CheckRules *r, const VMPI_Event *e) {
     if (e->u.heap_dump.dump_level != 0 || r->catching_up) return 0;
     const size_t record = 1 + sizeof(void *);
@@ -639,16 +677,21 @@ static int heap_dump(CheckRules *r, const VMPI_Event *e) {
     for (; p < end && !broken; p += record) {
         void *id;
         memcpy(&id, p + 1, sizeof id);
-        if (!idmap_find(&r->objects, id_of(id)))
-            broken = violate(r, 7, "the level-0 heap dump lists object %" PRIu64 ", which the stream says is not live", id_of(id));
-        else if (idmap_find(&listed, id_of(id)))
+        bool live = idmap_find(&r->objects, id_of(id)) != NULL;
+        if (idmap_find(&listed, id_of(id)))
             broken = violate(r, 7, "the level-0 heap dump lists object %" PRIu64 " twice", id_of(id));
+        else if (!live && r->shut_down) /* no event can be on its way any more */
+            broken = violate(r, 7, "the level-0 heap dump lists object %" PRIu64 ", which the stream says is not live", id_of(id));
+        else if (!live && !idmap_find(&r->in_flight, id_of(id)) && !add_id(r, &r->in_flight, id_of(id), 0, 0))
+            broken = out_of_memory(r);
         else
-            idmap_insert(&listed, id_of(id), 0, 0);
+            idmap_insert(&listed, id_of(id), 0, live);
     }
-    if (!broken && listed.count != r->objects.count)
-        broken = violate(r, 7, "the level-0 heap dump lists %zu objects, but the stream has %zu live", listed.count,
-                         r->objects.count);
+    size_t listed_live = 0;
+    for (size_t i = 0; !broken && i < listed.capacity; i++) listed_live += listed.slots[i].id && listed.slots[i].size;
+    if (!broken && listed_live != r->objects.count)
+        broken = violate(r, 7, "the level-0 heap dump lists %zu objects, but the stream has %zu live",
+                         listed_live, r->objects.count);
     idmap_free(&listed);
     return broken;
 }
@@ -692,6 +735,9 @@ int check_rules_feed(CheckRules *r, const VMPI_Event *e) {
     case VMPI_EVENT_METHOD_ENTRY:
     case VMPI_EVENT_METHOD_EXIT: return method_event(r, e, vmpi_event_name(code));
     case VMPI_EVENT_HEAP_DUMP: return heap_dump(r, e);
+    case VMPI_EVENT_JVM_SHUT_DOWN:
+        r->shut_down = true;
+        return in_flight_announced(r, "JVM_SHUT_DOWN");
     case VMPI_EVENT_GC_PHASE_START: return phase_start(r, e);
     case VMPI_EVENT_GC_PHASE_END: return phase_end(r, e);
     case VMPI_EVENT_OBJECT_GREYED:

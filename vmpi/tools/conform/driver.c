@@ -19,17 +19,18 @@
  *                   bytes more than the budget (default 16384)
  *   agent_thread=y  from JVM_INIT_DONE on, an agent's system thread calls
  *                   DisableGC and EnableGC, asks for a data dump
- *                   (RequestEvent(DATA_DUMP_REQUEST)) and calls RunGC, every
- *                   millisecond while the program's threads run; at
- *                   JVM_SHUT_DOWN it says "conform_driver: agent thread:
- *                   R RunGC, D DisableGC, A data dumps answered"
+ *                   (RequestEvent(DATA_DUMP_REQUEST)) and a level-0 heap
+ *                   dump, and calls RunGC, every millisecond while the
+ *                   program's threads run; at JVM_SHUT_DOWN it says
+ *                   "conform_driver: agent thread: R RunGC, D DisableGC,
+ *                   A data dumps answered, H heap dumps"
  *
  * The bytes in use are the last GC_FINISH's used_object_space plus every
  * OBJECT_ALLOC since (nothing is freed outside a collection), so a hold
  * that ends by itself has made the heap grow past its budget.
  *
- * Handlers of different threads may run at once (vmrun
- * --concurrent-handlers): one mutex guards the state.  DisableGC and
+ * Handlers of different threads may run at once (vmrun without
+ * --seed): one mutex guards the state.  DisableGC and
  * EnableGC are called holding it; from a handler beside other threads they
  * wait for the VM, which no handler that keeps the VM needs the mutex for
  * (the driver handles no monitor event).
@@ -46,10 +47,12 @@
  * C the collections that came first after such a hold and reported
  * used_object_space within it again.  A collection that starts while it
  * holds GC disabled breaks the VM's promise, and so does a requested event
- * (it requests none but the agent thread's data dumps, so another would
- * be an answer meant for another agent:
- * check's catch-up and dumps, say): "conform_driver: FAIL: why" and
- * ProfilerExit(1).
+ * (it requests none but the agent thread's data and heap dumps, so another
+ * would be an answer meant for another agent:
+ * check's catch-up and dumps, say), and so does a heap dump answered on the
+ * agent thread while a handler runs on a program thread (the VM stops the
+ * program threads for it, docs/contracts.md "Handlers that overlap"):
+ * "conform_driver: FAIL: why" and ProfilerExit(1).
  */
 #include <inttypes.h>
 #include <pthread.h>
@@ -78,7 +81,10 @@ static uint64_t holds, grown_holds, peak_used_bytes, back_within;
 static bool agent_thread;
 static atomic_bool shutting_down;
 static atomic_uint_fast64_t thread_run_gcs, thread_disables;
-static uint64_t dumps_answered;
+static uint64_t dumps_answered, heap_dumps_answered;
+/* The driver's handlers running on program threads now (not the GC
+ * thread's, nor the agent thread's answers). */
+static atomic_int program_handlers_running;
 
 static void end_hold(void) {
     holding = false;
@@ -116,6 +122,8 @@ static void agent_thread_run(void *arg) {
         atomic_fetch_add(&thread_disables, 1);
         vmpi->EnableGC();
         vmpi->RequestEvent(VMPI_EVENT_DATA_DUMP_REQUEST, NULL);
+        VMPI_HeapDumpArg level0 = {.heap_dump_level = VMPI_DUMP_LEVEL_0};
+        vmpi->RequestEvent(VMPI_EVENT_HEAP_DUMP, &level0);
         vmpi->RunGC();
         atomic_fetch_add(&thread_run_gcs, 1);
         nanosleep(&(struct timespec){0, 1000000}, NULL);
@@ -126,6 +134,13 @@ static void notify_locked(VMPI_Event *event) {
     if (failed) return;
     if (event->event_type == (VMPI_EVENT_DATA_DUMP_REQUEST | VMPI_REQUESTED_EVENT) && agent_thread) {
         dumps_answered++;
+        return;
+    }
+    if (event->event_type == (VMPI_EVENT_HEAP_DUMP | VMPI_REQUESTED_EVENT) && agent_thread) {
+        heap_dumps_answered++;
+        if (atomic_load(&program_handlers_running) > 0)
+            fail("a heap dump asked for on the agent thread was answered while a program thread ran a handler "
+                 "(the program threads were not stopped)");
         return;
     }
     if (event->event_type & VMPI_REQUESTED_EVENT) {
@@ -149,8 +164,8 @@ static void notify_locked(VMPI_Event *event) {
         atomic_store(&shutting_down, true);
         if (agent_thread)
             agent_say("conform_driver: agent thread: %" PRIu64 " RunGC, %" PRIu64 " DisableGC, %" PRIu64
-                      " data dumps answered\n", (uint64_t)atomic_load(&thread_run_gcs),
-                      (uint64_t)atomic_load(&thread_disables), dumps_answered);
+                      " data dumps answered, %" PRIu64 " heap dumps\n", (uint64_t)atomic_load(&thread_run_gcs),
+                      (uint64_t)atomic_load(&thread_disables), dumps_answered, heap_dumps_answered);
         if (holding) end_hold();
         if (!failed)
             agent_say("conform_driver: ok: %" PRIu64 " holds, %" PRIu64 " grew past the heap (peak %" PRIu64
@@ -172,11 +187,14 @@ static void notify(VMPI_Event *event) {
         }
         return;
     }
+    bool on_program_thread = event->env_id && !(event->event_type & VMPI_REQUESTED_EVENT);
+    if (on_program_thread) atomic_fetch_add(&program_handlers_running, 1);
     pthread_mutex_lock(&lock);
     bool failed_before = failed;
     notify_locked(event);
     bool exits = failed && !failed_before;
     pthread_mutex_unlock(&lock);
+    if (on_program_thread) atomic_fetch_sub(&program_handlers_running, 1);
     if (exits) vmpi->ProfilerExit(1);
 }
 
