@@ -32,8 +32,10 @@ extern uint8_t vmpi_recorded[VMPI_EVENT_CODE_LIMIT];
  * records and not one of the three it writes where they are posted. */
 void vmpi_record_event(const VMPI_Event *event);
 
-/* The heap events, where the collector posts them (events.c). */
-void vmpi_record_object_alloc(uint32_t arena_id, const Obj *obj, size_t size);
+/* The heap events, where the collector posts them (events.c).  The
+ * allocation's takes the port's parameters, bytes_allocated unused, so
+ * that events.c reaches it with a jump and moves no argument. */
+void vmpi_record_object_alloc(const uint64_t *bytes_allocated, uint32_t arena_id, const Obj *obj, size_t size);
 void vmpi_record_object_move(uint32_t arena_id, const Obj *obj, uint32_t new_arena_id, const Obj *new_obj);
 void vmpi_record_object_free(const Obj *obj);
 

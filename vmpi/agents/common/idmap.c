@@ -47,31 +47,6 @@ static size_t home_slot(const IdMap *map, uint64_t id) {
     return (block_home(map, id >> BLOCK_SHIFT) + word) & (map->capacity - 1);
 }
 
-/* ---- arenas -------------------------------------------------------------------- */
-
-/* The record of `arena_id`, made if there is room; NULL if untracked. */
-static IdArena *arena_of(IdMap *map, int32_t arena_id) {
-    for (uint32_t i = 0; i < map->num_arenas; i++)
-        if (map->arenas[i].arena_id == arena_id) return &map->arenas[i];
-    if (map->num_arenas == IDMAP_ARENAS) return NULL;
-    IdArena *arena = &map->arenas[map->num_arenas++];
-    *arena = (IdArena){.arena_id = arena_id, .low = UINT64_MAX, .high = 0};
-    return arena;
-}
-
-static void arena_add(IdMap *map, const IdEntry *entry) {
-    IdArena *arena = arena_of(map, entry->arena_id);
-    if (!arena) return;
-    arena->count++;
-    if (entry->id < arena->low) arena->low = entry->id;
-    if (entry->id > arena->high) arena->high = entry->id;
-}
-
-static void arena_drop(IdMap *map, const IdEntry *entry) {
-    IdArena *arena = arena_of(map, entry->arena_id);
-    if (arena && --arena->count == 0) *arena = (IdArena){.arena_id = arena->arena_id, .low = UINT64_MAX};
-}
-
 static bool alloc_slots(IdMap *map, size_t capacity) {
     IdEntry *slots = alloc_zeroed(capacity);
     if (!slots) return false;
@@ -81,7 +56,7 @@ static bool alloc_slots(IdMap *map, size_t capacity) {
     map->capacity = capacity;
     map->shift = 64 - log2;
     map->count = 0;
-    map->num_arenas = 0;
+    map->arenas.num_ranges = 0;
     return true;
 }
 
@@ -100,7 +75,7 @@ void idmap_free(IdMap *map) {
 void idmap_clear(IdMap *map) {
     memset(map->slots, 0, map->capacity * sizeof *map->slots);
     map->count = 0;
-    map->num_arenas = 0;
+    map->arenas.num_ranges = 0;
 }
 
 bool idmap_grow(IdMap *map, size_t count) {
@@ -134,7 +109,7 @@ IdEntry *idmap_insert(IdMap *map, uint64_t id, int32_t arena_id, uint32_t size) 
     while (map->slots[i].id) i = (i + 1) & mask;
     map->slots[i] = (IdEntry){.id = id, .arena_id = arena_id, .size = size};
     map->count++;
-    arena_add(map, &map->slots[i]);
+    arena_range_add(&map->arenas, arena_id, id);
     return &map->slots[i];
 }
 
@@ -147,19 +122,19 @@ IdEntry *idmap_put(IdMap *map, uint64_t id, int32_t arena_id, uint32_t size, IdE
     *was_present = e->id != 0;
     if (*was_present) {
         *replaced = *e;
-        arena_drop(map, e);
+        arena_range_drop(&map->arenas, e->arena_id, 1);
     } else {
         map->count++;
     }
     *e = (IdEntry){.id = id, .arena_id = arena_id, .size = size};
-    arena_add(map, e);
+    arena_range_add(&map->arenas, arena_id, id);
     return e;
 }
 
 /* Backward-shift deletion: walk the cluster after the hole and move back
  * every entry whose home slot does not lie (cyclically) in (hole, j]. */
 void idmap_remove(IdMap *map, IdEntry *entry) {
-    arena_drop(map, entry);
+    arena_range_drop(&map->arenas, entry->arena_id, 1);
     size_t mask = map->capacity - 1;
     size_t hole = (size_t)(entry - map->slots);
     for (size_t j = (hole + 1) & mask; map->slots[j].id; j = (j + 1) & mask) {
@@ -197,7 +172,7 @@ static bool remove_if_in_arena(IdMap *map, size_t i, ArenaRemoval *r) {
 size_t idmap_remove_arena(IdMap *map, int32_t arena_id, uint64_t *bytes,
                           void (*removing)(const IdEntry *entry, void *context), void *context) {
     ArenaRemoval r = {.arena_id = arena_id, .removing = removing, .context = context};
-    const IdArena *arena = arena_of(map, arena_id);
+    const ArenaRange *arena = arena_range_of(&map->arenas, arena_id);
     size_t mask = map->capacity - 1;
     uint64_t first_block = arena ? arena->low >> BLOCK_SHIFT : 0, last_block = arena ? arena->high >> BLOCK_SHIFT : 0;
     if (arena && arena->count == 0) {

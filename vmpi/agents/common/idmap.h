@@ -14,11 +14,8 @@
  * bytes apart have homes a few slots apart, so a program that allocates,
  * sweeps or compacts in address order walks the table, not all over it.
  *
- * Removing a whole arena need not scan the table.  The map keeps, for the
- * first IDMAP_ARENAS arena IDs it sees, how many entries each has and the
- * lowest and highest ID among them since it last had none.  Invariant:
- * every entry of a tracked arena lies in its [low, high], and `count` is
- * its number of entries.  When that range spans fewer 512-byte blocks than
+ * Removing a whole arena need not scan the table.  The map keeps each
+ * arena's entry count and ID range (arena_ranges.h).  When that range spans fewer 512-byte blocks than
  * the table has slots / 64, idmap_remove_arena visits only the slot runs
  * those blocks hash to (a young generation's few MiB, out of a table of
  * millions of slots); an empty arena costs nothing.
@@ -34,6 +31,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/arena_ranges.h"
+
 typedef struct IdEntry {
     uint64_t id;        /* 0: empty slot */
     int32_t arena_id;   /* objects: the arena the ID lives in */
@@ -43,21 +42,14 @@ typedef struct IdEntry {
     uint64_t stamp;     /* the agent's own too (gcstats: the bytes allocated before the object) */
 } IdEntry;
 
-#define IDMAP_ARENAS 8
-
-typedef struct IdArena {
-    int32_t arena_id;
-    size_t count;       /* its entries */
-    uint64_t low, high; /* its entries' IDs lie in [low, high] (low > high: none yet) */
-} IdArena;
+#define IDMAP_ARENAS ARENA_RANGES
 
 typedef struct IdMap {
     IdEntry *slots;
     size_t capacity;    /* a power of two */
     unsigned shift;     /* 64 - log2(capacity): hash to slot */
     size_t count;
-    IdArena arenas[IDMAP_ARENAS]; /* the first arena IDs seen; others are untracked */
-    uint32_t num_arenas;
+    ArenaRanges arenas; /* each tracked arena's entries and their IDs' range */
 } IdMap;
 
 bool idmap_init(IdMap *map, size_t capacity);

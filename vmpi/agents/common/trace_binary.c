@@ -26,6 +26,7 @@ VMPI_EVENTS(CHECK_FIELD_COUNT)
  * each string and array element, whose bytes are copied with checks.  Most
  * events are one check and a few stores. */
 #define EVENT_ROOM (1 + MAX_VARINT_BYTES * (TRACE_BINARY_MAX_FIELDS + 1))
+_Static_assert(EVENT_ROOM >= TRACE_BINARY_FIXED_MAX_BYTES, "room made for an event holds a fixed record");
 
 static inline unsigned char *cursor(TraceOutput *out) { return (unsigned char *)out->buffer + out->used; }
 
@@ -222,7 +223,25 @@ static inline __attribute__((always_inline)) unsigned char *put_first(TraceBinar
     return at;
 }
 
+/* The heap events the VM's recorder writes from their fields, written as it
+ * writes them: a fixed record where one can be. */
+static bool put_heap_event(TraceBinary *writer, const VMPI_Event *event, uint32_t thread) {
+    switch (event->event_type) { /* not requested */
+    case VMPI_EVENT_OBJECT_ALLOC:
+        trace_binary_object_alloc(writer, thread, event->u.obj_alloc.arena_id, event->u.obj_alloc.class_id,
+                                  event->u.obj_alloc.is_array, event->u.obj_alloc.size, event->u.obj_alloc.obj_id);
+        return true;
+    case VMPI_EVENT_OBJECT_FREE: trace_binary_object_free(writer, thread, event->u.obj_free.obj_id); return true;
+    case VMPI_EVENT_OBJECT_MOVE:
+        trace_binary_object_move(writer, thread, event->u.obj_move.arena_id, event->u.obj_move.obj_id,
+                                 event->u.obj_move.new_arena_id, event->u.obj_move.new_obj_id);
+        return true;
+    default: return false;
+    }
+}
+
 void trace_binary_event(TraceBinary *writer, const VMPI_Event *event, uint32_t thread) {
+    if (put_heap_event(writer, event, thread)) return;
     int32_t code = event->event_type & ~VMPI_REQUESTED_EVENT;
     if (code <= 0 || code >= VMPI_EVENT_CODE_LIMIT || !named[code]) code = 0;
     uint32_t flags = event->event_type & VMPI_REQUESTED_EVENT ? TRACE_BINARY_REQUESTED : 0;
@@ -241,19 +260,24 @@ void trace_binary_event(TraceBinary *writer, const VMPI_Event *event, uint32_t t
     store_cursor(writer->out, at);
 }
 
-/* The heap events from their fields (trace_binary.h): what the switch
- * above does for one code, with the fields as arguments. */
+/* The heap events' out-of-line halves (trace_binary.h): room made, the
+ * fixed record if the event can have one, else what the switch above does
+ * for one code, with the fields as arguments. */
 #define PUT_ARGUMENT(member, kind, name) at = put_##kind(writer, at, last++, name, &count);
-#define DEFINE_FIELDS_WRITER(function, code, member)                                            \
-    void function(TraceBinary *writer, uint32_t thread VMPI_FIELDS_##member(TRACE_BINARY_PARAMETER)) { \
-        unsigned char *at = put_first(writer, code, 0, thread);                                   \
-        int32_t count = 0;                                                                      \
-        uint64_t *last = writer->last_id[code];                                                 \
-        VMPI_FIELDS_##member(PUT_ARGUMENT) (void)count;                                         \
-        store_cursor(writer->out, at);                                                          \
+#define PASS_ARGUMENT(member, kind, name) , name
+#define DEFINE_SLOW_WRITER(function, fixed, code, member)                                                \
+    void function(TraceBinary *writer, uint32_t thread VMPI_FIELDS_##member(TRACE_BINARY_PARAMETER)) {   \
+        store_cursor(writer->out, make_room(writer->out, cursor(writer->out)));                          \
+        if (fixed(writer, thread VMPI_FIELDS_##member(PASS_ARGUMENT))) return;                          \
+        unsigned char *at = put_first(writer, code, 0, thread);                                          \
+        int32_t count = 0;                                                                               \
+        uint64_t *last = writer->last_id[code];                                                          \
+        VMPI_FIELDS_##member(PUT_ARGUMENT) (void)count;                                                  \
+        store_cursor(writer->out, at);                                                                   \
     }
-DEFINE_FIELDS_WRITER(trace_binary_object_alloc, VMPI_EVENT_OBJECT_ALLOC, obj_alloc)
-DEFINE_FIELDS_WRITER(trace_binary_object_move, VMPI_EVENT_OBJECT_MOVE, obj_move)
-DEFINE_FIELDS_WRITER(trace_binary_object_free, VMPI_EVENT_OBJECT_FREE, obj_free)
-#undef DEFINE_FIELDS_WRITER
+DEFINE_SLOW_WRITER(trace_binary_object_alloc_slow, trace_binary_fixed_alloc, VMPI_EVENT_OBJECT_ALLOC, obj_alloc)
+DEFINE_SLOW_WRITER(trace_binary_object_move_slow, trace_binary_fixed_move, VMPI_EVENT_OBJECT_MOVE, obj_move)
+DEFINE_SLOW_WRITER(trace_binary_object_free_slow, trace_binary_fixed_free, VMPI_EVENT_OBJECT_FREE, obj_free)
+#undef DEFINE_SLOW_WRITER
+#undef PASS_ARGUMENT
 #undef PUT_ARGUMENT

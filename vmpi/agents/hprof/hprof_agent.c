@@ -18,8 +18,9 @@
  *
  * Locking follows JVMPI 1.2 section 1.5 (agent_common.h): one raw monitor
  * guards the agent's state; GC_START takes it and GC_FINISH gives it back,
- * and GC_START reserves the object map's room so that the moves, frees and
- * arena deletes in between never allocate.  The file is complete or absent
+ * and GC_START reserves the sampled objects' map's room so that the moves,
+ * frees and arena deletes in between never call malloc (heap=sites' map
+ * takes its pages from mmap: vmpi/agents/common/addrmap.h).  The file is complete or absent
  * (vmpi/agents/common/trace_output.h): written under a temporary name and
  * renamed at JVM_SHUT_DOWN.  A VM that shuts down from inside a collection
  * (gc_fatal_exit) gets no profile: writing it would allocate.
@@ -591,7 +592,7 @@ static void count_vm_heap(const VMPI_Event *event) {
     for (; p + record <= end; p += record) {
         void *id;
         memcpy(&id, p + 1, sizeof id);
-        const IdEntry *e = idmap_find(&sites.objects, (uint64_t)(uintptr_t)id);
+        const AddrEntry *e = addrmap_find(&sites.objects, (uint64_t)(uintptr_t)id);
         vm_objects++;
         if (e) {
             vm_objects_tracked++;
@@ -795,7 +796,9 @@ static _Thread_local HprofSite object_class;
 /* The requested OBJECT_ALLOC that answers object_class_name: true if this
  * event is it. */
 static bool answers_object_class(const VMPI_Event *event) {
-    if (!asking_object_class || event->event_type != (VMPI_EVENT_OBJECT_ALLOC | VMPI_REQUESTED_EVENT)) return false;
+    /* The type first: a thread-local costs a call in a shared library, and
+     * this runs at every event. */
+    if (event->event_type != (VMPI_EVENT_OBJECT_ALLOC | VMPI_REQUESTED_EVENT) || !asking_object_class) return false;
     object_class = (HprofSite){.class_id = (uint64_t)(uintptr_t)event->u.obj_alloc.class_id,
                                .is_array = event->u.obj_alloc.is_array};
     return true;
@@ -847,9 +850,7 @@ static void handle_event(const VMPI_Event *event) {
         if (follows_samples()) hprof_sampled_delete_arena(&sampled, (int32_t)(intptr_t)event->u.delete_arena.arena_id);
         break;
     case VMPI_EVENT_GC_START:
-        if ((tracks_objects() && !hprof_sites_reserve(&sites)) ||
-            (follows_samples() && !hprof_sampled_reserve(&sampled)))
-            out_of_memory = true;
+        if (follows_samples() && !hprof_sampled_reserve(&sampled)) out_of_memory = true;
         break;
     case VMPI_EVENT_CLASS_LOAD:
         record_class(event);

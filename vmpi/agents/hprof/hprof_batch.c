@@ -6,7 +6,7 @@
 
 #include <stdlib.h>
 
-/* Allocations per batch: 40 KiB of records. */
+/* Allocations per batch (a power of two): 48 KiB of records. */
 #define BATCH_RECORDS 1024
 
 HprofBatch *hprof_batches_add(HprofBatches *batches) {
@@ -17,17 +17,16 @@ HprofBatch *hprof_batches_add(HprofBatches *batches) {
         free(records);
         return NULL;
     }
-    *batch = (HprofBatch){.next = batches->first, .busy = ATOMIC_FLAG_INIT, .capacity = BATCH_RECORDS,
-                          .records = records};
+    *batch = (HprofBatch){.next = batches->first, .capacity = BATCH_RECORDS, .records = records};
     batches->first = batch;
     return batch;
 }
 
 void hprof_batches_drain(HprofBatches *batches, HprofBatchedAlloc *record) {
     for (HprofBatch *batch = batches->first; batch; batch = batch->next) {
-        hprof_batch_hold(batch);
-        for (uint32_t i = 0; i < batch->count; i++) record(&batch->records[i]);
-        batch->count = 0;
-        hprof_batch_release(batch);
+        uint32_t tail = atomic_load_explicit(&batch->tail, memory_order_relaxed); /* the drains' own */
+        uint32_t head = atomic_load_explicit(&batch->head, memory_order_acquire);
+        for (uint32_t i = tail; i != head; i++) record(&batch->records[i & (batch->capacity - 1)]);
+        atomic_store_explicit(&batch->tail, head, memory_order_release);
     }
 }

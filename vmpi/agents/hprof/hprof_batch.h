@@ -17,13 +17,22 @@
  * the same trace and site numbers (VM threads that share an OS thread
  * share its batch, so their allocations keep their order too).
  *
- * Invariant: a batch is touched only with its `busy` flag held: by its own
- * thread appending, with no agent lock, or by a thread draining it, with
- * the agent lock held (lock order: the agent lock, then `busy`; the owner
- * never waits for the agent lock while it holds `busy`).  Nothing is
- * appended between GC_START and GC_FINISH (the agent records nothing then,
- * as it must not allocate), so a drain inside a collection finds every
- * batch empty and allocates nothing.  Only hprof_batches_add allocates.
+ * A batch is a ring with one writer and one reader at a time, so that
+ * appending costs no atomic read-modify-write (an exchange at every
+ * allocation was a tenth of the handler's time).  Invariant: only the
+ * batch's own thread writes its records and `head`, with no agent lock;
+ * only a drain, under the agent lock, reads records and writes `tail`.
+ * The records from `tail` to `head` (counted modulo 2^32) are the
+ * allocations not yet drained, at most `capacity`; `head` is published
+ * (release) after its record is written, `tail` after its records are
+ * read.  A drain takes what was published when it began: an append still
+ * under way belongs to an OBJECT_ALLOC whose delivery has not finished, and
+ * comes with the next drain, before any event that may look at its object
+ * (no collection starts while a handler runs: vmpi_dispatch holds them
+ * off).  Nothing is appended between GC_START and GC_FINISH (the agent
+ * records nothing then, as it must not allocate), so a drain inside a
+ * collection finds every batch empty and allocates nothing.  Only
+ * hprof_batches_add allocates.
  */
 #ifndef GCLAB_HPROF_BATCH_H
 #define GCLAB_HPROF_BATCH_H
@@ -43,8 +52,9 @@ typedef struct HprofBatchedRecord {
 
 typedef struct HprofBatch {
     struct HprofBatch *next;
-    atomic_flag busy;
-    uint32_t count, capacity;
+    _Atomic uint32_t head;       /* appended so far (the next record is records[head % capacity]) */
+    _Atomic uint32_t tail;       /* drained so far */
+    uint32_t capacity;           /* a power of two */
     HprofBatchedRecord *records; /* capacity of them */
 } HprofBatch;
 
@@ -57,26 +67,22 @@ typedef struct HprofBatches {
  * with the agent lock held.  NULL if memory ran out. */
 HprofBatch *hprof_batches_add(HprofBatches *batches);
 
-static inline void hprof_batch_hold(HprofBatch *batch) {
-    while (atomic_flag_test_and_set_explicit(&batch->busy, memory_order_acquire)) continue;
-}
-
-static inline void hprof_batch_release(HprofBatch *batch) {
-    atomic_flag_clear_explicit(&batch->busy, memory_order_release);
-}
-
-/* Appends `record` to `batch`; sets *full if the batch is full now (drain
- * it: hprof_batches_drain, under the agent lock).  False, appending
- * nothing, if it was full already (its drain is still to come): the caller
- * then records the allocation at once.  Inline: it runs at every
- * allocation. */
+/* Appends `record` to `batch`, from the batch's own thread; sets *full if
+ * the batch is full now (drain it: hprof_batches_drain, under the agent
+ * lock).  False, appending nothing, if it was full already (its drain is
+ * still to come): the caller then records the allocation at once.  Inline:
+ * it runs at every allocation. */
 static inline bool hprof_batch_append(HprofBatch *batch, const HprofBatchedRecord *record, bool *full) {
-    hprof_batch_hold(batch);
-    bool appended = batch->count < batch->capacity;
-    if (appended) batch->records[batch->count++] = *record;
-    *full = batch->count == batch->capacity;
-    hprof_batch_release(batch);
-    return appended;
+    uint32_t head = atomic_load_explicit(&batch->head, memory_order_relaxed); /* its own */
+    uint32_t waiting = head - atomic_load_explicit(&batch->tail, memory_order_acquire);
+    if (waiting == batch->capacity) {
+        *full = true;
+        return false;
+    }
+    batch->records[head & (batch->capacity - 1)] = *record;
+    atomic_store_explicit(&batch->head, head + 1, memory_order_release);
+    *full = waiting + 1 == batch->capacity;
+    return true;
 }
 
 /* What a drain does with each allocation, in order. */

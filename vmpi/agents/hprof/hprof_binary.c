@@ -397,7 +397,7 @@ static size_t statics_bytes(const void *binary, uint64_t class_id) {
 
 /* The serial number of the trace that allocated `id`; 0 if unknown. */
 static uint32_t trace_serial(const Conversion *c, uint64_t id) {
-    const IdEntry *e = idmap_find(&c->sites->objects, id);
+    const AddrEntry *e = addrmap_find(&c->sites->objects, id);
     return e ? HPROF_FIRST_TRACE + c->sites->sites[e->tag].trace : 0;
 }
 

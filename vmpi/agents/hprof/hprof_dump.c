@@ -106,7 +106,7 @@ const char *hprof_primitive_name(int32_t kind) {
 
 /* An object's size and trace, from the site the sites bookkeeping holds it under. */
 static void write_size_and_trace(HprofDump *d, FILE *text, const HprofSites *sites, unsigned long long id) {
-    const IdEntry *e = idmap_find(&sites->objects, id);
+    const AddrEntry *e = addrmap_find(&sites->objects, id);
     uint32_t size = e ? e->size : 0;
     size_t trace = e ? HPROF_FIRST_TRACE + (size_t)sites->sites[e->tag].trace : 0;
     fprintf(text, "sz=%u, trace=%zu", size, trace);

@@ -1,9 +1,10 @@
 /*
  * hprof_objects.h -- a map of live objects (vmpi/agents/common/idmap.h)
- * kept as the object events say, for hprof's two kinds of it: every object
- * (heap=sites, hprof_sites.h) and the sampled ones (sample=,
- * hprof_sampled.h).  Each calls `leave` with an object's entry just before
- * the entry goes, so that it can take the object out of its counts.
+ * kept as the object events say, for the sampled ones (sample=,
+ * hprof_sampled.h), which are few and far apart.  (heap=sites keeps every
+ * object in a map laid out by address, by the same rules: hprof_sites.c.)
+ * `leave` sees an object's entry just before the entry goes, so that the
+ * owner can take the object out of its counts.
  *
  * OBJECT_FREE takes an object out.  OBJECT_MOVE re-keys it (its arena and
  * ID); an object already at the new ID died unreported and goes; a move to

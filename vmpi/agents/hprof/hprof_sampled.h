@@ -41,6 +41,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/idmap.h"
 #include "common/trace_output.h"
 #include "hprof_sites.h"
 #include "hprof_stacks.h"

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 
 #include "common/grow.h"
-#include "hprof_objects.h"
 
 /* FNV-1a over the bytes of `n` words. */
 static uint64_t hash_words(uint64_t hash, const uint64_t *words, size_t n) {
@@ -21,7 +20,8 @@ static uint64_t hash_words(uint64_t hash, const uint64_t *words, size_t n) {
 
 bool hprof_sites_init(HprofSites *s) {
     *s = (HprofSites){0};
-    return idmap_init(&s->objects, 4096);
+    addrmap_init(&s->objects);
+    return true;
 }
 
 /* An open-addressing index of `count` entries kept at most half full,
@@ -118,7 +118,7 @@ static uint32_t intern_site(HprofSites *s, uint32_t trace, int32_t is_array, uin
 }
 
 /* An object leaves its site's live counts (before it leaves the map). */
-static void leave_site(const IdEntry *entry, void *sites) {
+static void leave_site(const AddrEntry *entry, void *sites) {
     HprofSite *site = &((HprofSites *)sites)->sites[entry->tag];
     site->live_bytes -= entry->size;
     site->live_objects--;
@@ -135,14 +135,15 @@ void hprof_sites_alloc(HprofSites *s, const HprofAlloc *alloc, const VMPI_CallTr
 }
 
 void hprof_sites_alloc_at(HprofSites *s, const HprofAlloc *alloc, uint32_t site_number) {
-    if (site_number == UINT32_MAX || !alloc->obj || !idmap_reserve(&s->objects, s->objects.count + 1)) {
+    AddrEntry reused;
+    bool was_present;
+    AddrEntry *entry = site_number == UINT32_MAX ? NULL
+                       : addrmap_put(&s->objects, alloc->obj, alloc->arena, alloc->size, &reused, &was_present);
+    if (!entry) {
         hprof_sites_free_object(s, alloc->obj); /* if the ID is reused, its old object is gone */
         s->untracked++;
         return;
     }
-    IdEntry reused;
-    bool was_present;
-    IdEntry *entry = idmap_put(&s->objects, alloc->obj, alloc->arena, alloc->size, &reused, &was_present);
     entry->tag = site_number;
     if (was_present) leave_site(&reused, s); /* its free was not reported: the ID is reused */
     HprofSite *site = &s->sites[site_number];
@@ -152,15 +153,29 @@ void hprof_sites_alloc_at(HprofSites *s, const HprofAlloc *alloc, uint32_t site_
     site->live_objects++;
 }
 
-void hprof_sites_free_object(HprofSites *s, uint64_t obj_id) { hprof_objects_free(&s->objects, obj_id, leave_site, s); }
+void hprof_sites_free_object(HprofSites *s, uint64_t obj_id) {
+    AddrEntry freed;
+    if (addrmap_take(&s->objects, obj_id, &freed)) leave_site(&freed, s);
+}
 
+/* OBJECT_MOVE re-keys the object (its arena and ID); an object already at
+ * the new ID died unreported and goes; a move to ID 0 takes the object out
+ * of sight, which counts as gone, as does one the map finds no memory for. */
 void hprof_sites_move(HprofSites *s, uint64_t obj_id, int32_t new_arena, uint64_t new_obj_id) {
-    hprof_objects_move(&s->objects, obj_id, new_arena, new_obj_id, leave_site, s);
+    AddrEntry moved, clash;
+    bool clashed;
+    if (!addrmap_take(&s->objects, obj_id, &moved)) return; /* first: a move may keep its address */
+    AddrEntry *entry = new_obj_id ? addrmap_put(&s->objects, new_obj_id, new_arena, moved.size, &clash, &clashed)
+                                  : NULL;
+    if (!entry) {
+        leave_site(&moved, s);
+        if (new_obj_id) s->untracked++;
+        return;
+    }
+    entry->tag = moved.tag;
+    if (clashed) leave_site(&clash, s);
 }
 
 void hprof_sites_delete_arena(HprofSites *s, int32_t arena_id) {
-    uint64_t bytes;
-    idmap_remove_arena(&s->objects, arena_id, &bytes, leave_site, s);
+    addrmap_remove_arena(&s->objects, arena_id, leave_site, s);
 }
-
-bool hprof_sites_reserve(HprofSites *s) { return idmap_reserve(&s->objects, s->objects.count + 1); }

@@ -6,15 +6,14 @@
  * deduplicated and numbered from 300001 in order of first use, as the HPROF
  * agent manual's traces are.  A site is a trace and a class (class ID and
  * array kind); it counts allocated and live bytes and objects.  Live objects
- * sit in an IdMap (vmpi/agents/common/idmap.h) whose tag is their site.
+ * sit in an AddrMap (vmpi/agents/common/addrmap.h) whose tag is their site.
  *
  * Invariant: a site's live bytes and objects are the sum over the objects
  * in the map tagged with it.  OBJECT_FREE, ARENA_DELETE and an ID that an
  * OBJECT_ALLOC or OBJECT_MOVE reuses take an object out; OBJECT_MOVE re-keys
- * it.  Only hprof_sites_alloc and hprof_sites_reserve allocate memory; the
- * agent calls the first outside collections only and the second at
- * GC_START, so that nothing between GC_START and GC_FINISH allocates
- * (JVMPI 1.2, section 1.5).
+ * it.  hprof_sites_alloc allocates memory with malloc, and the agent calls
+ * it outside collections only (JVMPI 1.2, section 1.5); a move, inside
+ * one, may add a page to the object map, which takes it from mmap.
  */
 #ifndef GCLAB_HPROF_SITES_H
 #define GCLAB_HPROF_SITES_H
@@ -23,7 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "common/idmap.h"
+#include "common/addrmap.h"
 #include "vmpi.h"
 
 #define HPROF_FIRST_TRACE 300001
@@ -53,8 +52,8 @@ typedef struct HprofSites {
     size_t num_sites, sites_capacity;
     uint32_t *site_index;   /* open addressing: site number + 1, 0 empty */
     size_t site_index_capacity;
-    IdMap objects;          /* live object ID -> arena, size, tag = site */
-    uint64_t untracked;     /* allocations lost for want of memory */
+    AddrMap objects;        /* live object ID -> arena, size, tag = site */
+    uint64_t untracked;     /* objects lost for want of memory */
 } HprofSites;
 
 /* What hprof_sites_alloc records of an OBJECT_ALLOC. */
@@ -92,9 +91,5 @@ uint32_t hprof_sites_trace(HprofSites *s, const VMPI_CallTrace *trace, uint32_t 
 void hprof_sites_free_object(HprofSites *s, uint64_t obj_id);
 void hprof_sites_move(HprofSites *s, uint64_t obj_id, int32_t new_arena, uint64_t new_obj_id);
 void hprof_sites_delete_arena(HprofSites *s, int32_t arena_id);
-
-/* At GC_START: room for every move the collection can make.  False if
- * memory ran out. */
-bool hprof_sites_reserve(HprofSites *s);
 
 #endif

@@ -270,6 +270,68 @@ static bool event_fields(TraceBinaryReader *reader, int32_t code, VMPI_Event *ev
     return true;
 }
 
+/* ---- the fixed records (trace_binary.h) ------------------------------------------------ */
+
+/* The `bytes` - 1 bytes after a fixed record's first byte, or NULL if the
+ * input ends first. */
+static const unsigned char *fixed_body(TraceBinaryReader *reader, size_t bytes) {
+    if (reader->size - reader->at < bytes - 1) {
+        fail(reader, "cut short inside a fixed record");
+        return NULL;
+    }
+    const unsigned char *body = reader->data + reader->at;
+    reader->at += bytes - 1;
+    return body;
+}
+
+/* An ID stored as its 32-bit difference from the field's last value. */
+static uint64_t fixed_id(FieldState *field, const unsigned char *at) {
+    field->last_id += (uint64_t)(int64_t)(int32_t)trace_binary_load32(at);
+    return field->last_id;
+}
+
+#define FIXED_FIRST(code) ((code) << TRACE_BINARY_CODE_SHIFT | TRACE_BINARY_FIXED)
+
+/* A fixed record, `first` its first byte, read at `start`, into `event`. */
+static bool fixed_record(TraceBinaryReader *reader, uint64_t first, size_t start, VMPI_Event *event) {
+    const unsigned char *body;
+    FieldState *field;
+    switch (first) {
+    case FIXED_FIRST(VMPI_EVENT_OBJECT_ALLOC):
+        if (!(body = fixed_body(reader, TRACE_BINARY_FIXED_ALLOC_BYTES))) return false;
+        field = reader->fields[VMPI_EVENT_OBJECT_ALLOC];
+        event->event_type = VMPI_EVENT_OBJECT_ALLOC;
+        event->u.obj_alloc.arena_id = body[0];
+        event->u.obj_alloc.is_array = body[1];
+        event->u.obj_alloc.size = (int32_t)trace_binary_load32(body + 2);
+        event->u.obj_alloc.class_id =
+            (VMPI_ObjectID)(uintptr_t)fixed_id(&field[TRACE_BINARY_FIELD_obj_alloc_class_id], body + 6);
+        event->u.obj_alloc.obj_id =
+            (VMPI_ObjectID)(uintptr_t)fixed_id(&field[TRACE_BINARY_FIELD_obj_alloc_obj_id], body + 10);
+        return true;
+    case FIXED_FIRST(VMPI_EVENT_OBJECT_FREE):
+        if (!(body = fixed_body(reader, TRACE_BINARY_FIXED_FREE_BYTES))) return false;
+        field = reader->fields[VMPI_EVENT_OBJECT_FREE];
+        event->event_type = VMPI_EVENT_OBJECT_FREE;
+        event->u.obj_free.obj_id = (VMPI_ObjectID)(uintptr_t)fixed_id(&field[TRACE_BINARY_FIELD_obj_free_obj_id], body);
+        return true;
+    case FIXED_FIRST(VMPI_EVENT_OBJECT_MOVE):
+        if (!(body = fixed_body(reader, TRACE_BINARY_FIXED_MOVE_BYTES))) return false;
+        field = reader->fields[VMPI_EVENT_OBJECT_MOVE];
+        event->event_type = VMPI_EVENT_OBJECT_MOVE;
+        event->u.obj_move.arena_id = body[0];
+        event->u.obj_move.new_arena_id = body[1];
+        event->u.obj_move.obj_id =
+            (VMPI_ObjectID)(uintptr_t)fixed_id(&field[TRACE_BINARY_FIELD_obj_move_obj_id], body + 2);
+        event->u.obj_move.new_obj_id =
+            (VMPI_ObjectID)(uintptr_t)fixed_id(&field[TRACE_BINARY_FIELD_obj_move_new_obj_id], body + 6);
+        return true;
+    default:
+        reader->at = start;
+        return fail(reader, "no fixed record starts with %" PRIu64, first);
+    }
+}
+
 /* ---- the recording ----------------------------------------------------------------------- */
 
 bool trace_binary_is_recording(const void *bytes, size_t n) {
@@ -283,8 +345,8 @@ static bool read_header(TraceBinaryReader *reader) {
     uint64_t version, json_version;
     if (!get_varint(reader, &version)) return false;
     if (version != TRACE_BINARY_VERSION)
-        return fail(reader, "binary recording version %" PRIu64 " (this reader reads %d)", version,
-                    TRACE_BINARY_VERSION);
+        return fail(reader, "binary recording version %" PRIu64 " (this reader reads %d: record it again)",
+                    version, TRACE_BINARY_VERSION);
     if (!get_varint(reader, &json_version)) return false;
     if (json_version != TRACE_FORMAT_VERSION)
         return fail(reader, "converts to trace format version %" PRIu64 " (this reader writes %d)", json_version,
@@ -392,6 +454,13 @@ int trace_binary_next(TraceBinaryReader *reader, TraceBinaryRecord *record, char
     size_t start = reader->at;
     uint64_t first;
     if (!get_varint(reader, &first)) return -1;
+    memset(record, 0, sizeof *record);
+    if (first & TRACE_BINARY_FIXED) {
+        if (!fixed_record(reader, first, start, &record->event)) return -1;
+        record->seq = ++reader->seq;
+        record->thread = reader->thread; /* the previous event's */
+        return 1;
+    }
     uint64_t wide_code = first >> TRACE_BINARY_CODE_SHIFT;
     int32_t code = wide_code < VMPI_EVENT_CODE_LIMIT ? (int32_t)wide_code : -1;
     if (code < 0 || (code && !vmpi_event_name(code))) {
@@ -408,7 +477,6 @@ int trace_binary_next(TraceBinaryReader *reader, TraceBinaryRecord *record, char
         }
         reader->thread = (uint32_t)thread;
     }
-    memset(record, 0, sizeof *record);
     record->event.event_type = code | (first & TRACE_BINARY_REQUESTED ? VMPI_REQUESTED_EVENT : 0);
     if (!event_fields(reader, code, &record->event)) return -1;
     record->seq = ++reader->seq;
