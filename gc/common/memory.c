@@ -38,9 +38,13 @@ void *gc_memory_region_alloc(GcMemory *memory, size_t bytes) {
 }
 
 void gc_memory_region_free(GcMemory *memory, void *region, size_t bytes) {
-    /* A fixed region stays reserved (fixed.h): it is only emptied. */
-    if (memory->fixed) gc_memory_region_zero(region, (uint8_t *)region + bytes);
-    else munmap(region, bytes);
+    if (!memory->fixed) munmap(region, bytes);
+#ifndef GCLAB_WASM
+    /* A fixed region stays reserved (fixed.h): it is only emptied, which
+     * hands its pages back.  A page's memory cannot go back, and nothing
+     * carves the region again, so the page's build leaves it as it is. */
+    else gc_memory_region_zero(region, (uint8_t *)region + bytes);
+#endif
 }
 
 static size_t page_bytes(void) {
@@ -50,6 +54,11 @@ static size_t page_bytes(void) {
 }
 
 void gc_memory_region_zero(void *start, void *end) {
+#ifdef GCLAB_WASM
+    /* emscripten's madvise does nothing, and says it succeeded. */
+    memset(start, 0, (size_t)((uint8_t *)end - (uint8_t *)start));
+    return;
+#endif
     uintptr_t from = (uintptr_t)start, to = (uintptr_t)end, page = page_bytes();
     uintptr_t first_page = (from + page - 1) & ~(page - 1), last_page = to & ~(page - 1);
     /* MADV_DONTNEED on a private anonymous mapping: the pages read as zero
@@ -100,10 +109,13 @@ static void **fixed_pool(GcMemory *memory, size_t bytes, size_t *block_bytes) {
 }
 
 /* Carves the block area: as much as a region may reserve, or less if the
- * fixed-address heap has less left. */
+ * fixed-address heap has less left.  Where a region may reserve nothing
+ * beyond its need (the page's build), the area is all that is left: only
+ * one collector's heap carves one, and its pages are memory once touched. */
 static bool fixed_area(GcMemory *memory) {
-    size_t page = page_bytes();
-    for (size_t bytes = gc_memory_region_room() / page * page; bytes >= page; bytes = bytes / page / 2 * page) {
+    size_t page = page_bytes(), room = gc_memory_region_room();
+    if (room == 0) room = gc_fixed_region_left();
+    for (size_t bytes = room / page * page; bytes >= page; bytes = bytes / page / 2 * page) {
         memory->area = gc_fixed_region(bytes);
         if (memory->area != NULL) {
             memory->area_top = memory->area;

@@ -184,17 +184,10 @@ HEAPVIEW_STEPS = """((doc) => {
 FRAME = "document.getElementById('heapview-frame').contentDocument"
 
 
-# The collectors whose heap is one region of the module's own, laid out as
-# natively.  marksweep's and refcount's objects come from malloc in the page,
-# spread over the module's memory (docs/lab.md), so their addresses, the
-# ranks by address that name objects, and the arena's span are not native's.
-SAME_LAYOUT = ["markcompact", "semispace", "generational"]
-
-
-def comparable(facts, r, gc):
+def comparable(facts, r):
     """Run r of the page's model as the page and native heapview must agree
-    on it: every address relative to its arena where the layout is native's,
-    else the sizes of what the page found (objects reachable, freed, moved...)."""
+    on it, every address relative to its arena: wasm32's addresses are not
+    Linux's, but a heap lies within its arena as natively (docs/lab.md)."""
     def where(address):
         value = int(address)
         for name, lo, span in facts["arenas"][r]:
@@ -211,30 +204,13 @@ def comparable(facts, r, gc):
             return {relative(k): relative(v) for k, v in value.items()}
         return value
 
-    def sized(scene):
-        return {k: v if k in ("phases", "event_phases") or not isinstance(v, (list, dict))
-                else {cause: len(objects) for cause, objects in v.items()} if k == "freed_by_cause"
-                else sorted(v.values()) if k == "counts" else len(v) for k, v in scene.items()}
-
     run = facts["model"]["runs"][r]
-    kept = {"collector": run["collector"],
+    return {"collector": run["collector"],
             "classes": {c["name"]: c["rgb"] for c in run["classes"]},
             "lives": {life["class"]: life for life in run["lives"]},
-            "arenas": run["arenas"] if gc in SAME_LAYOUT else [a["name"] for a in run["arenas"]]}
-    if gc in SAME_LAYOUT:
-        kept["scenes"] = [{k: sorted(v) if k in ("reachable", "freed", "moved") else v
-                           for k, v in relative(scene).items()} for scene in run["scenes"]]
-    else:
-        kept["scenes"] = [sized(scene) for scene in run["scenes"]]
-    return kept
-
-
-def step_words(steps):
-    """The step-through's words, objects' ranks and offsets left out where
-    the layout is not native's (SAME_LAYOUT)."""
-    def words(r, text):
-        return text if COLLECTORS[r] in SAME_LAYOUT else re.sub(r"@\d+|\+0x[0-9a-f]+", "@?", text)
-    return [[words(r, text) for r, text in enumerate(step["words"])] for step in steps]
+            "arenas": run["arenas"],
+            "scenes": [{k: sorted(v) if k in ("reachable", "freed", "moved") else v
+                        for k, v in relative(scene).items()} for scene in run["scenes"]]}
 
 
 def native_pictures(vmrun, heapview, source):
@@ -282,17 +258,15 @@ def check_pictures(browser, vmrun, heapview, source_dir):
     if browser.evaluate(f"{FRAME}.getElementById('heapview-summary').dataset.cspViolations") != "0":
         fail("pictures: heapview's page in the frame broke the policy")
     lab = browser.evaluate(HEAPVIEW_FACTS.replace("DOC", FRAME))
-    # The frame's screenshot shows what the page says it drew (heapview's own
-    # check), where the layout is native's.
+    # The frame's screenshot shows what the page says it drew (heapview's own check).
     frame = browser.evaluate("(() => { const f = document.getElementById('heapview-frame');"
                              " const r = f.getBoundingClientRect();"
                              " return [r.left + f.clientLeft, r.top + f.clientTop, f.clientWidth, f.clientHeight]; })()")
     shot = browser.call("Page.captureScreenshot", format="png",
                         clip={"x": frame[0], "y": frame[1], "width": frame[2], "height": frame[3], "scale": 1})
     (WORK / "pictures.png").write_bytes(base64.b64decode(shot["data"]))
-    shown = dict(lab["model"], runs=[run for run in lab["model"]["runs"] if run["collector"] in SAME_LAYOUT])
     (WORK / "pictures-dom.html").write_text('<script type="application/json" id="heapview-model">'
-                                            + json.dumps(shown) + "</script>")
+                                            + json.dumps(lab["model"]) + "</script>")
     said = page_truth.check_pixels(str(WORK / "pictures-dom.html"), str(WORK / "pictures.png"))
     for message in page_truth.failures:
         fail("pictures: " + message)
@@ -317,16 +291,16 @@ def check_pictures(browser, vmrun, heapview, source_dir):
     for name, facts in (("page", lab), ("native", native)):  # for a look after a failure
         (WORK / f"pictures-{name}.json").write_text(json.dumps(facts))
     for r, gc in enumerate(COLLECTORS):
-        mine, theirs = comparable(lab, r, gc), comparable(native, r, gc)
+        mine, theirs = comparable(lab, r), comparable(native, r)
         for key in sorted(set(mine) | set(theirs)):
             if mine.get(key) != theirs.get(key):
                 fail(f"pictures: {gc}: the page's {key} differ from native heapview's:"
                      f" {json.dumps(mine.get(key))[:300]} against {json.dumps(theirs.get(key))[:300]}")
         if not any(scene["from_events"] for scene in lab["model"]["runs"][r]["scenes"]):
             fail(f"pictures: {gc}: no collection is stepped through from the collector's own events")
-    if step_words(lab_steps) != step_words(native_steps):
-        fail(f"pictures: the step-through says {step_words(lab_steps)[:2]} in the page,"
-             f" {step_words(native_steps)[:2]} natively")
+    lab_words, native_words = ([step["words"] for step in steps] for steps in (lab_steps, native_steps))
+    if lab_words != native_words:
+        fail(f"pictures: the step-through says {lab_words[:2]} in the page, {native_words[:2]} natively")
     stepped = [tuple(s["words"]) for s in lab_steps]
     if len(set(stepped)) != STEPS_SHOWN + 1 or not all(s["canvases"] >= len(COLLECTORS) for s in lab_steps):
         fail(f"pictures: the step-through does not step, or draws no scene: {lab_steps[:3]}")
