@@ -123,7 +123,7 @@ Test(idmap, remove_arena_finds_entries_spilled_past_their_blocks_run) {
 Test(idmap, more_arenas_than_tracked_are_still_removed_whole) {
     IdMap map;
     cr_assert(idmap_init(&map, 16));
-    int32_t arenas = IDMAP_ARENAS + 4;
+    int32_t arenas = ARENA_RANGES + 4;
     for (uint64_t k = 0; k < 600; k++)
         insert(&map, 0x300000000000u + 24 * k, (int32_t)(k % (uint64_t)arenas) + 1);
     for (int32_t a = arenas; a >= 1; a--) remove_arena(&map, a);

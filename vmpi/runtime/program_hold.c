@@ -14,9 +14,9 @@
  * answered.  Every other program thread waits for the baton meanwhile.
  * It gives up when the VM shuts down first (the request is then refused).
  *
- * Invariant, under hold_lock: `holder` is the system thread's request being
- * served or waited for (one at a time: a second waits its turn), and
- * `held` says whether a program thread is parked for it.  A VM that cannot
+ * Invariant, under hold_lock: `holding_wanted` says a system thread's
+ * request is being served or waited for (one at a time: a second waits its
+ * turn), and `held` whether a program thread is parked for it.  A VM that cannot
  * stop its threads (no request_safepoint: a mock) answers at once.
  */
 #include <pthread.h>

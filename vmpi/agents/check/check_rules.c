@@ -674,6 +674,7 @@ static int heap_dump(CheckRules *r, const VMPI_Event *e) {
     IdMap listed;
     if (!idmap_init(&listed, (size_t)(end - p) / record * 2)) return out_of_memory(r);
     int broken = 0;
+    size_t listed_live = 0; /* the listed objects the stream has live */
     for (; p < end && !broken; p += record) {
         void *id;
         memcpy(&id, p + 1, sizeof id);
@@ -684,11 +685,11 @@ static int heap_dump(CheckRules *r, const VMPI_Event *e) {
             broken = violate(r, 7, "the level-0 heap dump lists object %" PRIu64 ", which the stream says is not live", id_of(id));
         else if (!live && !idmap_find(&r->in_flight, id_of(id)) && !add_id(r, &r->in_flight, id_of(id), 0, 0))
             broken = out_of_memory(r);
-        else
-            idmap_insert(&listed, id_of(id), 0, live);
+        else {
+            idmap_insert(&listed, id_of(id), 0, 0);
+            listed_live += live;
+        }
     }
-    size_t listed_live = 0;
-    for (size_t i = 0; !broken && i < listed.capacity; i++) listed_live += listed.slots[i].id && listed.slots[i].size;
     if (!broken && listed_live != r->objects.count)
         broken = violate(r, 7, "the level-0 heap dump lists %zu objects, but the stream has %zu live",
                          listed_live, r->objects.count);

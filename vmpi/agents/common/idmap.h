@@ -15,8 +15,8 @@
  * sweeps or compacts in address order walks the table, not all over it.
  *
  * Removing a whole arena need not scan the table.  The map keeps each
- * arena's entry count and ID range (arena_ranges.h).  When that range spans fewer 512-byte blocks than
- * the table has slots / 64, idmap_remove_arena visits only the slot runs
+ * arena's entry count and ID range (arena_ranges.h).  When that range
+ * spans fewer 512-byte blocks than the table has slots / 64, idmap_remove_arena visits only the slot runs
  * those blocks hash to (a young generation's few MiB, out of a table of
  * millions of slots); an empty arena costs nothing.
  *
@@ -41,8 +41,6 @@ typedef struct IdEntry {
     uint32_t kind;      /* the agent's own too (gcstats: the object's class) */
     uint64_t stamp;     /* the agent's own too (gcstats: the bytes allocated before the object) */
 } IdEntry;
-
-#define IDMAP_ARENAS ARENA_RANGES
 
 typedef struct IdMap {
     IdEntry *slots;

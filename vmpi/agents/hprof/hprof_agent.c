@@ -20,10 +20,11 @@
  * guards the agent's state; GC_START takes it and GC_FINISH gives it back,
  * and GC_START reserves the sampled objects' map's room so that the moves,
  * frees and arena deletes in between never call malloc (heap=sites' map
- * takes its pages from mmap: vmpi/agents/common/addrmap.h).  The file is complete or absent
- * (vmpi/agents/common/trace_output.h): written under a temporary name and
- * renamed at JVM_SHUT_DOWN.  A VM that shuts down from inside a collection
- * (gc_fatal_exit) gets no profile: writing it would allocate.
+ * takes its pages from mmap: vmpi/agents/common/addrmap.h).  The file is
+ * complete or absent (vmpi/agents/common/trace_output.h): written under a
+ * temporary name and renamed at JVM_SHUT_DOWN.  A VM that shuts down from
+ * inside a collection (gc_fatal_exit) gets no profile: writing it would
+ * allocate.
  *
  * cpu=times counts every METHOD_ENTRY and times it to its METHOD_EXIT by
  * call trace (hprof_cpu_times.h), sharing the traces with heap=sites, and
