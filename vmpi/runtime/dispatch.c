@@ -113,14 +113,17 @@ static uint32_t agents_enabled_for(const VMPI_Event *event) {
 }
 
 /* Gives the baton away for a dispatch, if the VM lets this thread: not
- * from inside a handler that is already out (its nested events, such as a
- * RequestEvent's answer, come with the baton borrowed).  *posted_to: the
- * agents to offer the event, as their enabled sets were before other
- * threads ran -- an agent that enables it meanwhile and catches up by a
- * heap dump (a late attach) has learnt this object from the dump. */
+ * from inside a handler, whose nested events (a RequestEvent's answer, say)
+ * come with the baton it borrowed or kept.  Were the baton to go
+ * meanwhile, the outer handler, which may hold its agent's lock, would
+ * wait for it after, while the thread that took it waits for that lock.
+ * *posted_to: the agents to offer the event, as their enabled sets were
+ * before other threads ran -- an agent that enables it meanwhile and
+ * catches up by a heap dump (a late attach) has learnt this object from
+ * the dump. */
 static bool leave_vm(const VMPI_Event *event, uint32_t *posted_to) {
     if (!atomic_load_explicit(&others_live, memory_order_relaxed) || !vmpi_vm || !vmpi_vm->leave_for_handler ||
-        outside_depth || !may_leave_for(event->event_type))
+        notify_depth > 0 || !may_leave_for(event->event_type))
         return false;
     uint32_t enabled = agents_enabled_for(event);
     if (!vmpi_vm->leave_for_handler(vmpi_vm->vm)) return false;
