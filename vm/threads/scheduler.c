@@ -42,7 +42,9 @@
  * for the events JVMPI sends in its multi-threaded modes, the posting
  * thread gives the baton away while agents' handlers run (IN_HANDLER) and
  * waits for it again after, so handlers of different threads overlap as in
- * a JVM.  `outside` counts such threads.  A collection drains them first
+ * a JVM.  A thread back from its handler spins for the baton a while, and
+ * the holder hands it over at its next handler (spin_for_baton; how often:
+ * keeps_for_handler).  `outside` counts such threads.  A collection drains them first
  * (vm_thread_stop_for_collection): the holder that would collect becomes
  * `collector`, and while it is set the baton goes only to threads coming
  * back from a handler, each for the polls up to its next safepoint, then
@@ -57,6 +59,7 @@
  * entering a monitor is not woken.  sleep and wait return at once while
  * the flag is set; only interrupted() clears it.
  */
+#define _GNU_SOURCE /* PTHREAD_MUTEX_ADAPTIVE_NP */
 #include "scheduler.h"
 
 #include <pthread.h>
@@ -77,6 +80,16 @@
 /* The polls a thread runs with the baton before it gives it away for a
  * handler (vm_thread_leave_for_handler). */
 #define LEAVE_AFTER_POLLS 1000u
+/* How long a thread back from a handler watches for the baton before it
+ * sleeps on its condition variable (spin_for_baton), in microseconds: a
+ * thread that allocates or calls posts its next event well within it, even
+ * keeping the baton through its handlers (HANDOFF_AFTER_POLLS) when each
+ * takes a few microseconds.  A tenth of it timed out worse. */
+#define SPIN_US 500u
+/* The polls a thread runs with a baton a spinner handed it before it hands
+ * it to the next spinner (vm_thread_leave_for_handler): each handoff moves
+ * the VM's working set to the other core. */
+#define HANDOFF_AFTER_POLLS 64u
 
 typedef struct VmThreadSched {
     pthread_t os_thread;
@@ -96,8 +109,12 @@ typedef struct VmThreadSched {
 } VmThreadSched;
 
 typedef struct VmScheduler {
-    pthread_mutex_t lock;
-    VMThread *running;           /* the baton holder; NULL while every thread is blocked or parked */
+    /* The baton holder; NULL while every thread is blocked or parked.
+     * Written with `lock` held, read without it by a thread that spins for
+     * the baton (spin_for_baton): so atomic, and alone on its cache line,
+     * which the holder does not write while it keeps the baton. */
+    _Alignas(64) VMThread *_Atomic running;
+    _Alignas(64) pthread_mutex_t lock;
     uint32_t live;               /* threads that have not ended */
     uint32_t slice_polls;        /* the current slice's length; vm_slice_polls_left counts it down */
     uint64_t random_state;
@@ -107,6 +124,8 @@ typedef struct VmScheduler {
     VMThread *collector;         /* the holder waiting to collect until `outside` is 0, or NULL */
     VMThread *lender;            /* the holder blocked in a handler that keeps the VM, or NULL:
                                     meanwhile the baton goes only to borrowers and back to it */
+    VMThread *spinner;           /* the thread back from a handler that spins for the baton, or NULL */
+    uint32_t handed_at;          /* the slice's polls when the baton last went to a spinner */
 } VmScheduler;
 
 static uint64_t next_random(VmScheduler *s) {
@@ -130,6 +149,7 @@ static void fold_clock(VmScheduler *s) {
 
 static void new_slice(VmScheduler *s) {
     fold_clock(s);
+    s->handed_at = 0;
     s->slice_polls = vm_slice_polls_left = SLICE_MIN + (uint32_t)(next_random(s) % SLICE_SPREAD);
 }
 
@@ -169,10 +189,19 @@ static VmThreadSched *new_sched_record(void) {
 static VmScheduler *scheduler_of(VMThread *running) {
     VM *vm = running->vm;
     if (vm->scheduler) return vm->scheduler;
-    VmScheduler *s = calloc(1, sizeof *s);
+    VmScheduler *s = aligned_alloc(_Alignof(VmScheduler), sizeof *s);
     running->sched = new_sched_record();
     if (!s || !running->sched) vm_runtime_errorf(running, "out of memory starting a thread");
-    pthread_mutex_init(&s->lock, NULL);
+    memset(s, 0, sizeof *s);
+    /* Handoffs take the lock on two cores at once, often: a mutex that
+     * spins a little before it sleeps saves a futex call each time. */
+    pthread_mutexattr_t lock_attr;
+    pthread_mutexattr_init(&lock_attr);
+#ifdef PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP
+    pthread_mutexattr_settype(&lock_attr, PTHREAD_MUTEX_ADAPTIVE_NP);
+#endif
+    pthread_mutex_init(&s->lock, &lock_attr);
+    pthread_mutexattr_destroy(&lock_attr);
     s->running = running;
     s->live = 1;
     s->seeded = vm->seeded;
@@ -407,6 +436,31 @@ void vm_thread_serve_suspension(VMThread *thread) {
 
 /* ---- agents' handlers outside the VM (scheduler.h) ------------------------------ */
 
+/* A thread out in a handler that waits to borrow the baton, or NULL. */
+static VMThread *waiting_borrower(const VM *vm) {
+    for (uint32_t i = 0; i < vm->num_threads; i++) {
+        VMThread *t = vm->threads[i];
+        if (t->sched && t->sched->borrowing && state_of(t) == VM_THREAD_RUNNABLE) return t;
+    }
+    return NULL;
+}
+
+/* Whether `thread`, holding the baton, keeps it while its handlers run:
+ * when a spinner waits for it but this thread has had it only a few polls
+ * since it was handed over (HANDOFF_AFTER_POLLS), and no other thread is in
+ * a handler, where it could call for the VM (borrow_baton) and this
+ * handler wait on it. */
+static bool keeps_for_handler(const VmScheduler *s, const VMThread *thread, uint32_t polls) {
+    if (!s->spinner || polls - s->handed_at >= HANDOFF_AFTER_POLLS) return false;
+    const VM *vm = thread->vm;
+    for (uint32_t i = 0; i < vm->num_threads; i++) {
+        const VMThread *t = vm->threads[i];
+        if (t == thread || !t->sched) continue;
+        if (t->sched->borrowing || state_of(t) == VM_THREAD_IN_HANDLER) return false;
+    }
+    return true;
+}
+
 bool vm_thread_leave_for_handler(VMThread *thread) {
     VmScheduler *s = thread->vm->scheduler;
     if (!s || s->seeded || !thread->vm->concurrent_handlers || !thread->sched) return false;
@@ -414,13 +468,16 @@ bool vm_thread_leave_for_handler(VMThread *thread) {
      * last reference, in a collection that does not wait for handlers. */
     if (thread->vm->gc->counts_roots) return false;
     pthread_mutex_lock(&s->lock);
-    bool leaves = s->running == thread && !s->collector;
+    uint32_t polls = s->slice_polls - vm_slice_polls_left;
+    bool leaves = s->running == thread && !s->collector && !keeps_for_handler(s, thread, polls);
     if (leaves) {
         if (!thread->sched->outside) s->outside++;
         thread->sched->outside = true;
         set_state(thread, VM_THREAD_IN_HANDLER);
         /* A thread back from a handler, or borrowing the VM for a call in
-         * one, gets the baton at once: this handler may wait for it.  Else
+         * one, gets the baton at once: this handler may wait for it; a
+         * borrower first, then the one spinning for it, which costs no
+         * futex wake.  Else
          * waking another thread costs a futex wake now and a wait when the
          * handler is done: it is done only when one waits for the baton and
          * this thread has had it for LEAVE_AFTER_POLLS polls of its slice,
@@ -428,11 +485,14 @@ bool vm_thread_leave_for_handler(VMThread *thread) {
          * Otherwise the baton is left free: a thread that wants it meanwhile
          * (a handler's call that needs the VM, a sleeper whose time is up)
          * takes it, and this one takes it back after, if still free. */
-        VMThread *returning = thread_coming_back(thread->vm);
+        VMThread *returning = waiting_borrower(thread->vm);
+        if (!returning) returning = s->spinner ? s->spinner : thread_coming_back(thread->vm);
+        s->spinner = NULL; /* this thread may spin for it next */
         if (returning) {
             s->running = returning;
+            s->handed_at = polls;
             pthread_cond_signal(&returning->sched->wake);
-        } else if (s->slice_polls - vm_slice_polls_left >= LEAVE_AFTER_POLLS && next_runnable(thread->vm, thread)) {
+        } else if (polls >= LEAVE_AFTER_POLLS && next_runnable(thread->vm, thread)) {
             pass_baton(thread->vm, s, thread); /* it comes back: never a deadlock */
         } else {
             s->running = NULL;
@@ -442,12 +502,50 @@ bool vm_thread_leave_for_handler(VMThread *thread) {
     return leaves;
 }
 
+static void cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
+/* Whether `thread`, back from a handler, may take a free baton. */
+static bool may_take_free_baton(const VmScheduler *s, const VMThread *thread) {
+    return !s->running && (!s->lender || thread->sched->borrowing);
+}
+
+/* With the lock held, which it lets go of meanwhile: `thread`, back from
+ * a handler while another holds the baton, watches for it a while before
+ * it sleeps.  The holder is likely to leave for a handler of its own soon
+ * (an allocating thread does every few dozen instructions), and then it
+ * hands the baton to the spinner (vm_thread_leave_for_handler) with no
+ * futex wake and no wait: sleeping at once would cost both, each handler,
+ * every time two threads take turns.  One thread spins at a time, so the
+ * spinning takes at most one core from the others. */
+static void spin_for_baton(VmScheduler *s, VMThread *thread) {
+    if (s->spinner) return;
+    s->spinner = thread;
+    pthread_mutex_unlock(&s->lock);
+    uint64_t until = monotonic_us() + SPIN_US;
+    for (uint32_t round = 1;; round++) {
+        VMThread *holder = atomic_load_explicit(&s->running, memory_order_relaxed);
+        if (holder == thread || !holder) break;
+        if (round % 64 == 0 && monotonic_us() >= until) break;
+        cpu_relax();
+    }
+    pthread_mutex_lock(&s->lock);
+    if (s->spinner == thread) s->spinner = NULL;
+    if (may_take_free_baton(s, thread)) s->running = thread;
+}
+
 /* With the lock held: `thread`, out in a handler, waits for the baton.
  * A collector may wait meanwhile: the baton then comes for the polls up to
  * this thread's next safepoint only. */
 static void come_back(VmScheduler *s, VMThread *thread) {
     set_state(thread, VM_THREAD_RUNNABLE);
-    if (!s->running && (!s->lender || thread->sched->borrowing)) s->running = thread;
+    if (may_take_free_baton(s, thread)) s->running = thread;
+    if (s->running != thread) spin_for_baton(s, thread);
     await_baton(s, thread);
     if (s->collector) s->slice_polls = vm_slice_polls_left = 1;
 }
@@ -465,15 +563,6 @@ void vm_thread_borrow_baton(VMThread *thread) {
     thread->sched->borrowing = true;
     come_back(s, thread);
     pthread_mutex_unlock(&s->lock);
-}
-
-/* A thread out in a handler that waits to borrow the baton, or NULL. */
-static VMThread *waiting_borrower(const VM *vm) {
-    for (uint32_t i = 0; i < vm->num_threads; i++) {
-        VMThread *t = vm->threads[i];
-        if (t->sched && t->sched->borrowing && state_of(t) == VM_THREAD_RUNNABLE) return t;
-    }
-    return NULL;
 }
 
 /* With the lock held: hands a lent baton to the next borrower, else leaves
