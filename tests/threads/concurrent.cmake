@@ -29,6 +29,11 @@ case(cli/threads/handlers_overlap/methods 0 - "^overlap_counter: handlers=[0-9]+
      ${VMRUN} ${overlap_counter}=events=methods ${fib_threads} 20)
 case(cli/threads/handlers_overlap/methods_seeded 0 - "^overlap_counter: handlers=[0-9]+ overlapped=0 most_at_once=1 "
      ${VMRUN} --seed=3 ${overlap_counter}=events=methods ${fib_threads} 20)
+# The threads benchmark runs: examples/bench/threads_overhead.sh --quick
+# (cli/threads_overhead_quick.sh); no timing is asserted.
+case(cli/threads/overhead_script_quick 0 - -
+     sh ${CMAKE_SOURCE_DIR}/tests/cli/threads_overhead_quick.sh
+     ${CMAKE_SOURCE_DIR}/examples/bench/threads_overhead.sh ${CMAKE_BINARY_DIR})
 # --seed keeps its byte-identical streams with the flag given.
 case(cli/threads/handlers_overlap/seeded_stream_repeats 0 - -
      sh -c "for run in 1 2\ndo \"$0\" --seed=11 -agentlib:trace=file=seeded_$run.jsonl,events=THREAD_START:THREAD_END:OBJECT_ALLOC:GC_START:GC_FINISH:METHOD_ENTRY $1 10 > /dev/null || exit 1\ndone\ncmp seeded_1.jsonl seeded_2.jsonl"
