@@ -121,7 +121,8 @@ typedef struct VmScheduler {
     bool seeded;
     uint64_t logical_us;         /* --seed's clock when the current slice began */
     uint32_t outside;            /* threads whose `outside` is set */
-    VMThread *collector;         /* the holder waiting to collect until `outside` is 0, or NULL */
+    VMThread *_Atomic collector; /* the holder waiting to collect until `outside` is 0, or NULL;
+                                    atomic for a spinner handed the baton (come_back) */
     VMThread *lender;            /* the holder blocked in a handler that keeps the VM, or NULL:
                                     meanwhile the baton goes only to borrowers and back to it */
     VMThread *spinner;           /* the thread back from a handler that spins for the baton, or NULL */
@@ -283,6 +284,14 @@ static VMThread *next_for_collection(const VM *vm, const VmScheduler *s) {
     return s->outside == 0 ? s->collector : NULL;
 }
 
+/* Makes `next` (or nobody) the holder, after everything else the handover
+ * writes: a spinner takes the baton without the lock (spin_for_baton), and
+ * then no longer spins. */
+static void hand_baton(VmScheduler *s, VMThread *next) {
+    if (next && s->spinner == next) s->spinner = NULL;
+    s->running = next;
+}
+
 /* `self`, back from a handler, is at a safepoint: no longer out. */
 static void arrive_at_safepoint(VmScheduler *s, VMThread *self) {
     if (!self->sched->outside) return;
@@ -296,8 +305,8 @@ static void arrive_at_safepoint(VmScheduler *s, VMThread *self) {
 static bool pass_baton(VM *vm, VmScheduler *s, VMThread *self) {
     if (s->collector) {
         VMThread *holder = next_for_collection(vm, s);
-        s->running = holder;
         new_slice(s);
+        hand_baton(s, holder);
         if (holder && holder != self) pthread_cond_signal(&holder->sched->wake);
         return true; /* the threads out in handlers come back */
     }
@@ -312,10 +321,17 @@ static bool pass_baton(VM *vm, VmScheduler *s, VMThread *self) {
         wake_due(vm, s);
         next = next_runnable(vm, self);
     }
-    s->running = next;
     new_slice(s);
+    hand_baton(s, next);
     if (next && next != self) pthread_cond_signal(&next->sched->wake);
     return true;
+}
+
+/* The baton holder's, after the baton changed hands: the allocation
+ * countdown (gc/event_port.h, for heap sampling) was the last thread's, so
+ * the next allocation goes out of line and counts this one's. */
+static void baton_changed_hands(void) {
+    if (gc_alloc_event_countdown != GC_ALLOC_EVENT_NEVER) gc_alloc_event_countdown = GC_ALLOC_EVENT_ALWAYS;
 }
 
 /* Waits until `self` holds the baton.  Without --seed a timed thread
@@ -337,9 +353,7 @@ static void await_baton(VmScheduler *s, VMThread *self) {
         if (state == VM_THREAD_SLEEPING || state == VM_THREAD_WAITING) wake_unnotified(self);
         if (!s->running && !s->collector && !s->lender && state_of(self) == VM_THREAD_RUNNABLE) s->running = self;
     }
-    /* The allocation countdown (gc/event_port.h, for heap sampling) was the last
-     * thread's: the next allocation goes out of line and counts this one's. */
-    if (gc_alloc_event_countdown != GC_ALLOC_EVENT_NEVER) gc_alloc_event_countdown = GC_ALLOC_EVENT_ALWAYS;
+    baton_changed_hands();
 }
 
 /* Gives the baton away in `state` (with a deadline if timeout_us > 0)
@@ -487,10 +501,9 @@ bool vm_thread_leave_for_handler(VMThread *thread) {
          * takes it, and this one takes it back after, if still free. */
         VMThread *returning = waiting_borrower(thread->vm);
         if (!returning) returning = s->spinner ? s->spinner : thread_coming_back(thread->vm);
-        s->spinner = NULL; /* this thread may spin for it next */
         if (returning) {
-            s->running = returning;
             s->handed_at = polls;
+            hand_baton(s, returning);
             pthread_cond_signal(&returning->sched->wake);
         } else if (polls >= LEAVE_AFTER_POLLS && next_runnable(thread->vm, thread)) {
             pass_baton(thread->vm, s, thread); /* it comes back: never a deadlock */
@@ -515,60 +528,66 @@ static bool may_take_free_baton(const VmScheduler *s, const VMThread *thread) {
     return !s->running && (!s->lender || thread->sched->borrowing);
 }
 
-/* With the lock held, which it lets go of meanwhile: `thread`, back from
- * a handler while another holds the baton, watches for it a while before
- * it sleeps.  The holder is likely to leave for a handler of its own soon
- * (an allocating thread does every few dozen instructions), and then it
- * hands the baton to the spinner (vm_thread_leave_for_handler) with no
- * futex wake and no wait: sleeping at once would cost both, each handler,
- * every time two threads take turns.  One thread spins at a time, so the
- * spinning takes at most one core from the others. */
-static void spin_for_baton(VmScheduler *s, VMThread *thread) {
-    if (s->spinner) return;
-    s->spinner = thread;
-    pthread_mutex_unlock(&s->lock);
+/* Without the lock: `thread`, the spinner, back from a handler while
+ * another holds the baton, watches for it a while before it sleeps.  The
+ * holder is likely to leave for a handler of its own soon (an allocating
+ * thread does every few dozen instructions), and then it hands the baton
+ * to the spinner (vm_thread_leave_for_handler) with no futex wake and no
+ * wait: sleeping at once would cost both, each handler, every time two
+ * threads take turns.  One thread spins at a time, so the spinning takes
+ * at most one core from the others.  True if handed the baton: the
+ * acquire pairs with the holder's store, so what the holder did before it
+ * is seen, as after taking the lock. */
+static bool spin_for_baton(VmScheduler *s, VMThread *thread) {
     uint64_t until = monotonic_us() + SPIN_US;
     for (uint32_t round = 1;; round++) {
-        VMThread *holder = atomic_load_explicit(&s->running, memory_order_relaxed);
-        if (holder == thread || !holder) break;
-        if (round % 64 == 0 && monotonic_us() >= until) break;
+        VMThread *holder = atomic_load_explicit(&s->running, memory_order_acquire);
+        if (holder == thread) return true;
+        if (!holder || (round % 64 == 0 && monotonic_us() >= until)) return false;
         cpu_relax();
     }
-    pthread_mutex_lock(&s->lock);
-    if (s->spinner == thread) s->spinner = NULL;
-    if (may_take_free_baton(s, thread)) s->running = thread;
 }
 
-/* With the lock held: `thread`, out in a handler, waits for the baton.
- * A collector may wait meanwhile: the baton then comes for the polls up to
- * this thread's next safepoint only. */
-static void come_back(VmScheduler *s, VMThread *thread) {
+/* For the thread that holds the baton again: a collector may wait
+ * meanwhile, and then it runs only the polls up to its next safepoint. */
+static void back_in_vm(VmScheduler *s) {
+    if (atomic_load(&s->collector)) s->slice_polls = vm_slice_polls_left = 1;
+}
+
+/* `thread`, out in a handler, waits for the baton, to return or to borrow
+ * it for a call; with the lock taken and let go of here.  Handed it while
+ * spinning, it goes on without taking the lock again, which the thread
+ * that handed it over is likely to want at that very moment. */
+static void come_back(VmScheduler *s, VMThread *thread, bool borrowing) {
+    pthread_mutex_lock(&s->lock);
+    thread->sched->borrowing = borrowing;
     set_state(thread, VM_THREAD_RUNNABLE);
     if (may_take_free_baton(s, thread)) s->running = thread;
-    if (s->running != thread) spin_for_baton(s, thread);
+    if (s->running != thread && !s->spinner) {
+        s->spinner = thread;
+        pthread_mutex_unlock(&s->lock);
+        if (spin_for_baton(s, thread)) {
+            baton_changed_hands();
+            back_in_vm(s);
+            return;
+        }
+        pthread_mutex_lock(&s->lock);
+        if (s->spinner == thread) s->spinner = NULL;
+        if (may_take_free_baton(s, thread)) s->running = thread;
+    }
     await_baton(s, thread);
-    if (s->collector) s->slice_polls = vm_slice_polls_left = 1;
-}
-
-void vm_thread_return_from_handler(VMThread *thread) {
-    VmScheduler *s = thread->vm->scheduler;
-    pthread_mutex_lock(&s->lock);
-    come_back(s, thread);
+    back_in_vm(s);
     pthread_mutex_unlock(&s->lock);
 }
 
-void vm_thread_borrow_baton(VMThread *thread) {
-    VmScheduler *s = thread->vm->scheduler;
-    pthread_mutex_lock(&s->lock);
-    thread->sched->borrowing = true;
-    come_back(s, thread);
-    pthread_mutex_unlock(&s->lock);
-}
+void vm_thread_return_from_handler(VMThread *thread) { come_back(thread->vm->scheduler, thread, false); }
+
+void vm_thread_borrow_baton(VMThread *thread) { come_back(thread->vm->scheduler, thread, true); }
 
 /* With the lock held: hands a lent baton to the next borrower, else leaves
  * it free for a borrower or the lender. */
 static void pass_lent_baton(VmScheduler *s, VM *vm) {
-    s->running = waiting_borrower(vm);
+    hand_baton(s, waiting_borrower(vm));
     if (s->running) pthread_cond_signal(&s->running->sched->wake);
     else if (s->lender) pthread_cond_signal(&s->lender->sched->wake);
 }
