@@ -194,8 +194,8 @@ static VmScheduler *scheduler_of(VMThread *running) {
     running->sched = new_sched_record();
     if (!s || !running->sched) vm_runtime_errorf(running, "out of memory starting a thread");
     memset(s, 0, sizeof *s);
-    /* Handoffs take the lock on two cores at once, often: a mutex that
-     * spins a little before it sleeps saves a futex call each time. */
+    /* Threads on two cores often take the lock at once around a handoff:
+     * a mutex that spins a little before it sleeps saves a futex call. */
     pthread_mutexattr_t lock_attr;
     pthread_mutexattr_init(&lock_attr);
 #ifdef PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP
