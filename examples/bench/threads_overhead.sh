@@ -55,13 +55,12 @@ counter=$build/tests/agents/liboverlap_counter.so
 work=$(mktemp -d "${TMPDIR:-/tmp}/gclab-threads-overhead.XXXXXX") || exit 2
 trap 'rm -rf "$work"' EXIT
 
+# A way's vmrun options: WAY_one is WAY with --one-at-a-time.
 way_args() {
-    case $1 in
-        none) ;;
+    case $1 in *_one) echo --one-at-a-time ;; esac
+    case ${1%_one} in
         sites) echo "-agentlib:hprof=heap=sites,file=$work/hprof.txt" ;;
-        sites_one) echo "--one-at-a-time -agentlib:hprof=heap=sites,file=$work/hprof.txt" ;;
         cpu_times) echo "-agentlib:hprof=cpu=times,file=$work/hprof.txt" ;;
-        cpu_times_one) echo "--one-at-a-time -agentlib:hprof=cpu=times,file=$work/hprof.txt" ;;
     esac
 }
 

@@ -44,13 +44,14 @@
  * waits for it again after, so handlers of different threads overlap as in
  * a JVM.  A thread back from its handler spins for the baton a while, and
  * the holder hands it over at its next handler (spin_for_baton; how often:
- * keeps_for_handler).  `outside` counts such threads.  A collection drains them first
- * (vm_thread_stop_for_collection): the holder that would collect becomes
- * `collector`, and while it is set the baton goes only to threads coming
- * back from a handler, each for the polls up to its next safepoint, then
- * to the collector once `outside` is 0; nobody leaves meanwhile.  A thread
- * that comes back and wants a collection of its own stays at that point
- * (a safepoint too) until the waiting collector has collected.
+ * keeps_for_handler).  `outside` counts such threads.  A collection drains
+ * them first (vm_thread_stop_for_collection): the holder that would
+ * collect becomes `collector`, and while it is set the baton goes only to
+ * threads coming back from a handler, each for the polls up to its next
+ * safepoint, then to the collector once `outside` is 0; nobody leaves
+ * meanwhile.  A thread that comes back and wants a collection of its own
+ * stays at that point (a safepoint too) until the waiting collector has
+ * collected.
  *
  * Interrupts (docs/language.md "Threads"): interrupt(t), run by the baton
  * holder, sets t's flag and, if t sleeps or waits, makes it runnable there
